@@ -1,0 +1,158 @@
+#include "cli.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <boost/program_options.hpp>
+#include <cstdlib>
+#include <map>
+#include <ostream>
+
+#include "cli_common.hpp"
+#include "perfmodel/model/atomic_file.hpp"
+#include "perfmodel/model/errors.hpp"
+#include "perfmodel/model/profile_io.hpp"
+#include "perfmodel/model/version.hpp"
+
+#ifndef PERFMODEL_SOURCE_DATA_DIR
+#error "PERFMODEL_SOURCE_DATA_DIR must be defined by the build"
+#endif
+
+namespace perfmodel::cli {
+
+namespace {
+
+constexpr const char* kBundledProfile = "nvidia-h100-80gb-hbm3.yaml";
+
+bool is_directory(const std::string& path) {
+  struct stat info {};
+  return ::stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode);
+}
+
+std::string executable_dir() {
+  char buffer[4096];
+  const ssize_t n = ::readlink("/proc/self/exe", buffer, sizeof buffer - 1);
+  if (n <= 0) return ".";
+  std::string path(buffer, static_cast<std::size_t>(n));
+  return path.substr(0, path.find_last_of('/'));
+}
+
+std::string quote_for_shell(const std::string& arg) {
+  if (!arg.empty() && arg.find_first_of(" \t\n'\"\\$`*?;&|<>()") == std::string::npos) return arg;
+  std::string out = "'";
+  for (char c : arg) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+const char* kTopUsage =
+    "perfmodel — calibrate a machine once, then predict GPU/CPU work in closed form\n"
+    "\n"
+    "usage: perfmodel <command> [options]     (perfmodel <command> --help for each)\n"
+    "\n"
+    "commands:\n"
+    "  calibrate            run microbenchmarks on this machine's GPU, write a profile (+ raw samples)\n"
+    "  fit                  re-fit a profile from recorded raw samples (no GPU needed)\n"
+    "  predict transfer     host<->device copy time(s) from a profile\n"
+    "  profile show         print a profile readably (validates it)\n"
+    "  plot transfers       measured vs predicted transfer time and bandwidth (gnuplot: SVG + PNG)\n"
+    "  version              toolkit version and commit\n"
+    "\n"
+    "exit codes: 0 ok, 1 bad input (options, files), 2 runtime failure (no GPU, CUDA error, I/O)\n";
+
+}  // namespace
+
+bool parse_or_help(const Invocation& inv, const std::string& usage, po::options_description& options,
+                   const po::positional_options_description* positional, po::variables_map& vm) {
+  options.add_options()("help,h", "show this help");
+  try {
+    po::command_line_parser parser(inv.args);
+    parser.options(options);
+    if (positional) parser.positional(*positional);
+    po::store(parser.run(), vm);
+    if (vm.count("help")) {
+      inv.out << usage << "\n" << options << "\n";
+      return false;
+    }
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw InputError(std::string(e.what()) + " (see --help)");
+  }
+  return true;
+}
+
+void add_profile_option(po::options_description& options) {
+  options.add_options()("profile,p", po::value<std::string>(),
+                        "calibration profile (YAML); default: the bundled NVIDIA H100 profile");
+}
+
+void add_format_option(po::options_description& options) {
+  options.add_options()("format,f", po::value<std::string>()->default_value("table"), "output: table|yaml|json|csv");
+}
+
+Format selected_format(const po::variables_map& vm) { return parse_format(vm["format"].as<std::string>()); }
+
+std::string bundled_profiles_dir() {
+  if (const char* env = std::getenv("PERFMODEL_DATA_DIR")) return std::string(env) + "/profiles";
+  const std::string installed = executable_dir() + "/../share/perfmodel/profiles";
+  if (is_directory(installed)) return installed;
+  return std::string(PERFMODEL_SOURCE_DATA_DIR) + "/profiles";
+}
+
+std::string bundled_profile_path() { return bundled_profiles_dir() + "/" + kBundledProfile; }
+
+std::string LoadedProfile::note() const {
+  std::string n = "profile: " + path;
+  if (bundled)
+    n += " (bundled: " + profile.provenance.device_name + ", measured " + profile.provenance.date_utc +
+         "; pass --profile to use your machine's)";
+  return n;
+}
+
+LoadedProfile load_selected_profile(const po::variables_map& vm) {
+  LoadedProfile loaded;
+  if (vm.count("profile")) {
+    loaded.path = vm["profile"].as<std::string>();
+  } else {
+    loaded.path = bundled_profile_path();
+    loaded.bundled = true;
+  }
+  loaded.profile = load_profile(loaded.path);
+  return loaded;
+}
+
+int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  std::string command_line = "perfmodel";
+  for (const std::string& a : args) command_line += " " + quote_for_shell(a);
+  try {
+    if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+      out << kTopUsage;
+      return args.empty() ? kExitBadInput : kExitOk;
+    }
+    const std::string& command = args[0];
+    if (command == "version" || command == "--version") {
+      out << "perfmodel " << toolkit_version() << " (" << toolkit_commit() << ")\n";
+      return kExitOk;
+    }
+    using Handler = int (*)(const Invocation&);
+    static const std::map<std::string, Handler> commands = {{"calibrate", cmd_calibrate},
+                                                            {"fit", cmd_fit},
+                                                            {"predict", cmd_predict},
+                                                            {"profile", cmd_profile},
+                                                            {"plot", cmd_plot}};
+    const auto it = commands.find(command);
+    if (it == commands.end()) throw InputError("unknown command '" + command + "' (see perfmodel --help)");
+    Invocation inv{std::vector<std::string>(args.begin() + 1, args.end()), command_line, out, err};
+    return it->second(inv);
+  } catch (const InputError& e) {
+    err << "perfmodel: error: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const RuntimeFailure& e) {
+    err << "perfmodel: error: " << e.what() << "\n";
+    return kExitRuntimeFailure;
+  } catch (const std::exception& e) {
+    err << "perfmodel: internal error: " << e.what() << "\n";
+    return kExitRuntimeFailure;
+  }
+}
+
+}  // namespace perfmodel::cli

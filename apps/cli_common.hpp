@@ -1,0 +1,54 @@
+#pragma once
+// Pieces every subcommand shares: option parsing with --help, the profile to use, output format.
+#include <boost/program_options.hpp>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "perfmodel/model/profile.hpp"
+#include "report.hpp"
+
+namespace perfmodel::cli {
+
+namespace po = boost::program_options;
+
+struct Invocation {
+  std::vector<std::string> args;  // after the subcommand words
+  std::string command_line;       // the whole command, for provenance
+  std::ostream& out;
+  std::ostream& err;
+};
+
+// Parses args against `options` (+ positional). Returns false if --help was asked for (the
+// help text has then been printed to out). Throws InputError for unknown or malformed options.
+bool parse_or_help(const Invocation& inv, const std::string& usage, po::options_description& options,
+                   const po::positional_options_description* positional, po::variables_map& vm);
+
+// Adds --profile and --format to a subcommand's options.
+void add_profile_option(po::options_description& options);
+void add_format_option(po::options_description& options);
+
+struct LoadedProfile {
+  Profile profile;
+  std::string path;
+  bool bundled = false;
+  std::string note() const;  // "profile: PATH" or "profile: PATH (bundled: …; pass --profile to use your own)"
+};
+
+// --profile if given, else the bundled H100 profile.
+LoadedProfile load_selected_profile(const po::variables_map& vm);
+
+// The bundled profiles folder: $PERFMODEL_DATA_DIR/profiles, <exe>/../share/perfmodel/profiles,
+// or the source tree's data/profiles, whichever exists first.
+std::string bundled_profiles_dir();
+std::string bundled_profile_path();
+
+Format selected_format(const po::variables_map& vm);
+
+int cmd_calibrate(const Invocation& inv);
+int cmd_fit(const Invocation& inv);
+int cmd_predict(const Invocation& inv);
+int cmd_profile(const Invocation& inv);
+int cmd_plot(const Invocation& inv);
+
+}  // namespace perfmodel::cli

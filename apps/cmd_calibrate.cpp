@@ -1,0 +1,93 @@
+// perfmodel calibrate [--list] [--only KEY|PREFIX]... [--quick] [--out PROFILE.yaml]
+// perfmodel fit --samples SAMPLES.csv --out PROFILE.yaml
+#include <iostream>
+#include <ostream>
+
+#include "cli_common.hpp"
+#include "perfmodel/calibrate/benchmark.hpp"
+#include "perfmodel/calibrate/calibration.hpp"
+#include "perfmodel/calibrate/device.hpp"
+#include "perfmodel/model/errors.hpp"
+#include "perfmodel/model/profile_io.hpp"
+#include "profile_report.hpp"
+
+namespace perfmodel::cli {
+
+int cmd_calibrate(const Invocation& inv) {
+  po::options_description options("perfmodel calibrate options");
+  options.add_options()("list", "list the benchmarks of this build, and whether each can run here")(
+      "only", po::value<std::vector<std::string>>()->composing(), "run only benchmarks with this key or key prefix (repeatable), e.g. --only pcie")(
+      "quick", "fewer repetitions (smoke runs; not for profiles you keep)")(
+      "out,o", po::value<std::string>()->default_value("perfmodel-profile.yaml"),
+      "profile to write (atomically); raw samples go beside it as NAME.pcie_samples.csv");
+  add_format_option(options);
+  po::variables_map vm;
+  if (!parse_or_help(inv,
+                     "usage: perfmodel calibrate [--list] [--only KEY]... [--quick] [--out PROFILE.yaml]\n\n"
+                     "Runs the microbenchmarks on GPU 0, keeps every raw sample, fits the models and writes a profile.",
+                     options, nullptr, vm))
+    return kExitOk;
+  const Format format = selected_format(vm);
+  const BenchmarkRegistry registry = make_default_registry();
+  if (vm.count("list")) {
+    Report report;
+    report.meta.push_back({"built_with_cuda", Cell(built_with_cuda())});
+    Table table{"benchmarks", {}};
+    for (const auto& b : registry.all()) {
+      const auto why = b->unavailable_reason();
+      table.rows.push_back({{"key", Cell(b->key())},
+                            {"runs_here", Cell(!why.has_value())},
+                            {"description", Cell(b->description())},
+                            {"why_not", Cell(why.value_or(""))}});
+    }
+    if (registry.all().empty()) report.notes.push_back(*gpu_unavailable_reason());
+    report.tables.push_back(std::move(table));
+    render(report, format, inv.out);
+    return kExitOk;
+  }
+  std::vector<std::string> only;
+  if (vm.count("only")) only = vm["only"].as<std::vector<std::string>>();
+  if (registry.all().empty()) throw RuntimeFailure("cannot calibrate: " + *gpu_unavailable_reason());
+
+  CalibrationOptions calibration;
+  calibration.quick = vm.count("quick") > 0;
+  calibration.progress = &inv.err;
+  const std::string out_path = vm["out"].as<std::string>();
+  const CalibrationOutputs outputs = run_calibration(registry, only, calibration, out_path, inv.command_line);
+  Report report = profile_report(load_profile(outputs.profile_path));
+  report.notes.push_back("wrote " + outputs.profile_path +
+                         (outputs.pcie_samples_path.empty() ? std::string() : " and " + outputs.pcie_samples_path));
+  render(report, format, inv.out);
+  return kExitOk;
+}
+
+int cmd_fit(const Invocation& inv) {
+  po::options_description options("perfmodel fit options");
+  options.add_options()("samples,s", po::value<std::string>()->required(), "raw transfer samples (CSV written by calibrate)")(
+      "out,o", po::value<std::string>()->required(), "profile to write (atomically)")(
+      "timer", po::value<std::string>()->default_value("events"), "which timing to fit: events (CUDA events) | host (steady clock)");
+  add_format_option(options);
+  po::variables_map vm;
+  if (!parse_or_help(inv,
+                     "usage: perfmodel fit --samples SAMPLES.csv --out PROFILE.yaml\n\n"
+                     "Re-fits the models from recorded raw samples; provenance is taken from the samples file.",
+                     options, nullptr, vm))
+    return kExitOk;
+  const Format format = selected_format(vm);
+  const std::string timer_name = vm["timer"].as<std::string>();
+  if (timer_name != "events" && timer_name != "host") throw InputError("--timer: must be events or host, got '" + timer_name + "'");
+  const std::string samples_path = vm["samples"].as<std::string>();
+  const TransferSampleFile samples = load_transfer_samples(samples_path);
+  Profile profile;
+  profile.provenance = samples.provenance;
+  const std::string samples_name = samples_path.substr(samples_path.find_last_of('/') + 1);
+  profile.pcie = fit_pcie(samples.samples, samples_name, timer_name == "events" ? TimerSource::event : TimerSource::wall);
+  const std::string out_path = vm["out"].as<std::string>();
+  save_profile(profile, out_path);
+  Report report = profile_report(profile);
+  report.notes.push_back("wrote " + out_path);
+  render(report, format, inv.out);
+  return kExitOk;
+}
+
+}  // namespace perfmodel::cli

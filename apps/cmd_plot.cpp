@@ -1,0 +1,140 @@
+// perfmodel plot transfers --out DIR [--profile P] [--samples CSV]
+#include <sys/stat.h>
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <ostream>
+#include <sstream>
+
+#include "cli_common.hpp"
+#include "gnuplot.hpp"
+#include "perfmodel/model/atomic_file.hpp"
+#include "perfmodel/model/errors.hpp"
+#include "perfmodel/model/statistics.hpp"
+#include "perfmodel/model/transfer_samples.hpp"
+
+namespace perfmodel::cli {
+namespace {
+
+std::string g(double v) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.9g", v);
+  return buffer;
+}
+
+std::string directory_of(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  return slash == std::string::npos ? std::string(".") : path.substr(0, slash);
+}
+
+void make_directory(const std::string& dir) {
+  if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) throw RuntimeFailure("cannot create directory " + dir);
+}
+
+// The gnuplot script: one row per curve, time (left) and effective bandwidth (right), log-log.
+// Measured medians are open circles (fit sizes) and filled triangles (held-out sizes) with
+// p10-p90 bars; the model is a solid line — distinguishable in greyscale.
+std::string transfer_script(const std::vector<TransferKey>& keys, const std::string& title) {
+  std::ostringstream s;
+  s << "# perfmodel plot transfers — measured vs predicted host<->device copies.\n"
+       "# Data: transfers.csv (measured medians), transfers_model.csv (model). Restyle freely.\n"
+       "set datafile separator ','\n"
+       "set logscale x 2\n"
+       "set format x '%.0b%B'\n"
+       "set xtics 16 font ',9'\n"
+       "set grid xtics ytics lc rgb '#dddddd'\n"
+       "set key top left font ',9' samplen 2\n"
+       "set multiplot layout "
+    << keys.size() << ",2 title \"" << title << "\" font ',13'\n";
+  for (const TransferKey& k : keys) {
+    const std::string name = k.name();
+    const std::string sel = "(strcol(1) eq '" + name + "' ? ";
+    s << "\n# " << name << "\n"
+      << "set title '" << name << ": time per copy' font ',11'\n"
+      << "set logscale y 10\nset format y '10^{%L}'\nset ylabel 'time (s)'\nset xlabel 'bytes per copy'\n"
+      << "plot 'transfers_model.csv' using 2:" << sel << "$3 : 1/0) with lines lw 2 lc rgb '#000000' title 'model', \\\n"
+      << "     'transfers.csv' using 2:" << sel << "(strcol(3) eq 'fit' ? $4 : 1/0) : 1/0):5:6 with yerrorbars pt 6 ps 0.7 lc rgb '#555555' title 'measured (fit sizes)', \\\n"
+      << "     'transfers.csv' using 2:" << sel << "(strcol(3) eq 'holdout' ? $4 : 1/0) : 1/0) with points pt 9 ps 0.8 lc rgb '#222222' title 'measured (held-out sizes)'\n"
+      << "set title '" << name << ": effective bandwidth' font ',11'\n"
+      << "unset logscale y\nset format y '%g'\nset ylabel 'GB/s (10^9 B/s)'\n"
+      << "plot 'transfers_model.csv' using 2:" << sel << "$4/1e9 : 1/0) with lines lw 2 lc rgb '#000000' title 'model', \\\n"
+      << "     'transfers.csv' using 2:" << sel << "(strcol(3) eq 'fit' ? $7/1e9 : 1/0) : 1/0) with points pt 6 ps 0.7 lc rgb '#555555' title 'measured (fit sizes)', \\\n"
+      << "     'transfers.csv' using 2:" << sel << "(strcol(3) eq 'holdout' ? $7/1e9 : 1/0) : 1/0) with points pt 9 ps 0.8 lc rgb '#222222' title 'measured (held-out sizes)'\n";
+  }
+  s << "unset multiplot\n";
+  return s.str();
+}
+
+int plot_transfers(const Invocation& inv) {
+  po::options_description options("perfmodel plot transfers options");
+  options.add_options()("out,o", po::value<std::string>()->required(), "output directory (created if missing)")(
+      "samples,s", po::value<std::string>(), "raw samples CSV (default: the profile's own samples file)");
+  add_profile_option(options);
+  po::variables_map vm;
+  if (!parse_or_help(inv,
+                     "usage: perfmodel plot transfers --out DIR [--profile P] [--samples CSV]\n\n"
+                     "Writes DIR/transfers.{csv,gp,svg,png} and DIR/transfers_model.csv.",
+                     options, nullptr, vm))
+    return kExitOk;
+  const LoadedProfile loaded = load_selected_profile(vm);
+  if (!loaded.profile.pcie) throw InputError(loaded.path + ": the profile has no pcie section to plot");
+  const PcieCalibration& pcie = *loaded.profile.pcie;
+  const std::string samples_path =
+      vm.count("samples") ? vm["samples"].as<std::string>() : directory_of(loaded.path) + "/" + pcie.samples_file;
+  const TransferSampleFile samples = load_transfer_samples(samples_path);
+  const TimerSource timer = pcie.timer == "host_clock" ? TimerSource::wall : TimerSource::event;
+
+  const std::string dir = vm["out"].as<std::string>();
+  make_directory(dir);
+  std::ostringstream measured;
+  measured << "curve,bytes,set,median_s,p10_s,p90_s,median_bytes_per_s,predicted_s,rel_error\n";
+  std::ostringstream model;
+  model << "curve,bytes,predicted_s,predicted_bytes_per_s\n";
+  std::vector<TransferKey> keys;
+  for (const auto& [key, curve] : pcie.curves) {
+    keys.push_back(key);
+    for (SizeSet set : {SizeSet::fit, SizeSet::holdout}) {
+      std::map<std::uint64_t, std::vector<double>> by_size;
+      for (const TransferSample& s : samples.samples)
+        if (s.key == key && s.set == set) by_size[s.bytes].push_back(timer == TimerSource::event ? s.event_s : s.wall_s);
+      for (auto& [bytes, times] : by_size) {
+        const SampleSummary sum = summarize(times);
+        const double b = static_cast<double>(bytes);
+        const double predicted = curve.seconds(b);
+        measured << key.name() << ',' << bytes << ',' << to_string(set) << ',' << g(sum.median) << ',' << g(sum.p10) << ','
+                 << g(sum.p90) << ',' << g(b / sum.median) << ',' << g(predicted) << ','
+                 << g((predicted - sum.median) / sum.median) << "\n";
+      }
+    }
+    for (double e = std::log2(std::max(curve.min_bytes, 1.0)); e <= std::log2(curve.max_bytes) + 1e-9; e += 1.0 / 16) {
+      const double b = std::exp2(e);
+      model << key.name() << ',' << g(b) << ',' << g(curve.seconds(b)) << ',' << g(b / curve.seconds(b)) << "\n";
+    }
+  }
+  write_file_atomically(dir + "/transfers.csv", measured.str());
+  write_file_atomically(dir + "/transfers_model.csv", model.str());
+  const std::string title = "Host<->device copies: " + loaded.profile.provenance.device_name + " (" +
+                            loaded.profile.provenance.date_utc.substr(0, 10) + ")";
+  write_file_atomically(dir + "/transfers.gp", transfer_script(keys, title));
+  render_gnuplot(dir, "transfers", {1100, 330 * static_cast<int>(keys.size())});
+  if (loaded.bundled) inv.err << loaded.note() << "\n";
+  inv.out << "wrote " << dir << "/transfers.svg, transfers.png (data: transfers.csv, transfers_model.csv; script: transfers.gp)\n";
+  return kExitOk;
+}
+
+}  // namespace
+
+int cmd_plot(const Invocation& inv) {
+  const std::string usage = "usage: perfmodel plot transfers --out DIR [options]   (perfmodel plot transfers --help)";
+  if (inv.args.empty()) throw InputError(usage);
+  if (inv.args[0] == "--help" || inv.args[0] == "-h") {
+    inv.out << usage << "\n";
+    return kExitOk;
+  }
+  Invocation sub{std::vector<std::string>(inv.args.begin() + 1, inv.args.end()), inv.command_line, inv.out, inv.err};
+  if (inv.args[0] == "transfers") return plot_transfers(sub);
+  throw InputError("plot: unknown plot '" + inv.args[0] + "' (this build plots: transfers)");
+}
+
+}  // namespace perfmodel::cli

@@ -1,0 +1,117 @@
+// perfmodel predict transfer ...
+#include <ostream>
+
+#include "cli_common.hpp"
+#include "perfmodel/model/errors.hpp"
+#include "perfmodel/model/units.hpp"
+#include "perfmodel/predictors/communication.hpp"
+
+namespace perfmodel::cli {
+namespace {
+
+TransferKey parse_key(const std::string& direction, const std::string& memory, const std::string& where) {
+  const auto d = parse_direction(direction);
+  if (!d) throw InputError(where + ": direction '" + direction + "' is not h2d, d2h or bidir");
+  const auto m = parse_host_memory(memory);
+  if (!m) throw InputError(where + ": memory '" + memory + "' is not pinned or pageable");
+  return {*d, *m};
+}
+
+// "h2d:pinned:64MiB"
+Transfer parse_transfer_spec(const std::string& spec) {
+  const auto a = spec.find(':');
+  const auto b = a == std::string::npos ? a : spec.find(':', a + 1);
+  if (b == std::string::npos) throw InputError("--add '" + spec + "': expected DIRECTION:MEMORY:BYTES, e.g. h2d:pinned:64MiB");
+  const std::string where = "--add '" + spec + "'";
+  return {parse_key(spec.substr(0, a), spec.substr(a + 1, b - a - 1), where), parse_bytes(spec.substr(b + 1), where)};
+}
+
+int predict_transfer(const Invocation& inv) {
+  po::options_description options("perfmodel predict transfer options");
+  options.add_options()("bytes,b", po::value<std::string>(), "bytes per copy, e.g. 4096, 64MiB, 1.5GB")(
+      "direction,d", po::value<std::string>()->default_value("h2d"), "h2d | d2h | bidir (one copy each way at once)")(
+      "memory,m", po::value<std::string>()->default_value("pinned"), "host memory: pinned | pageable")(
+      "add", po::value<std::vector<std::string>>()->composing(), "another copy DIRECTION:MEMORY:BYTES (repeatable); copies run one after another")(
+      "for", po::value<std::string>(), "the S0 transfers of a reference kernel: mv | mm | conv2d (with --n, --memory)")(
+      "n", po::value<std::string>(), "matrix side for --for")(
+      "filter", po::value<std::string>()->default_value("3"), "filter side for --for conv2d");
+  add_profile_option(options);
+  add_format_option(options);
+  po::variables_map vm;
+  if (!parse_or_help(inv,
+                     "usage: perfmodel predict transfer --bytes N [--direction h2d|d2h|bidir] [--memory pinned|pageable]\n"
+                     "                                  [--add DIR:MEM:BYTES]... [--for mv|mm|conv2d --n N] [--profile P]\n\n"
+                     "Predicts host<->device copy time from the profile's piecewise PCIe model (S0 Eq 3.14-3.15).",
+                     options, nullptr, vm))
+    return kExitOk;
+  const Format format = selected_format(vm);
+
+  std::vector<Transfer> transfers;
+  if (vm.count("bytes")) {
+    const TransferKey key = parse_key(vm["direction"].as<std::string>(), vm["memory"].as<std::string>(), "--direction/--memory");
+    transfers.push_back({key, parse_bytes(vm["bytes"].as<std::string>(), "--bytes")});
+  }
+  if (vm.count("add"))
+    for (const std::string& spec : vm["add"].as<std::vector<std::string>>()) transfers.push_back(parse_transfer_spec(spec));
+  if (vm.count("for")) {
+    if (!vm.count("n")) throw InputError("--for needs --n (the matrix side)");
+    const std::uint64_t n = parse_bytes(vm["n"].as<std::string>(), "--n");
+    if (n == 0) throw InputError("--n: must be positive");
+    const HostMemory memory = parse_key("h2d", vm["memory"].as<std::string>(), "--memory").memory;
+    const std::string kernel = vm["for"].as<std::string>();
+    std::vector<Transfer> added;
+    if (kernel == "mv") added = mv_transfers(n, memory);
+    else if (kernel == "mm") added = mm_transfers(n, memory);
+    else if (kernel == "conv2d") added = conv2d_transfers(n, parse_bytes(vm["filter"].as<std::string>(), "--filter"), memory);
+    else throw InputError("--for: '" + kernel + "' is not mv, mm or conv2d");
+    transfers.insert(transfers.end(), added.begin(), added.end());
+  }
+  if (transfers.empty()) throw InputError("nothing to predict: give --bytes, --add or --for (see --help)");
+  for (const Transfer& t : transfers)
+    if (t.bytes == 0) throw InputError("a transfer of 0 bytes: sizes must be positive");
+
+  const LoadedProfile loaded = load_selected_profile(vm);
+  const CommunicationPredictor predictor(loaded.profile);
+  const TransferListPrediction prediction = predictor.predict(transfers);
+
+  Report report;
+  report.notes.push_back(loaded.note());
+  report.meta.push_back({"profile", Cell(loaded.path)});
+  report.meta.push_back({"profile_source", Cell(loaded.bundled ? "bundled" : "user")});
+  report.meta.push_back({"device", Cell(loaded.profile.provenance.device_name)});
+  report.meta.push_back({"total_seconds", Cell(prediction.total_seconds, Unit::seconds)});
+  Table table{"transfers", {}};
+  bool extrapolated = false;
+  for (const TransferPrediction& p : prediction.transfers) {
+    extrapolated = extrapolated || p.extrapolated;
+    table.rows.push_back({{"direction", Cell(to_string(p.transfer.key.direction))},
+                          {"memory", Cell(to_string(p.transfer.key.memory))},
+                          {"bytes", Cell(static_cast<std::int64_t>(p.transfer.bytes), Unit::bytes)},
+                          {"seconds", Cell(p.seconds, Unit::seconds)},
+                          {"bytes_per_s", Cell(p.effective_bytes_per_s, Unit::bytes_per_s)},
+                          {"setup_s", Cell(p.setup_s, Unit::seconds)},
+                          {"segment_from_bytes", Cell(p.segment_from_bytes, Unit::bytes)},
+                          {"segment_to_bytes", Cell(p.segment_to_bytes, Unit::bytes)},
+                          {"extrapolated", Cell(p.extrapolated)}});
+  }
+  report.tables.push_back(std::move(table));
+  if (extrapolated) report.notes.push_back("some sizes lie outside the calibrated range: those predictions are extrapolated");
+  render(report, format, inv.out);
+  return kExitOk;
+}
+
+}  // namespace
+
+int cmd_predict(const Invocation& inv) {
+  const std::string usage = "usage: perfmodel predict transfer [options]   (perfmodel predict transfer --help)";
+  if (inv.args.empty()) throw InputError(usage);
+  if (inv.args[0] == "--help" || inv.args[0] == "-h") {
+    inv.out << usage << "\n";
+    return kExitOk;
+  }
+  Invocation sub{std::vector<std::string>(inv.args.begin() + 1, inv.args.end()), inv.command_line, inv.out, inv.err};
+  if (inv.args[0] == "transfer") return predict_transfer(sub);
+  throw InputError("predict: unknown target '" + inv.args[0] + "' (this build predicts: transfer)");
+}
+
+}  // namespace perfmodel::cli

@@ -1,0 +1,37 @@
+// perfmodel profile show PATH
+#include <ostream>
+
+#include "cli_common.hpp"
+#include "perfmodel/model/errors.hpp"
+#include "perfmodel/model/profile_io.hpp"
+#include "profile_report.hpp"
+
+namespace perfmodel::cli {
+
+int cmd_profile(const Invocation& inv) {
+  if (inv.args.empty() || (inv.args[0] != "show" && inv.args[0] != "--help" && inv.args[0] != "-h"))
+    throw InputError("usage: perfmodel profile show PROFILE.yaml [--format F]");
+  if (inv.args[0] != "show") {
+    inv.out << "usage: perfmodel profile show PROFILE.yaml [--format table|yaml|json|csv]\n";
+    return kExitOk;
+  }
+  Invocation sub{std::vector<std::string>(inv.args.begin() + 1, inv.args.end()), inv.command_line, inv.out, inv.err};
+  po::options_description options("perfmodel profile show options");
+  options.add_options()("path", po::value<std::string>(), "profile to show (default: the bundled H100 profile)");
+  add_format_option(options);
+  po::positional_options_description positional;
+  positional.add("path", 1);
+  po::variables_map vm;
+  if (!parse_or_help(sub, "usage: perfmodel profile show [PROFILE.yaml] [--format F]\n\nValidates a profile and prints it.",
+                     options, &positional, vm))
+    return kExitOk;
+  const Format format = selected_format(vm);
+  const std::string path = vm.count("path") ? vm["path"].as<std::string>() : bundled_profile_path();
+  const Profile profile = load_profile(path);
+  Report report = profile_report(profile);
+  report.meta.insert(report.meta.begin(), {"profile", Cell(path)});
+  render(report, format, inv.out);
+  return kExitOk;
+}
+
+}  // namespace perfmodel::cli

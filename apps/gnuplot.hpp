@@ -1,0 +1,16 @@
+#pragma once
+// Draws a gnuplot script to SVG and PNG. The script is kept next to its data so a user can
+// restyle and re-run it; the terminal is chosen on the command line, not in the script.
+#include <string>
+
+namespace perfmodel::cli {
+
+struct PlotSize {
+  int width = 1000, height = 700;
+};
+
+// Runs `gnuplot` on dir/stem.gp, writing dir/stem.svg and dir/stem.png (each atomically).
+// Throws RuntimeFailure if gnuplot is missing or fails (its stderr is kept in dir/stem.log).
+void render_gnuplot(const std::string& dir, const std::string& stem, PlotSize size);
+
+}  // namespace perfmodel::cli

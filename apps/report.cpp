@@ -1,0 +1,212 @@
+#include "report.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <ostream>
+
+#include "perfmodel/model/errors.hpp"
+#include "perfmodel/model/units.hpp"
+
+namespace perfmodel::cli {
+namespace {
+
+std::string number(double d) {
+  char buffer[40];
+  std::snprintf(buffer, sizeof buffer, "%.10g", d);
+  return buffer;
+}
+
+std::string human(const Cell& c) {
+  if (const auto* s = std::get_if<std::string>(&c.value)) return *s;
+  if (const auto* b = std::get_if<bool>(&c.value)) return *b ? "yes" : "no";
+  const double v = std::holds_alternative<double>(c.value) ? std::get<double>(c.value)
+                                                           : static_cast<double>(std::get<std::int64_t>(c.value));
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  switch (c.unit) {
+    case Unit::seconds: return format_seconds(v);
+    case Unit::bytes: return std::holds_alternative<std::int64_t>(c.value) || v == std::floor(v)
+                                 ? format_bytes(v) + (v >= 1024 ? " (" + number(v) + ")" : "")
+                                 : number(v);
+    case Unit::bytes_per_s: return format_rate(v);
+    case Unit::percent: {
+      char buffer[32];
+      std::snprintf(buffer, sizeof buffer, "%.3g%%", v * 100);
+      return buffer;
+    }
+    case Unit::ratio:
+    case Unit::none: break;
+  }
+  if (const auto* i = std::get_if<std::int64_t>(&c.value)) return std::to_string(*i);
+  return number(v);
+}
+
+std::string json_escape(const std::string& s) {
+  std::string out = "\"";
+  for (char ch : s) {
+    switch (ch) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (static_cast<unsigned char>(ch) < 0x20) {
+          char buffer[8];
+          std::snprintf(buffer, sizeof buffer, "\\u%04x", ch);
+          out += buffer;
+        } else {
+          out += ch;
+        }
+    }
+  }
+  return out + "\"";
+}
+
+std::string json_value(const Cell& c) {
+  if (const auto* s = std::get_if<std::string>(&c.value)) return json_escape(*s);
+  if (const auto* b = std::get_if<bool>(&c.value)) return *b ? "true" : "false";
+  if (const auto* i = std::get_if<std::int64_t>(&c.value)) return std::to_string(*i);
+  const double d = std::get<double>(c.value);
+  return std::isfinite(d) ? number(d) : "null";
+}
+
+std::string yaml_value(const Cell& c) {
+  if (const auto* s = std::get_if<std::string>(&c.value)) return json_escape(*s);  // a JSON string is valid YAML
+  if (const auto* d = std::get_if<double>(&c.value)) {
+    if (std::isnan(*d)) return ".nan";
+    if (std::isinf(*d)) return *d > 0 ? ".inf" : "-.inf";
+  }
+  return json_value(c);
+}
+
+std::string csv_value(const Cell& c) {
+  if (const auto* s = std::get_if<std::string>(&c.value)) {
+    if (s->find_first_of(",\"\n") == std::string::npos) return *s;
+    std::string out = "\"";
+    for (char ch : *s) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+    return out + "\"";
+  }
+  if (const auto* d = std::get_if<double>(&c.value))
+    if (std::isinf(*d)) return *d > 0 ? "inf" : "-inf";
+  return json_value(c);
+}
+
+void render_table(const Report& r, std::ostream& out) {
+  for (const std::string& note : r.notes) out << "# " << note << "\n";
+  std::size_t key_width = 0;
+  for (const auto& [key, cell] : r.meta) key_width = std::max(key_width, key.size());
+  for (const auto& [key, cell] : r.meta) out << key << std::string(key_width - key.size(), ' ') << "  " << human(cell) << "\n";
+  for (const Table& t : r.tables) {
+    if (t.rows.empty()) continue;
+    out << "\n" << t.name << ":\n";
+    std::vector<std::string> header;
+    for (const auto& [key, cell] : t.rows.front()) header.push_back(key);
+    std::vector<std::vector<std::string>> cells;
+    std::vector<std::size_t> width(header.size());
+    for (std::size_t c = 0; c < header.size(); ++c) width[c] = header[c].size();
+    for (const Record& row : t.rows) {
+      cells.emplace_back();
+      for (std::size_t c = 0; c < row.size() && c < header.size(); ++c) {
+        cells.back().push_back(human(row[c].second));
+        width[c] = std::max(width[c], cells.back().back().size());
+      }
+    }
+    auto line = [&](const std::vector<std::string>& v) {
+      out << " ";
+      for (std::size_t c = 0; c < v.size(); ++c) out << " " << v[c] << std::string(width[c] - v[c].size(), ' ');
+      out << "\n";
+    };
+    line(header);
+    for (const auto& row : cells) line(row);
+  }
+}
+
+void render_yaml(const Report& r, std::ostream& out) {
+  for (const auto& [key, cell] : r.meta) out << key << ": " << yaml_value(cell) << "\n";
+  for (const Table& t : r.tables) {
+    out << t.name << ":" << (t.rows.empty() ? " []" : "") << "\n";
+    for (const Record& row : t.rows) {
+      bool first = true;
+      for (const auto& [key, cell] : row) {
+        out << (first ? "  - " : "    ") << key << ": " << yaml_value(cell) << "\n";
+        first = false;
+      }
+    }
+  }
+  if (!r.notes.empty()) {
+    out << "notes:\n";
+    for (const std::string& n : r.notes) out << "  - " << json_escape(n) << "\n";
+  }
+}
+
+void render_json(const Report& r, std::ostream& out) {
+  out << "{";
+  bool first = true;
+  auto sep = [&] {
+    out << (first ? "\n  " : ",\n  ");
+    first = false;
+  };
+  for (const auto& [key, cell] : r.meta) {
+    sep();
+    out << json_escape(key) << ": " << json_value(cell);
+  }
+  for (const Table& t : r.tables) {
+    sep();
+    out << json_escape(t.name) << ": [";
+    for (std::size_t i = 0; i < t.rows.size(); ++i) {
+      out << (i ? ",\n    {" : "\n    {");
+      for (std::size_t c = 0; c < t.rows[i].size(); ++c)
+        out << (c ? ", " : "") << json_escape(t.rows[i][c].first) << ": " << json_value(t.rows[i][c].second);
+      out << "}";
+    }
+    out << (t.rows.empty() ? "]" : "\n  ]");
+  }
+  if (!r.notes.empty()) {
+    sep();
+    out << "\"notes\": [";
+    for (std::size_t i = 0; i < r.notes.size(); ++i) out << (i ? ", " : "") << json_escape(r.notes[i]);
+    out << "]";
+  }
+  out << "\n}\n";
+}
+
+// CSV: metadata and notes as '#' lines, then each table as a header and rows, tables separated
+// by a blank line and a '# table: NAME' line.
+void render_csv(const Report& r, std::ostream& out) {
+  for (const std::string& n : r.notes) out << "# " << n << "\n";
+  for (const auto& [key, cell] : r.meta) out << "# " << key << ": " << csv_value(cell) << "\n";
+  bool first_table = true;
+  for (const Table& t : r.tables) {
+    if (t.rows.empty()) continue;
+    if (!first_table) out << "\n";
+    first_table = false;
+    out << "# table: " << t.name << "\n";
+    for (std::size_t c = 0; c < t.rows.front().size(); ++c) out << (c ? "," : "") << t.rows.front()[c].first;
+    out << "\n";
+    for (const Record& row : t.rows) {
+      for (std::size_t c = 0; c < row.size(); ++c) out << (c ? "," : "") << csv_value(row[c].second);
+      out << "\n";
+    }
+  }
+}
+
+}  // namespace
+
+Format parse_format(const std::string& s) {
+  if (s == "table") return Format::table;
+  if (s == "yaml") return Format::yaml;
+  if (s == "json") return Format::json;
+  if (s == "csv") return Format::csv;
+  throw InputError("--format: '" + s + "' is not one of table, yaml, json, csv");
+}
+
+void render(const Report& report, Format format, std::ostream& out) {
+  switch (format) {
+    case Format::table: render_table(report, out); break;
+    case Format::yaml: render_yaml(report, out); break;
+    case Format::json: render_json(report, out); break;
+    case Format::csv: render_csv(report, out); break;
+  }
+}
+
+}  // namespace perfmodel::cli

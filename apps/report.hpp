@@ -1,0 +1,46 @@
+#pragma once
+// The CLI's one reporter: a result is built once as data (metadata + named tables of records)
+// and rendered as a human table, YAML, JSON or CSV. Numbers stay numbers in the machine
+// formats; the human table formats them by unit.
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace perfmodel::cli {
+
+enum class Unit { none, seconds, bytes, bytes_per_s, ratio, percent };
+
+struct Cell {
+  std::variant<std::string, double, std::int64_t, bool> value;
+  Unit unit = Unit::none;
+
+  Cell(std::string s) : value(std::move(s)) {}                   // NOLINT(google-explicit-constructor)
+  Cell(const char* s) : value(std::string(s)) {}                 // NOLINT(google-explicit-constructor)
+  Cell(double d, Unit u = Unit::none) : value(d), unit(u) {}     // NOLINT(google-explicit-constructor)
+  Cell(std::int64_t i, Unit u = Unit::none) : value(i), unit(u) {}  // NOLINT(google-explicit-constructor)
+  Cell(bool b) : value(b) {}                                     // NOLINT(google-explicit-constructor)
+};
+
+using Record = std::vector<std::pair<std::string, Cell>>;
+
+struct Table {
+  std::string name;  // key in YAML/JSON, heading in the human table
+  std::vector<Record> rows;
+};
+
+struct Report {
+  Record meta;                  // scalar facts (profile used, totals, …)
+  std::vector<Table> tables;
+  std::vector<std::string> notes;  // human remarks; in machine formats they go under "notes"
+};
+
+enum class Format { table, yaml, json, csv };
+// Throws InputError for anything but table|yaml|json|csv.
+Format parse_format(const std::string& s);
+
+void render(const Report& report, Format format, std::ostream& out);
+
+}  // namespace perfmodel::cli

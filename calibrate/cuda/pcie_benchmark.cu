@@ -1,0 +1,291 @@
+// PCIe host↔device copy benchmarks: one registered benchmark per direction × host memory.
+//
+// Each sample is a batch of back-to-back copies timed by the timing engine; a batch is sized so
+// that it lasts ≥ 200 µs, which keeps the event timer's resolution (~0.5 µs) far below the
+// per-copy time. Sizes are visited in a fresh random order each round so that slow drift
+// (clocks, host noise) does not masquerade as a size effect. Unidirectional copies are the
+// blocking cudaMemcpy a program issues; bidirectional pairs are two cudaMemcpyAsync on two
+// streams, released together by a stream gate.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <ostream>
+#include <random>
+#include <sstream>
+
+#include "cuda_check.hpp"
+#include "event_timer.cuh"
+#include "perfmodel/calibrate/benchmark.hpp"
+#include "perfmodel/calibrate/device.hpp"
+#include "perfmodel/calibrate/pcie_sizes.hpp"
+#include "perfmodel/model/statistics.hpp"
+#include "perfmodel/model/units.hpp"
+
+namespace perfmodel {
+namespace {
+
+constexpr double kTargetBatchSeconds = 200e-6;
+constexpr int kMaxBatch = 256;
+
+// Host buffer of either kind, released correctly for its kind.
+class HostBuffer {
+ public:
+  HostBuffer(std::size_t bytes, HostMemory memory) : memory_(memory) {
+    if (memory == HostMemory::pinned) {
+      PERFMODEL_CUDA_CHECK(cudaMallocHost(&data_, bytes));
+    } else {
+      data_ = std::aligned_alloc(4096, (bytes + 4095) / 4096 * 4096);
+      if (!data_) throw RuntimeFailure("cannot allocate " + format_bytes(static_cast<double>(bytes)) + " of host memory");
+    }
+    std::memset(data_, 0, bytes);  // fault every page in now, not inside a timed copy
+  }
+  ~HostBuffer() {
+    if (memory_ == HostMemory::pinned) cudaFreeHost(data_);
+    else std::free(data_);
+  }
+  HostBuffer(const HostBuffer&) = delete;
+  HostBuffer& operator=(const HostBuffer&) = delete;
+  unsigned char* get() const { return static_cast<unsigned char*>(data_); }
+
+ private:
+  HostMemory memory_;
+  void* data_ = nullptr;
+};
+
+class DeviceBuffer {
+ public:
+  explicit DeviceBuffer(std::size_t bytes) {
+    PERFMODEL_CUDA_CHECK(cudaMalloc(&data_, bytes));
+    PERFMODEL_CUDA_CHECK(cudaMemset(data_, 0, bytes));
+  }
+  ~DeviceBuffer() { cudaFree(data_); }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  unsigned char* get() const { return static_cast<unsigned char*>(data_); }
+
+ private:
+  void* data_ = nullptr;
+};
+
+class Stream {
+ public:
+  Stream() { PERFMODEL_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
+  ~Stream() { cudaStreamDestroy(stream_); }
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+  cudaStream_t get() const { return stream_; }
+
+ private:
+  cudaStream_t stream_ = nullptr;
+};
+
+class Event {
+ public:
+  Event() { PERFMODEL_CUDA_CHECK(cudaEventCreateWithFlags(&event_, cudaEventDisableTiming)); }
+  ~Event() { cudaEventDestroy(event_); }
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+  cudaEvent_t get() const { return event_; }
+
+ private:
+  cudaEvent_t event_ = nullptr;
+};
+
+void fill_pattern(unsigned char* p, std::size_t bytes, unsigned seed) {
+  for (std::size_t i = 0; i < bytes; ++i) p[i] = static_cast<unsigned char>((i * 131u + seed) ^ (i >> 11));
+}
+
+void expect_pattern(const unsigned char* p, std::size_t bytes, unsigned seed, const std::string& what) {
+  for (std::size_t i = 0; i < bytes; ++i)
+    if (p[i] != static_cast<unsigned char>((i * 131u + seed) ^ (i >> 11)))
+      throw RuntimeFailure(what + ": copied data differs from the source at byte " + std::to_string(i) + " of " +
+                           std::to_string(bytes));
+}
+
+struct SizePoint {
+  std::uint64_t bytes;
+  SizeSet set;
+  int batch = 1;
+};
+
+class PcieBenchmark final : public Benchmark {
+ public:
+  explicit PcieBenchmark(TransferKey key) : key_(key) {}
+
+  std::string key() const override {
+    return std::string("pcie.") + to_string(key_.direction) + "." + to_string(key_.memory);
+  }
+
+  std::string description() const override {
+    switch (key_.direction) {
+      case Direction::h2d: return std::string("host->device cudaMemcpy from ") + to_string(key_.memory) + " memory, 4 B - 1 GiB";
+      case Direction::d2h: return std::string("device->host cudaMemcpy to ") + to_string(key_.memory) + " memory, 4 B - 1 GiB";
+      case Direction::bidir: return "host->device and device->host at once on two streams, pinned, 4 B - 1 GiB each way";
+    }
+    return "";
+  }
+
+  std::optional<std::string> unavailable_reason() const override { return gpu_unavailable_reason(); }
+
+  void run(const CalibrationOptions& options, CalibrationData& data) override {
+    const auto started = std::chrono::steady_clock::now();
+    const PcieSizePlan plan = pcie_size_plan();
+    const std::uint64_t max_bytes = std::max(plan.fit.back(), *std::max_element(plan.holdout.begin(), plan.holdout.end()));
+    std::vector<SizePoint> sizes;
+    for (std::uint64_t b : plan.fit) sizes.push_back({b, SizeSet::fit});
+    for (std::uint64_t b : plan.holdout) sizes.push_back({b, SizeSet::holdout});
+
+    host_ = std::make_unique<HostBuffer>(max_bytes, key_.memory);
+    device_ = std::make_unique<DeviceBuffer>(max_bytes);
+    if (key_.direction == Direction::bidir) {
+      host_second_ = std::make_unique<HostBuffer>(max_bytes, HostMemory::pinned);
+      device_second_ = std::make_unique<DeviceBuffer>(max_bytes);
+    }
+
+    cuda_ = std::make_unique<Resources>();
+    EventTimer timer;
+    // Warm-up: one untimed-for-the-record pass that also sizes each batch.
+    for (SizePoint& s : sizes) {
+      time_once(timer, s.bytes, 1);
+      const double seconds = std::max(time_once(timer, s.bytes, 1).event_s, 1e-7);
+      s.batch = static_cast<int>(std::clamp(std::ceil(kTargetBatchSeconds / seconds), 1.0, double{kMaxBatch}));
+    }
+
+    const int rounds = options.quick ? 3 : 9;
+    std::mt19937 shuffle_rng(20261122u);
+    std::vector<TransferSample> samples;
+    for (int round = 0; round < rounds; ++round) {
+      std::shuffle(sizes.begin(), sizes.end(), shuffle_rng);
+      for (const SizePoint& s : sizes) {
+        const BatchTiming t = time_once(timer, s.bytes, s.batch);
+        samples.push_back({key_, s.bytes, s.set, round, s.batch, t.event_s, t.wall_s});
+      }
+    }
+    verify(plan);
+    host_.reset();
+    device_.reset();
+    host_second_.reset();
+    device_second_.reset();
+    cuda_.reset();
+
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    data.pcie_wall_s += wall;
+    if (options.progress) report(*options.progress, samples, wall);
+    data.transfer_samples.insert(data.transfer_samples.end(), samples.begin(), samples.end());
+  }
+
+ private:
+  BatchTiming time_once(EventTimer& timer, std::uint64_t bytes, int batch) {
+    unsigned char* host = host_->get();
+    unsigned char* dev = device_->get();
+    switch (key_.direction) {
+      case Direction::h2d:
+        return timer.time(nullptr, batch, [&] { PERFMODEL_CUDA_CHECK(cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice)); });
+      case Direction::d2h:
+        return timer.time(nullptr, batch, [&] { PERFMODEL_CUDA_CHECK(cudaMemcpy(host, dev, bytes, cudaMemcpyDeviceToHost)); });
+      case Direction::bidir: {
+        unsigned char* host_in = host_second_->get();
+        unsigned char* dev_out = device_second_->get();
+        const cudaStream_t up = cuda_->up.get(), down = cuda_->down.get();
+        cudaEvent_t fork = cuda_->fork.get(), join = cuda_->join.get();
+        StreamGate& gate = cuda_->gate;
+        return timer.time(
+            up, batch,
+            [&] {
+              PERFMODEL_CUDA_CHECK(cudaEventRecord(fork, up));
+              PERFMODEL_CUDA_CHECK(cudaStreamWaitEvent(down, fork, 0));
+              PERFMODEL_CUDA_CHECK(cudaMemcpyAsync(dev, host, bytes, cudaMemcpyHostToDevice, up));
+              PERFMODEL_CUDA_CHECK(cudaMemcpyAsync(host_in, dev_out, bytes, cudaMemcpyDeviceToHost, down));
+              PERFMODEL_CUDA_CHECK(cudaEventRecord(join, down));
+              PERFMODEL_CUDA_CHECK(cudaStreamWaitEvent(up, join, 0));
+            },
+            [&] { gate.close(up); }, [&] { gate.open(); });
+      }
+    }
+    throw std::logic_error("unknown direction");
+  }
+
+  // Every curve's copies are checked byte for byte at a small, an odd held-out and a large size.
+  void verify(const PcieSizePlan& plan) {
+    const std::uint64_t checks[] = {plan.fit.front(), plan.holdout[plan.holdout.size() / 2], std::uint64_t{64} << 20};
+    HostBuffer check(checks[2], HostMemory::pinned);
+    for (std::uint64_t bytes : checks) {
+      const unsigned seed = static_cast<unsigned>(bytes * 7u + 3u);
+      const std::string what = key() + " at " + std::to_string(bytes) + " B";
+      switch (key_.direction) {
+        case Direction::h2d:
+          fill_pattern(host_->get(), bytes, seed);
+          PERFMODEL_CUDA_CHECK(cudaMemcpy(device_->get(), host_->get(), bytes, cudaMemcpyHostToDevice));
+          PERFMODEL_CUDA_CHECK(cudaMemcpy(check.get(), device_->get(), bytes, cudaMemcpyDeviceToHost));
+          expect_pattern(check.get(), bytes, seed, what);
+          break;
+        case Direction::d2h:
+          fill_pattern(check.get(), bytes, seed);
+          PERFMODEL_CUDA_CHECK(cudaMemcpy(device_->get(), check.get(), bytes, cudaMemcpyHostToDevice));
+          std::memset(host_->get(), 0, bytes);
+          PERFMODEL_CUDA_CHECK(cudaMemcpy(host_->get(), device_->get(), bytes, cudaMemcpyDeviceToHost));
+          expect_pattern(host_->get(), bytes, seed, what);
+          break;
+        case Direction::bidir: {
+          fill_pattern(host_->get(), bytes, seed);
+          fill_pattern(check.get(), bytes, seed + 1);
+          PERFMODEL_CUDA_CHECK(cudaMemcpy(device_second_->get(), check.get(), bytes, cudaMemcpyHostToDevice));
+          std::memset(host_second_->get(), 0, bytes);
+          EventTimer timer;
+          time_once(timer, bytes, 1);
+          expect_pattern(host_second_->get(), bytes, seed + 1, what + " (device->host half)");
+          PERFMODEL_CUDA_CHECK(cudaMemcpy(check.get(), device_->get(), bytes, cudaMemcpyDeviceToHost));
+          expect_pattern(check.get(), bytes, seed, what + " (host->device half)");
+          break;
+        }
+      }
+    }
+  }
+
+  void report(std::ostream& out, const std::vector<TransferSample>& samples, double wall) const {
+    std::map<std::uint64_t, std::vector<double>> by_size;
+    for (const TransferSample& s : samples) by_size[s.bytes].push_back(s.event_s);
+    std::ostringstream wide;
+    int wide_count = 0;
+    double largest_rate = 0;
+    for (auto& [bytes, times] : by_size) {
+      const SampleSummary summary = summarize(times);
+      if (summary.relative_spread() > kWideSpreadThreshold) {
+        ++wide_count;
+        wide << " " << format_bytes(static_cast<double>(bytes)) << " (" << std::lround(100 * summary.relative_spread())
+             << "%)";
+      }
+      largest_rate = static_cast<double>(bytes) / summary.median;
+    }
+    out << "     " << key() << ": " << by_size.size() << " sizes, " << samples.size() << " samples in "
+        << format_seconds(wall) << "; " << format_rate(largest_rate) << " at "
+        << format_bytes(static_cast<double>(by_size.rbegin()->first)) << "\n";
+    if (wide_count > 0)
+      out << "     WARNING " << key() << ": " << wide_count << " sizes with p10-p90 spread > "
+          << std::lround(100 * kWideSpreadThreshold) << "% of the median:" << wide.str() << "\n";
+  }
+
+  // CUDA objects live only while run() does: constructing the registry must not touch the GPU.
+  struct Resources {
+    Stream up, down;
+    Event fork, join;
+    StreamGate gate;
+  };
+
+  TransferKey key_;
+  std::unique_ptr<HostBuffer> host_, host_second_;
+  std::unique_ptr<DeviceBuffer> device_, device_second_;
+  std::unique_ptr<Resources> cuda_;
+};
+
+}  // namespace
+
+void register_gpu_benchmarks(BenchmarkRegistry& registry) {
+  for (const TransferKey& key : calibrated_transfer_keys()) registry.add(std::make_unique<PcieBenchmark>(key));
+}
+
+}  // namespace perfmodel

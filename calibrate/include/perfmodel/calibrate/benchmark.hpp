@@ -1,0 +1,60 @@
+#pragma once
+// Microbenchmark interface and registry.
+//
+// A Benchmark says *what* is measured (a stable key such as "pcie.h2d.pinned", a description,
+// whether it can run on this machine) and measures it into a CalibrationData. *How* a time is
+// taken is the timing engine's job (cuda/event_timer.cuh), shared by all benchmarks.
+// Selection: `--only pcie` picks every key equal to "pcie" or starting with "pcie.".
+#include <iosfwd>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "perfmodel/model/provenance.hpp"
+#include "perfmodel/model/transfer_samples.hpp"
+
+namespace perfmodel {
+
+struct CalibrationOptions {
+  bool quick = false;              // fewer repetitions; for smoke runs, not for bundled profiles
+  std::ostream* progress = nullptr;  // human progress lines (stderr in the CLI); may be null
+};
+
+// Everything the benchmarks measured in one run: raw samples, kept whole.
+struct CalibrationData {
+  Provenance provenance;
+  std::vector<TransferSample> transfer_samples;
+  double pcie_wall_s = 0;
+};
+
+class Benchmark {
+ public:
+  virtual ~Benchmark() = default;
+  virtual std::string key() const = 0;
+  virtual std::string description() const = 0;
+  // std::nullopt when it can run here; otherwise why not (it is then skipped, not failed).
+  virtual std::optional<std::string> unavailable_reason() const = 0;
+  // Throws RuntimeFailure on a CUDA error or a result that fails verification.
+  virtual void run(const CalibrationOptions& options, CalibrationData& data) = 0;
+};
+
+class BenchmarkRegistry {
+ public:
+  void add(std::unique_ptr<Benchmark> benchmark);  // keys must be unique
+  const std::vector<std::unique_ptr<Benchmark>>& all() const { return benchmarks_; }
+  // Benchmarks whose key equals a pattern or extends it by ".…"; all of them for no pattern.
+  // Throws InputError naming a pattern that matches nothing.
+  std::vector<Benchmark*> select(const std::vector<std::string>& patterns) const;
+
+ private:
+  std::vector<std::unique_ptr<Benchmark>> benchmarks_;
+};
+
+// The registry with every benchmark this build has (GPU ones only in CUDA builds).
+BenchmarkRegistry make_default_registry();
+
+// Adds the GPU microbenchmarks; a no-op in builds without CUDA.
+void register_gpu_benchmarks(BenchmarkRegistry& registry);
+
+}  // namespace perfmodel

@@ -1,0 +1,30 @@
+#pragma once
+// From raw samples to a profile: the fitting half of `perfmodel calibrate`, also usable on
+// recorded samples without a GPU (`perfmodel fit`).
+#include <string>
+
+#include "perfmodel/calibrate/benchmark.hpp"
+#include "perfmodel/model/profile.hpp"
+
+namespace perfmodel {
+
+// Fits every transfer curve present in the samples (fit set), reports held-out error (holdout
+// set). `samples_file` is recorded in the profile as given (relative to the profile's folder).
+PcieCalibration fit_pcie(const std::vector<TransferSample>& samples, const std::string& samples_file,
+                         TimerSource timer = TimerSource::event);
+
+struct CalibrationOutputs {
+  std::string profile_path;       // written atomically
+  std::string pcie_samples_path;  // written atomically, beside the profile
+};
+
+// Runs the selected benchmarks, writes the raw samples and the fitted profile.
+// Throws InputError for a bad selection, RuntimeFailure when the GPU is missing or fails.
+CalibrationOutputs run_calibration(const BenchmarkRegistry& registry, const std::vector<std::string>& only,
+                                   const CalibrationOptions& options, const std::string& profile_path,
+                                   const std::string& command_line);
+
+// "dir/name.yaml" → "name.pcie_samples.csv"
+std::string samples_file_name_for(const std::string& profile_path);
+
+}  // namespace perfmodel

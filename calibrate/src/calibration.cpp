@@ -1,0 +1,84 @@
+#include "perfmodel/calibrate/calibration.hpp"
+
+#include <chrono>
+#include <ostream>
+#include <set>
+
+#include "perfmodel/calibrate/device.hpp"
+#include "perfmodel/model/atomic_file.hpp"
+#include "perfmodel/model/errors.hpp"
+#include "perfmodel/model/profile_io.hpp"
+
+namespace perfmodel {
+
+PcieCalibration fit_pcie(const std::vector<TransferSample>& samples, const std::string& samples_file,
+                         TimerSource timer) {
+  PcieCalibration pcie;
+  pcie.samples_file = samples_file;
+  pcie.timer = timer == TimerSource::event ? "cuda_events" : "host_clock";
+  std::set<TransferKey> keys;
+  for (const TransferSample& s : samples) keys.insert(s.key);
+  for (const TransferKey& key : keys) {
+    const auto fit_set = medians_by_size(samples, key, SizeSet::fit, timer);
+    const auto holdout_set = medians_by_size(samples, key, SizeSet::holdout, timer);
+    try {
+      pcie.curves[key] = fit_transfer_curve(fit_set, holdout_set);
+    } catch (const std::invalid_argument& e) {
+      throw InputError(samples_file + ": " + key.name() + ": cannot fit: " + e.what());
+    }
+  }
+  if (pcie.curves.empty()) throw InputError(samples_file + ": no transfer samples to fit");
+  return pcie;
+}
+
+std::string samples_file_name_for(const std::string& profile_path) {
+  std::string name = profile_path.substr(profile_path.find_last_of('/') + 1);
+  const auto dot = name.rfind('.');
+  if (dot != std::string::npos && dot > 0) name = name.substr(0, dot);
+  return name + ".pcie_samples.csv";
+}
+
+CalibrationOutputs run_calibration(const BenchmarkRegistry& registry, const std::vector<std::string>& only,
+                                   const CalibrationOptions& options, const std::string& profile_path,
+                                   const std::string& command_line) {
+  const std::vector<Benchmark*> selected = registry.select(only);
+  if (selected.empty()) {
+    const auto reason = gpu_unavailable_reason();
+    throw RuntimeFailure("nothing to calibrate" + (reason ? ": " + *reason : std::string()));
+  }
+  CalibrationData data;
+  data.provenance = host_provenance(command_line);
+  if (!gpu_unavailable_reason()) fill_device_provenance(data.provenance);
+
+  int skipped = 0;
+  for (Benchmark* b : selected) {
+    if (const auto why = b->unavailable_reason()) {
+      if (options.progress) *options.progress << "skip " << b->key() << ": " << *why << "\n";
+      ++skipped;
+      continue;
+    }
+    if (options.progress) *options.progress << "run  " << b->key() << ": " << b->description() << "\n";
+    b->run(options, data);
+  }
+  if (skipped == static_cast<int>(selected.size()))
+    throw RuntimeFailure("none of the selected benchmarks can run here" +
+                         (gpu_unavailable_reason() ? ": " + *gpu_unavailable_reason() : std::string()));
+
+  CalibrationOutputs outputs;
+  outputs.profile_path = profile_path;
+  Profile profile;
+  profile.provenance = data.provenance;
+  if (!data.transfer_samples.empty()) {
+    const std::string samples_name = samples_file_name_for(profile_path);
+    const auto slash = profile_path.find_last_of('/');
+    outputs.pcie_samples_path =
+        slash == std::string::npos ? samples_name : profile_path.substr(0, slash + 1) + samples_name;
+    write_file_atomically(outputs.pcie_samples_path, to_csv({data.provenance, data.transfer_samples}));
+    profile.pcie = fit_pcie(data.transfer_samples, samples_name);
+    profile.pcie->calibration_wall_s = data.pcie_wall_s;
+  }
+  save_profile(profile, profile_path);
+  return outputs;
+}
+
+}  // namespace perfmodel

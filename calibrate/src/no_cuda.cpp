@@ -1,0 +1,18 @@
+// Built instead of the CUDA sources when no CUDA toolkit was found at configure time.
+#include "perfmodel/calibrate/benchmark.hpp"
+#include "perfmodel/calibrate/device.hpp"
+#include "perfmodel/model/errors.hpp"
+
+namespace perfmodel {
+
+bool built_with_cuda() { return false; }
+
+std::optional<std::string> gpu_unavailable_reason() {
+  return std::string("this perfmodel was built without CUDA (no CUDA compiler at configure time)");
+}
+
+void fill_device_provenance(Provenance&) { throw RuntimeFailure(*gpu_unavailable_reason()); }
+
+void register_gpu_benchmarks(BenchmarkRegistry&) {}
+
+}  // namespace perfmodel

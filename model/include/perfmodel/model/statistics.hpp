@@ -1,0 +1,26 @@
+#pragma once
+// Robust summaries of repeated measurements. Every timing in perfmodel is reported as a
+// median with its spread; the mean is kept for reference only.
+#include <cstddef>
+#include <vector>
+
+namespace perfmodel {
+
+struct SampleSummary {
+  std::size_t count = 0;
+  double median = 0, min = 0, max = 0, mean = 0;
+  double p10 = 0, p90 = 0;  // deciles (linear interpolation between order statistics)
+  // Relative inter-decile range (p90 - p10) / median: insensitive to a single outlier, unlike max/min.
+  double relative_spread() const { return median > 0 ? (p90 - p10) / median : 0.0; }
+};
+
+// Throws std::invalid_argument on an empty input or a non-finite sample.
+SampleSummary summarize(std::vector<double> samples);
+
+// q in [0,1] of an ascending vector (linear interpolation, as numpy's default).
+double quantile_of_sorted(const std::vector<double>& sorted, double q);
+
+// Default threshold above which a measurement is flagged as noisy.
+inline constexpr double kWideSpreadThreshold = 0.10;
+
+}  // namespace perfmodel

@@ -1,0 +1,94 @@
+#pragma once
+// Host↔device transfer model (S0 Eqs 3.14–3.15), piecewise by size.
+//
+//   T(b) = b / T_x + T_su,  T_su = c0 · b + c1          (S0 3.14, 3.15)
+//
+// Per size segment [from_bytes, to_bytes) the model is affine in b, so each segment stores the
+// two constants that are identifiable from data:
+//   setup_s    = c1                     (seconds)
+//   s_per_byte = 1/T_x + c0             (seconds per byte)
+// S0's decomposition is derived, not stored: T_x is the rate of the largest-size segment (the
+// asymptotic rate), and c0 = s_per_byte − 1/T_x per segment (negative where a mid-size regime
+// moves bytes faster than the asymptote, which pageable copies do).
+//
+// Bidirectional curves time a pair of b-byte copies, one each way, issued together on two
+// streams; T(b) is the time until both have finished.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "perfmodel/model/segmented_fit.hpp"
+
+namespace perfmodel {
+
+enum class Direction { h2d, d2h, bidir };
+enum class HostMemory { pinned, pageable };
+
+const char* to_string(Direction d);
+const char* to_string(HostMemory m);
+std::optional<Direction> parse_direction(const std::string& s);    // "h2d", "d2h", "bidir"
+std::optional<HostMemory> parse_host_memory(const std::string& s);  // "pinned", "pageable"
+
+struct TransferKey {
+  Direction direction = Direction::h2d;
+  HostMemory memory = HostMemory::pinned;
+  std::string name() const;  // "h2d/pinned"
+  bool operator<(const TransferKey& o) const {
+    return direction != o.direction ? direction < o.direction : memory < o.memory;
+  }
+  bool operator==(const TransferKey& o) const { return direction == o.direction && memory == o.memory; }
+};
+
+// The combinations perfmodel calibrates (bidirectional copies need pinned memory to overlap).
+const std::vector<TransferKey>& calibrated_transfer_keys();
+
+struct TransferSegment {
+  double from_bytes = 0;  // inclusive
+  double to_bytes = 0;    // exclusive; +inf for the last segment
+  double setup_s = 0;     // c1
+  double s_per_byte = 0;  // 1/T_x + c0
+  std::size_t sizes = 0;  // distinct sizes fitted in this segment
+  double mean_rel_error = 0, max_rel_error = 0;
+
+  double seconds(double bytes) const { return setup_s + s_per_byte * bytes; }
+};
+
+struct FitQuality {
+  std::size_t sizes = 0;  // distinct sizes the error was evaluated on
+  double mean_rel_error = 0, max_rel_error = 0;
+};
+
+struct TransferCurve {
+  std::vector<TransferSegment> segments;  // contiguous, ascending, covering [0, +inf)
+  std::string criterion = "bic";          // how the number of segments was chosen
+  std::size_t samples = 0;                // raw timing samples behind the fit (fit set)
+  double min_bytes = 0, max_bytes = 0;    // range of the fitted sizes
+  FitQuality fit;                         // on the sizes the fit saw
+  std::optional<FitQuality> holdout;      // on held-out sizes the fit never saw
+
+  const TransferSegment& segment_for(double bytes) const;
+  double seconds(double bytes) const { return segment_for(bytes).seconds(bytes); }
+  // T_x of S0: the incremental rate of the largest-size segment.
+  double asymptotic_rate_bytes_per_s() const;
+  // S0's c0 for a segment: s_per_byte − 1/T_x.
+  double c0_s_per_byte(const TransferSegment& s) const { return s.s_per_byte - 1.0 / asymptotic_rate_bytes_per_s(); }
+  bool extrapolates(double bytes) const { return bytes < min_bytes || bytes > max_bytes; }
+};
+
+// Median time per size, the unit the fit works on.
+struct SizeMedian {
+  double bytes = 0;
+  double median_s = 0;
+  std::size_t samples = 0;
+};
+
+// Fits a curve to per-size medians (one per distinct size), then reports its error on held-out
+// medians if any are given. Segment boundaries are rounded up to whole bytes.
+TransferCurve fit_transfer_curve(const std::vector<SizeMedian>& fit_set, const std::vector<SizeMedian>& holdout_set,
+                                 const SegmentedFitOptions& options = {});
+
+// Relative errors of a curve on a set of medians.
+FitQuality evaluate_curve(const TransferCurve& curve, const std::vector<SizeMedian>& set);
+
+}  // namespace perfmodel

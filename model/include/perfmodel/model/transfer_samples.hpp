@@ -1,0 +1,52 @@
+#pragma once
+// Raw host↔device transfer timings, every sample kept, as CSV with provenance in '#' lines:
+//
+//   # perfmodel transfer samples v1
+//   # device_name: NVIDIA H100 80GB HBM3
+//   # ...
+//   direction,memory,bytes,set,round,batch,event_s,wall_s
+//   h2d,pinned,4,fit,0,64,9.12e-06,9.31e-06
+//
+// One row is one timed batch of `batch` back-to-back copies of `bytes` each; event_s and wall_s
+// are the per-copy times (batch time / batch), by CUDA events and by the host's steady clock.
+// Small copies are batched so that the timer's resolution stays far below the copy time.
+// `set` says whether the size belongs to the fit set or to the held-out set.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "perfmodel/model/provenance.hpp"
+#include "perfmodel/model/transfer_model.hpp"
+
+namespace perfmodel {
+
+enum class SizeSet { fit, holdout };
+const char* to_string(SizeSet s);
+
+struct TransferSample {
+  TransferKey key;
+  std::uint64_t bytes = 0;
+  SizeSet set = SizeSet::fit;
+  int round = 0;
+  int batch = 1;
+  double event_s = 0;
+  double wall_s = 0;
+};
+
+struct TransferSampleFile {
+  Provenance provenance;
+  std::vector<TransferSample> samples;
+};
+
+std::string to_csv(const TransferSampleFile& file);
+// Throws InputError "file:line: column: problem" on any malformed row or header.
+TransferSampleFile parse_transfer_samples(const std::string& text, const std::string& file_name);
+TransferSampleFile load_transfer_samples(const std::string& path);
+
+enum class TimerSource { event, wall };
+
+// Median per distinct size of the samples of one curve and one size set, ascending in bytes.
+std::vector<SizeMedian> medians_by_size(const std::vector<TransferSample>& samples, const TransferKey& key,
+                                        SizeSet set, TimerSource timer = TimerSource::event);
+
+}  // namespace perfmodel

@@ -1,0 +1,195 @@
+#include "perfmodel/model/profile_io.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cmath>
+
+#include "perfmodel/model/atomic_file.hpp"
+#include "perfmodel/model/errors.hpp"
+#include "yaml_reader.hpp"
+
+namespace perfmodel {
+
+const TransferCurve& PcieCalibration::curve(const TransferKey& key) const {
+  const auto it = curves.find(key);
+  if (it == curves.end()) throw InputError("the profile has no calibration for " + key.name() + " transfers");
+  return it->second;
+}
+
+// ---------------------------------------------------------------- writing
+namespace {
+
+void emit_quality(YAML::Emitter& out, const char* name, const FitQuality& q) {
+  out << YAML::Key << name << YAML::Value << YAML::Flow << YAML::BeginMap;
+  out << YAML::Key << "sizes" << YAML::Value << q.sizes;
+  out << YAML::Key << "mean_rel_error" << YAML::Value << q.mean_rel_error;
+  out << YAML::Key << "max_rel_error" << YAML::Value << q.max_rel_error;
+  out << YAML::EndMap;
+}
+
+void emit_curve(YAML::Emitter& out, const TransferCurve& c) {
+  out << YAML::BeginMap;
+  out << YAML::Key << "criterion" << YAML::Value << c.criterion;
+  out << YAML::Key << "samples" << YAML::Value << c.samples;
+  out << YAML::Key << "min_bytes" << YAML::Value << c.min_bytes;
+  out << YAML::Key << "max_bytes" << YAML::Value << c.max_bytes;
+  emit_quality(out, "fit", c.fit);
+  if (c.holdout) emit_quality(out, "holdout", *c.holdout);
+  out << YAML::Key << "segments" << YAML::Value << YAML::BeginSeq;
+  for (const TransferSegment& s : c.segments) {
+    out << YAML::Flow << YAML::BeginMap;
+    out << YAML::Key << "from_bytes" << YAML::Value << s.from_bytes;
+    out << YAML::Key << "to_bytes" << YAML::Value << s.to_bytes;
+    out << YAML::Key << "setup_s" << YAML::Value << s.setup_s;
+    out << YAML::Key << "s_per_byte" << YAML::Value << s.s_per_byte;
+    out << YAML::Key << "sizes" << YAML::Value << s.sizes;
+    out << YAML::Key << "mean_rel_error" << YAML::Value << s.mean_rel_error;
+    out << YAML::Key << "max_rel_error" << YAML::Value << s.max_rel_error;
+    out << YAML::EndMap;
+  }
+  out << YAML::EndSeq << YAML::EndMap;
+}
+
+}  // namespace
+
+std::string profile_to_yaml(const Profile& profile) {
+  YAML::Emitter out;
+  out.SetDoublePrecision(17);
+  out << YAML::BeginMap;
+  out << YAML::Key << "schema_version" << YAML::Value << profile.schema_version;
+  out << YAML::Key << "provenance" << YAML::Value << YAML::BeginMap;
+  for (const auto& [key, value] : profile.provenance.fields())
+    out << YAML::Key << key << YAML::Value << YAML::DoubleQuoted << *value;
+  out << YAML::EndMap;
+  if (profile.pcie) {
+    const PcieCalibration& p = *profile.pcie;
+    out << YAML::Key << "pcie" << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "samples_file" << YAML::Value << p.samples_file;
+    out << YAML::Key << "timer" << YAML::Value << p.timer;
+    out << YAML::Key << "calibration_wall_s" << YAML::Value << p.calibration_wall_s;
+    out << YAML::Key << "curves" << YAML::Value << YAML::BeginMap;
+    Direction open_direction = Direction::h2d;
+    bool open = false;
+    for (const auto& [key, curve] : p.curves) {
+      if (!open || key.direction != open_direction) {
+        if (open) out << YAML::EndMap;
+        out << YAML::Key << to_string(key.direction) << YAML::Value << YAML::BeginMap;
+        open = true;
+        open_direction = key.direction;
+      }
+      out << YAML::Key << to_string(key.memory) << YAML::Value;
+      emit_curve(out, curve);
+    }
+    if (open) out << YAML::EndMap;
+    out << YAML::EndMap << YAML::EndMap;
+  }
+  out << YAML::EndMap;
+  return std::string("# perfmodel calibration profile\n") + out.c_str() + "\n";
+}
+
+// ---------------------------------------------------------------- reading
+namespace {
+
+FitQuality read_quality(const yaml::Value& v) {
+  v.allow_only({"sizes", "mean_rel_error", "max_rel_error"});
+  FitQuality q;
+  q.sizes = v.get("sizes").as_count();
+  q.mean_rel_error = v.get("mean_rel_error").as_nonnegative();
+  q.max_rel_error = v.get("max_rel_error").as_nonnegative();
+  if (q.max_rel_error < q.mean_rel_error) throw v.error("max_rel_error is smaller than mean_rel_error");
+  return q;
+}
+
+TransferCurve read_curve(const yaml::Value& v) {
+  v.allow_only({"criterion", "samples", "min_bytes", "max_bytes", "fit", "holdout", "segments"});
+  TransferCurve c;
+  c.criterion = v.get("criterion").as_string();
+  c.samples = v.get("samples").as_count();
+  c.min_bytes = v.get("min_bytes").as_nonnegative();
+  c.max_bytes = v.get("max_bytes").as_nonnegative();
+  if (c.max_bytes < c.min_bytes) throw v.get("max_bytes").error("is smaller than min_bytes");
+  c.fit = read_quality(v.get("fit"));
+  if (v.has("holdout")) c.holdout = read_quality(v.get("holdout"));
+  const yaml::Value segments = v.get("segments");
+  const std::size_t n = segments.sequence_size();
+  if (n == 0) throw segments.error("needs at least one segment");
+  for (std::size_t i = 0; i < n; ++i) {
+    const yaml::Value s = segments.at(i);
+    s.allow_only({"from_bytes", "to_bytes", "setup_s", "s_per_byte", "sizes", "mean_rel_error", "max_rel_error"});
+    TransferSegment seg;
+    seg.from_bytes = s.get("from_bytes").as_nonnegative();
+    seg.to_bytes = s.get("to_bytes").as_nonnegative_or_inf();
+    seg.setup_s = s.get("setup_s").as_nonnegative();
+    seg.s_per_byte = s.get("s_per_byte").as_nonnegative();
+    seg.sizes = s.get("sizes").as_count();
+    seg.mean_rel_error = s.get("mean_rel_error").as_nonnegative();
+    seg.max_rel_error = s.get("max_rel_error").as_nonnegative();
+    if (!(seg.to_bytes > seg.from_bytes)) throw s.get("to_bytes").error("must be greater than from_bytes");
+    if (i == 0 && seg.from_bytes != 0) throw s.get("from_bytes").error("the first segment must start at 0");
+    if (i > 0 && seg.from_bytes != c.segments.back().to_bytes)
+      throw s.get("from_bytes").error(seg.from_bytes < c.segments.back().to_bytes
+                                          ? "overlaps the previous segment (segments must be ascending and contiguous)"
+                                          : "leaves a gap after the previous segment (segments must be contiguous)");
+    if (i + 1 == n && !std::isinf(seg.to_bytes)) throw s.get("to_bytes").error("the last segment must extend to .inf");
+    if (i + 1 < n && std::isinf(seg.to_bytes)) throw s.get("to_bytes").error("only the last segment may extend to .inf");
+    if (i + 1 == n && seg.s_per_byte == 0)
+      throw s.get("s_per_byte").error("the last segment must have a positive time per byte (it defines the asymptotic rate)");
+    c.segments.push_back(seg);
+  }
+  return c;
+}
+
+PcieCalibration read_pcie(const yaml::Value& v) {
+  v.allow_only({"samples_file", "timer", "calibration_wall_s", "curves"});
+  PcieCalibration p;
+  p.samples_file = v.get("samples_file").as_string();
+  p.timer = v.get("timer").as_string();
+  if (p.timer != "cuda_events" && p.timer != "host_clock")
+    throw v.get("timer").error("must be cuda_events or host_clock, got '" + p.timer + "'");
+  p.calibration_wall_s = v.get("calibration_wall_s").as_nonnegative();
+  const yaml::Value curves = v.get("curves");
+  curves.allow_only({"h2d", "d2h", "bidir"});
+  for (Direction d : {Direction::h2d, Direction::d2h, Direction::bidir}) {
+    if (!curves.has(to_string(d))) continue;
+    const yaml::Value by_memory = curves.get(to_string(d));
+    by_memory.allow_only({"pinned", "pageable"});
+    for (HostMemory m : {HostMemory::pinned, HostMemory::pageable})
+      if (by_memory.has(to_string(m))) p.curves[{d, m}] = read_curve(by_memory.get(to_string(m)));
+  }
+  if (p.curves.empty()) throw curves.error("no transfer curve");
+  return p;
+}
+
+}  // namespace
+
+Profile parse_profile(const std::string& yaml_text, const std::string& file_name) {
+  const yaml::Value root(yaml::parse(yaml_text, file_name), "", file_name);
+  if (!root.node().IsMap()) throw root.error("a profile must be a YAML mapping, starting with schema_version");
+  root.allow_only({"schema_version", "provenance", "pcie"});
+  Profile profile;
+  const yaml::Value version = root.get("schema_version");
+  const long long found = version.as_integer();
+  if (found != kProfileSchemaVersion)
+    throw version.error("unsupported profile schema version " + std::to_string(found) + "; this perfmodel reads version " +
+                        std::to_string(kProfileSchemaVersion) + " (re-run `perfmodel calibrate` to produce one)");
+  profile.schema_version = static_cast<int>(found);
+
+  const yaml::Value provenance = root.get("provenance");
+  provenance.expect_map();
+  auto fields = profile.provenance.fields();
+  std::vector<std::string> names;
+  for (const auto& field : fields) names.push_back(field.first);
+  provenance.allow_only(names);
+  for (auto& [name, value] : fields) *value = provenance.get(name).as_string();
+
+  if (root.has("pcie")) profile.pcie = read_pcie(root.get("pcie"));
+  return profile;
+}
+
+Profile load_profile(const std::string& path) { return parse_profile(read_file(path), path); }
+
+void save_profile(const Profile& profile, const std::string& path) {
+  write_file_atomically(path, profile_to_yaml(profile));
+}
+
+}  // namespace perfmodel

@@ -1,0 +1,55 @@
+#include "perfmodel/model/provenance.hpp"
+
+#include <unistd.h>
+
+#include <ctime>
+#include <fstream>
+
+#include "perfmodel/model/version.hpp"
+
+namespace perfmodel {
+
+std::vector<std::pair<std::string, std::string*>> Provenance::fields() {
+  return {{"device_name", &device_name},       {"device_uuid", &device_uuid},
+          {"pci_bus_id", &pci_bus_id},         {"driver_version", &driver_version},
+          {"runtime_version", &runtime_version}, {"host_cpu", &host_cpu},
+          {"host_name", &host_name},           {"date_utc", &date_utc},
+          {"command", &command},               {"toolkit_version", &toolkit_version},
+          {"toolkit_commit", &toolkit_commit}};
+}
+
+std::vector<std::pair<std::string, const std::string*>> Provenance::fields() const {
+  std::vector<std::pair<std::string, const std::string*>> out;
+  for (auto& [key, value] : const_cast<Provenance*>(this)->fields()) out.emplace_back(key, value);
+  return out;
+}
+
+std::string utc_now_iso8601() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char buffer[32];
+  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return buffer;
+}
+
+Provenance host_provenance(const std::string& command) {
+  Provenance p;
+  char host[256] = {};
+  if (gethostname(host, sizeof host - 1) == 0) p.host_name = host;
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  for (std::string line; std::getline(cpuinfo, line);) {
+    if (line.rfind("model name", 0) == 0) {
+      const auto colon = line.find(':');
+      if (colon != std::string::npos) p.host_cpu = line.substr(line.find_first_not_of(" \t", colon + 1));
+      break;
+    }
+  }
+  p.date_utc = utc_now_iso8601();
+  p.command = command;
+  p.toolkit_version = toolkit_version();
+  p.toolkit_commit = toolkit_commit();
+  return p;
+}
+
+}  // namespace perfmodel

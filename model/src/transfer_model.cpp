@@ -1,0 +1,98 @@
+#include "perfmodel/model/transfer_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace perfmodel {
+
+const char* to_string(Direction d) {
+  switch (d) {
+    case Direction::h2d: return "h2d";
+    case Direction::d2h: return "d2h";
+    case Direction::bidir: return "bidir";
+  }
+  return "?";
+}
+
+const char* to_string(HostMemory m) { return m == HostMemory::pinned ? "pinned" : "pageable"; }
+
+std::optional<Direction> parse_direction(const std::string& s) {
+  for (Direction d : {Direction::h2d, Direction::d2h, Direction::bidir})
+    if (s == to_string(d)) return d;
+  return std::nullopt;
+}
+
+std::optional<HostMemory> parse_host_memory(const std::string& s) {
+  for (HostMemory m : {HostMemory::pinned, HostMemory::pageable})
+    if (s == to_string(m)) return m;
+  return std::nullopt;
+}
+
+std::string TransferKey::name() const { return std::string(to_string(direction)) + "/" + to_string(memory); }
+
+const std::vector<TransferKey>& calibrated_transfer_keys() {
+  static const std::vector<TransferKey> keys = {{Direction::h2d, HostMemory::pinned},
+                                                {Direction::h2d, HostMemory::pageable},
+                                                {Direction::d2h, HostMemory::pinned},
+                                                {Direction::d2h, HostMemory::pageable},
+                                                {Direction::bidir, HostMemory::pinned}};
+  return keys;
+}
+
+const TransferSegment& TransferCurve::segment_for(double bytes) const {
+  if (segments.empty()) throw std::logic_error("TransferCurve has no segments");
+  for (const TransferSegment& s : segments)
+    if (bytes < s.to_bytes) return s;
+  return segments.back();
+}
+
+double TransferCurve::asymptotic_rate_bytes_per_s() const {
+  if (segments.empty()) throw std::logic_error("TransferCurve has no segments");
+  return 1.0 / segments.back().s_per_byte;
+}
+
+FitQuality evaluate_curve(const TransferCurve& curve, const std::vector<SizeMedian>& set) {
+  FitQuality q;
+  q.sizes = set.size();
+  for (const SizeMedian& m : set) {
+    const double e = std::fabs(curve.seconds(m.bytes) - m.median_s) / m.median_s;
+    q.mean_rel_error += e;
+    q.max_rel_error = std::max(q.max_rel_error, e);
+  }
+  if (!set.empty()) q.mean_rel_error /= static_cast<double>(set.size());
+  return q;
+}
+
+TransferCurve fit_transfer_curve(const std::vector<SizeMedian>& fit_set, const std::vector<SizeMedian>& holdout_set,
+                                 const SegmentedFitOptions& options) {
+  std::vector<FitPoint> points;
+  points.reserve(fit_set.size());
+  TransferCurve curve;
+  for (const SizeMedian& m : fit_set) {
+    points.push_back({m.bytes, m.median_s});
+    curve.samples += m.samples;
+  }
+  const SegmentedFit fit = fit_segmented_relative(points, options);
+  for (const LineSegment& l : fit.segments) {
+    TransferSegment s;
+    s.from_bytes = std::ceil(l.from_x);
+    s.to_bytes = std::isinf(l.to_x) ? l.to_x : std::ceil(l.to_x);
+    s.setup_s = l.intercept;
+    s.s_per_byte = l.slope;
+    s.sizes = l.points;
+    s.mean_rel_error = l.mean_rel_error;
+    s.max_rel_error = l.max_rel_error;
+    curve.segments.push_back(s);
+  }
+  auto [lo, hi] = std::minmax_element(fit_set.begin(), fit_set.end(),
+                                      [](const SizeMedian& a, const SizeMedian& b) { return a.bytes < b.bytes; });
+  curve.min_bytes = lo->bytes;
+  curve.max_bytes = hi->bytes;
+  // Rounding the boundaries may move a fitted size across one: re-evaluate rather than copy.
+  curve.fit = evaluate_curve(curve, fit_set);
+  if (!holdout_set.empty()) curve.holdout = evaluate_curve(curve, holdout_set);
+  return curve;
+}
+
+}  // namespace perfmodel

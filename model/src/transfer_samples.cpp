@@ -1,0 +1,127 @@
+#include "perfmodel/model/transfer_samples.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+#include "perfmodel/model/atomic_file.hpp"
+#include "perfmodel/model/errors.hpp"
+#include "perfmodel/model/statistics.hpp"
+
+namespace perfmodel {
+namespace {
+
+constexpr const char* kMagic = "# perfmodel transfer samples v1";
+constexpr const char* kHeader = "direction,memory,bytes,set,round,batch,event_s,wall_s";
+
+std::vector<std::string> split(const std::string& line, char sep) {
+  std::vector<std::string> out;
+  std::string cell;
+  std::istringstream in(line);
+  while (std::getline(in, cell, sep)) out.push_back(cell);
+  if (!line.empty() && line.back() == sep) out.emplace_back();
+  return out;
+}
+
+std::string format_g(double v) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.9g", v);
+  return buffer;
+}
+
+}  // namespace
+
+const char* to_string(SizeSet s) { return s == SizeSet::fit ? "fit" : "holdout"; }
+
+std::string to_csv(const TransferSampleFile& file) {
+  std::ostringstream out;
+  out << kMagic << "\n";
+  for (const auto& [key, value] : file.provenance.fields()) out << "# " << key << ": " << *value << "\n";
+  out << kHeader << "\n";
+  for (const TransferSample& s : file.samples)
+    out << to_string(s.key.direction) << ',' << to_string(s.key.memory) << ',' << s.bytes << ',' << to_string(s.set)
+        << ',' << s.round << ',' << s.batch << ',' << format_g(s.event_s) << ',' << format_g(s.wall_s) << "\n";
+  return out.str();
+}
+
+TransferSampleFile parse_transfer_samples(const std::string& text, const std::string& file_name) {
+  TransferSampleFile file;
+  std::istringstream in(text);
+  std::string line;
+  int line_no = 0;
+  auto error = [&](const std::string& column, const std::string& problem) {
+    return input_error_at({file_name, line_no, 0}, column, problem);
+  };
+  if (!std::getline(in, line) || (++line_no, line != kMagic))
+    throw error("", std::string("not a perfmodel transfer-samples file (first line must be '") + kMagic + "')");
+  auto fields = file.provenance.fields();
+  bool header_seen = false;
+  while (std::getline(in, line)) {
+    ++line_no;
+    if (line.empty()) continue;
+    if (line[0] == '#') {
+      const auto colon = line.find(':');
+      if (colon == std::string::npos) continue;
+      const std::string key = line.substr(2, colon - 2);
+      for (auto& [name, value] : fields)
+        if (name == key) *value = colon + 2 <= line.size() ? line.substr(colon + 2) : std::string();
+      continue;
+    }
+    if (!header_seen) {
+      if (line != kHeader) throw error("header", std::string("expected '") + kHeader + "'");
+      header_seen = true;
+      continue;
+    }
+    const auto cells = split(line, ',');
+    if (cells.size() != 8) throw error("row", "expected 8 columns, found " + std::to_string(cells.size()));
+    TransferSample s;
+    const auto direction = parse_direction(cells[0]);
+    if (!direction) throw error("direction", "'" + cells[0] + "' is not h2d, d2h or bidir");
+    const auto memory = parse_host_memory(cells[1]);
+    if (!memory) throw error("memory", "'" + cells[1] + "' is not pinned or pageable");
+    s.key = {*direction, *memory};
+    try {
+      std::size_t used = 0;
+      const long long bytes = std::stoll(cells[2], &used);
+      if (used != cells[2].size() || bytes <= 0) throw std::invalid_argument("bytes");
+      s.bytes = static_cast<std::uint64_t>(bytes);
+    } catch (const std::logic_error&) {
+      throw error("bytes", "'" + cells[2] + "' is not a positive integer");
+    }
+    if (cells[3] == "fit") s.set = SizeSet::fit;
+    else if (cells[3] == "holdout") s.set = SizeSet::holdout;
+    else throw error("set", "'" + cells[3] + "' is not fit or holdout");
+    try {
+      s.round = std::stoi(cells[4]);
+      s.batch = std::stoi(cells[5]);
+      s.event_s = std::stod(cells[6]);
+      s.wall_s = std::stod(cells[7]);
+    } catch (const std::logic_error&) {
+      throw error("row", "round, batch, event_s and wall_s must be numbers");
+    }
+    if (s.batch < 1) throw error("batch", "must be >= 1");
+    if (!(s.event_s > 0) || !std::isfinite(s.event_s)) throw error("event_s", "must be a positive, finite time");
+    if (!(s.wall_s > 0) || !std::isfinite(s.wall_s)) throw error("wall_s", "must be a positive, finite time");
+    file.samples.push_back(s);
+  }
+  if (!header_seen) throw error("header", "no column header line");
+  return file;
+}
+
+TransferSampleFile load_transfer_samples(const std::string& path) { return parse_transfer_samples(read_file(path), path); }
+
+std::vector<SizeMedian> medians_by_size(const std::vector<TransferSample>& samples, const TransferKey& key,
+                                        SizeSet set, TimerSource timer) {
+  std::map<std::uint64_t, std::vector<double>> by_size;
+  for (const TransferSample& s : samples)
+    if (s.key == key && s.set == set) by_size[s.bytes].push_back(timer == TimerSource::event ? s.event_s : s.wall_s);
+  std::vector<SizeMedian> out;
+  for (auto& [bytes, times] : by_size) {
+    const std::size_t count = times.size();
+    out.push_back({static_cast<double>(bytes), summarize(std::move(times)).median, count});
+  }
+  return out;
+}
+
+}  // namespace perfmodel

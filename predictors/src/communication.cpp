@@ -1,0 +1,55 @@
+#include "perfmodel/predictors/communication.hpp"
+
+#include "perfmodel/model/errors.hpp"
+
+namespace perfmodel {
+
+CommunicationPredictor::CommunicationPredictor(const Profile& profile) : pcie_(nullptr) {
+  if (!profile.pcie) throw InputError("the profile has no pcie section; run `perfmodel calibrate --only pcie`");
+  pcie_ = &*profile.pcie;
+}
+
+TransferPrediction CommunicationPredictor::predict(const Transfer& transfer) const {
+  const TransferCurve& curve = pcie_->curve(transfer.key);
+  const double bytes = static_cast<double>(transfer.bytes);
+  const TransferSegment& segment = curve.segment_for(bytes);
+  TransferPrediction p;
+  p.transfer = transfer;
+  p.seconds = segment.seconds(bytes);
+  p.effective_bytes_per_s = p.seconds > 0 ? bytes / p.seconds : 0.0;
+  p.setup_s = segment.setup_s;
+  p.s_per_byte = segment.s_per_byte;
+  p.segment_from_bytes = segment.from_bytes;
+  p.segment_to_bytes = segment.to_bytes;
+  p.extrapolated = curve.extrapolates(bytes);
+  return p;
+}
+
+TransferListPrediction CommunicationPredictor::predict(const std::vector<Transfer>& transfers) const {
+  TransferListPrediction out;
+  for (const Transfer& t : transfers) {
+    out.transfers.push_back(predict(t));
+    out.total_seconds += out.transfers.back().seconds;
+  }
+  return out;
+}
+
+namespace {
+constexpr std::uint64_t kFloat = 4;
+}
+
+std::vector<Transfer> mv_transfers(std::uint64_t n, HostMemory memory) {
+  return {{{Direction::h2d, memory}, kFloat * n * n}, {{Direction::h2d, memory}, kFloat * n}, {{Direction::d2h, memory}, kFloat * n}};
+}
+
+std::vector<Transfer> mm_transfers(std::uint64_t n, HostMemory memory) {
+  return {{{Direction::h2d, memory}, kFloat * n * n}, {{Direction::h2d, memory}, kFloat * n * n}, {{Direction::d2h, memory}, kFloat * n * n}};
+}
+
+std::vector<Transfer> conv2d_transfers(std::uint64_t n, std::uint64_t filter, HostMemory memory) {
+  return {{{Direction::h2d, memory}, kFloat * n * n},
+          {{Direction::h2d, memory}, kFloat * filter * filter},
+          {{Direction::d2h, memory}, kFloat * n * n}};
+}
+
+}  // namespace perfmodel
