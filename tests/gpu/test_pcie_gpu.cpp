@@ -1,0 +1,41 @@
+// GPU tests (CTest label `gpu`): run on the device machine, never in CI.
+#include <gtest/gtest.h>
+
+#include <regex>
+
+#include "perfmodel/calibrate/benchmark.hpp"
+#include "perfmodel/calibrate/calibration.hpp"
+#include "perfmodel/calibrate/device.hpp"
+
+using namespace perfmodel;
+
+TEST(GpuDevice, ProvenanceNamesTheDevice) {
+  ASSERT_FALSE(gpu_unavailable_reason().has_value()) << *gpu_unavailable_reason();
+  Provenance p;
+  fill_device_provenance(p);
+  EXPECT_FALSE(p.device_name.empty());
+  EXPECT_TRUE(std::regex_match(p.device_uuid, std::regex("GPU-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")))
+      << p.device_uuid;
+  EXPECT_TRUE(std::regex_match(p.pci_bus_id, std::regex("[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\\.0"))) << p.pci_bus_id;
+  EXPECT_NE(p.driver_version.find("CUDA "), std::string::npos);
+}
+
+TEST(GpuPcie, QuickPinnedCalibrationIsPhysicallyPlausibleAndFits) {
+  const BenchmarkRegistry registry = make_default_registry();
+  const auto selected = registry.select({"pcie.h2d.pinned", "pcie.d2h.pinned"});
+  ASSERT_EQ(selected.size(), 2u);
+  CalibrationOptions options;
+  options.quick = true;
+  CalibrationData data;
+  for (Benchmark* b : selected) b->run(options, data);  // also verifies copied bytes
+  const PcieCalibration pcie = fit_pcie(data.transfer_samples, "mem");
+  for (const auto& [key, curve] : pcie.curves) {
+    const double gib = 1073741824.0;
+    const double rate = gib / curve.seconds(gib);
+    EXPECT_GT(rate, 5e9) << key.name();    // far slower than any x16 link: something is wrong
+    EXPECT_LT(rate, 130e9) << key.name();  // faster than PCIe Gen6 x16 per direction: impossible
+    EXPECT_GT(curve.seconds(4), 1e-6) << key.name();  // a copy costs at least a driver round trip
+    ASSERT_TRUE(curve.holdout.has_value());
+    EXPECT_LT(curve.holdout->mean_rel_error, 0.05) << key.name();
+  }
+}

@@ -1,0 +1,89 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "perfmodel/model/segmented_fit.hpp"
+
+using namespace perfmodel;
+
+namespace {
+
+struct TrueSegment {
+  double to_x, intercept, slope;
+};
+
+// Log-spaced x from 4 to 2^30 (4 per octave), y from a piecewise line with multiplicative noise.
+std::vector<FitPoint> synthetic(const std::vector<TrueSegment>& truth, double noise, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::normal_distribution<double> n(0.0, noise);
+  std::vector<FitPoint> points;
+  for (double e = 2; e <= 30; e += 0.25) {
+    const double x = std::exp2(e);
+    std::size_t k = 0;
+    while (k + 1 < truth.size() && x >= truth[k].to_x) ++k;
+    points.push_back({x, (truth[k].intercept + truth[k].slope * x) * (1.0 + n(rng))});
+  }
+  return points;
+}
+
+}  // namespace
+
+TEST(SegmentedFit, RecoversThreeRegimesAndTheirConstants) {
+  // A PCIe-like curve: 10 us latency; staged copies at 4 GB/s from 64 KiB; DMA at 50 GB/s from 4 MiB.
+  const std::vector<TrueSegment> truth = {{65536, 10e-6, 1.0 / 20e9}, {4194304, 14e-6, 1.0 / 8e9}, {INFINITY, 300e-6, 1.0 / 50e9}};
+  const SegmentedFit fit = fit_segmented_relative(synthetic(truth, 0.003, 7));
+  ASSERT_EQ(fit.segments.size(), 3u);
+  EXPECT_NEAR(fit.segments[0].to_x / 65536, 1.0, 0.2);
+  EXPECT_NEAR(fit.segments[1].to_x / 4194304, 1.0, 0.2);
+  EXPECT_NEAR(fit.segments[0].intercept / 10e-6, 1.0, 0.02);
+  EXPECT_NEAR(fit.segments[2].slope * 50e9, 1.0, 0.01);
+  EXPECT_NEAR(fit.segments[1].slope * 8e9, 1.0, 0.05);
+  EXPECT_LT(fit.mean_rel_error, 0.005);
+  EXPECT_EQ(fit.segments.front().from_x, 0.0);
+  EXPECT_TRUE(std::isinf(fit.segments.back().to_x));
+}
+
+TEST(SegmentedFit, OneLineStaysOneSegment) {
+  const SegmentedFit fit = fit_segmented_relative(synthetic({{INFINITY, 5e-6, 1.0 / 25e9}}, 0.002, 3));
+  EXPECT_EQ(fit.segments.size(), 1u);
+  EXPECT_NEAR(fit.segments[0].intercept / 5e-6, 1.0, 0.01);
+  EXPECT_NEAR(fit.segments[0].slope * 25e9, 1.0, 0.01);
+}
+
+TEST(SegmentedFit, CoefficientsAreNeverNegative) {
+  // A decreasing run cannot be fitted with a positive slope; the constraint must hold anyway.
+  std::vector<FitPoint> points;
+  for (int i = 0; i < 12; ++i) points.push_back({std::exp2(i + 2), 1e-5 * (1.0 - 0.02 * i)});
+  const SegmentedFit fit = fit_segmented_relative(points);
+  for (const LineSegment& s : fit.segments) {
+    EXPECT_GE(s.intercept, 0.0);
+    EXPECT_GE(s.slope, 0.0);
+  }
+}
+
+TEST(SegmentedFit, SegmentsAreContiguousAndRespectTheMinimumSize) {
+  SegmentedFitOptions options;
+  options.min_points_per_segment = 6;
+  const SegmentedFit fit = fit_segmented_relative(
+      synthetic({{1 << 12, 8e-6, 1e-10}, {1 << 20, 9e-6, 2e-10}, {INFINITY, 2e-4, 2e-11}}, 0.01, 11), options);
+  for (std::size_t k = 0; k < fit.segments.size(); ++k) {
+    EXPECT_GE(fit.segments[k].points, 6u);
+    if (k > 0) {
+      EXPECT_EQ(fit.segments[k].from_x, fit.segments[k - 1].to_x);
+    }
+    EXPECT_LT(fit.segments[k].from_x, fit.segments[k].to_x);
+  }
+}
+
+TEST(SegmentedFit, BicPenalisesSegmentsThatBuyNothing) {
+  const SegmentedFit fit = fit_segmented_relative(synthetic({{INFINITY, 5e-6, 1.0 / 25e9}}, 0.01, 5));
+  ASSERT_GE(fit.bic_by_segment_count.size(), 3u);
+  EXPECT_LT(fit.bic_by_segment_count[0], fit.bic_by_segment_count[2]);
+}
+
+TEST(SegmentedFit, RejectsBadInput) {
+  EXPECT_THROW(fit_segmented_relative({{1, 1}, {2, 2}}), std::invalid_argument);
+  EXPECT_THROW(fit_segmented_relative({{1, 1}, {2, -2}, {3, 3}, {4, 4}}), std::invalid_argument);
+  EXPECT_THROW(fit_segmented_relative({{1, 1}, {1, 2}, {3, 3}, {4, 4}}), std::invalid_argument);
+}

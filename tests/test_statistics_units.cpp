@@ -1,0 +1,51 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "perfmodel/model/errors.hpp"
+#include "perfmodel/model/statistics.hpp"
+#include "perfmodel/model/units.hpp"
+
+using namespace perfmodel;
+
+TEST(Statistics, MedianAndDecilesOfKnownSample) {
+  const SampleSummary s = summarize({5, 1, 4, 2, 3, 10, 6, 7, 9, 8, 100});
+  EXPECT_EQ(s.count, 11u);
+  EXPECT_DOUBLE_EQ(s.median, 7.0);
+  EXPECT_DOUBLE_EQ(s.min, 1.0);
+  EXPECT_DOUBLE_EQ(s.max, 100.0);
+  EXPECT_DOUBLE_EQ(s.p10, 2.0);
+  EXPECT_DOUBLE_EQ(s.p90, 10.0);
+  EXPECT_DOUBLE_EQ(s.relative_spread(), 8.0 / 7.0);  // the outlier 100 does not move the deciles
+}
+
+TEST(Statistics, RejectsEmptyAndNonFinite) {
+  EXPECT_THROW(summarize({}), std::invalid_argument);
+  EXPECT_THROW(summarize({1.0, NAN}), std::invalid_argument);
+}
+
+TEST(Units, ParsesByteCountsWithUnits) {
+  EXPECT_EQ(parse_bytes("4096"), 4096u);
+  EXPECT_EQ(parse_bytes("64MiB"), 64u << 20);
+  EXPECT_EQ(parse_bytes("1.5 KiB"), 1536u);
+  EXPECT_EQ(parse_bytes("2GB"), 2000000000u);
+  EXPECT_EQ(parse_bytes(" 1GiB "), 1u << 30);
+}
+
+TEST(Units, RejectsNegativeGarbageAndFractionalBytes) {
+  for (const char* bad : {"-4", "", "abc", "12 parsecs", "1.5", "1e400", "0x10"}) {
+    try {
+      parse_bytes(bad, "--bytes");
+      ADD_FAILURE() << "accepted '" << bad << "'";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("--bytes"), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(Units, FormatsForPeople) {
+  EXPECT_EQ(format_bytes(64.0 * 1024 * 1024), "64 MiB");
+  EXPECT_EQ(format_bytes(12), "12 B");
+  EXPECT_EQ(format_seconds(12.5e-6), "12.5 us");
+  EXPECT_EQ(format_rate(55.3e9), "55.3 GB/s");
+}

@@ -1,0 +1,65 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "perfmodel/model/errors.hpp"
+#include "perfmodel/model/profile.hpp"
+#include "perfmodel/model/transfer_model.hpp"
+#include "perfmodel/predictors/communication.hpp"
+
+using namespace perfmodel;
+
+namespace {
+
+TransferCurve two_segment_curve() {
+  TransferCurve c;
+  c.segments = {{0, 1 << 20, 10e-6, 1.0 / 20e9, 10, 0.01, 0.02}, {1 << 20, INFINITY, 30e-6, 1.0 / 50e9, 10, 0.01, 0.02}};
+  c.min_bytes = 4;
+  c.max_bytes = 1 << 30;
+  return c;
+}
+
+}  // namespace
+
+TEST(TransferCurve, EvaluatesTheSegmentThatCoversTheSize) {
+  const TransferCurve c = two_segment_curve();
+  EXPECT_DOUBLE_EQ(c.seconds(4096), 10e-6 + 4096 / 20e9);
+  EXPECT_DOUBLE_EQ(c.seconds(1 << 20), 30e-6 + (1 << 20) / 50e9);  // boundary belongs to the upper segment
+  EXPECT_DOUBLE_EQ(c.asymptotic_rate_bytes_per_s(), 50e9);
+  // S0's c0 = s_per_byte − 1/T_x: positive where the segment is slower than the asymptote.
+  EXPECT_NEAR(c.c0_s_per_byte(c.segments[0]), 1.0 / 20e9 - 1.0 / 50e9, 1e-25);
+  EXPECT_DOUBLE_EQ(c.c0_s_per_byte(c.segments[1]), 0.0);
+  EXPECT_TRUE(c.extrapolates(2.0 * (1 << 30)));
+  EXPECT_FALSE(c.extrapolates(1 << 29));
+}
+
+TEST(TransferCurve, FitReportsHeldOutErrorSeparately) {
+  std::vector<SizeMedian> fit_set, holdout;
+  for (double e = 2; e <= 30; e += 0.5) fit_set.push_back({std::exp2(e), 8e-6 + std::exp2(e) / 50e9, 9});
+  for (double e = 2.3; e < 30; e += 1.0) holdout.push_back({std::round(std::exp2(e)), 1.02 * (8e-6 + std::exp2(e) / 50e9), 9});
+  const TransferCurve c = fit_transfer_curve(fit_set, holdout);
+  EXPECT_LT(c.fit.max_rel_error, 1e-9);
+  ASSERT_TRUE(c.holdout.has_value());
+  EXPECT_EQ(c.holdout->sizes, holdout.size());
+  EXPECT_NEAR(c.holdout->mean_rel_error, 0.02 / 1.02, 1e-3);  // the 2% offset planted in the held-out set
+  EXPECT_EQ(c.samples, 9 * fit_set.size());
+  EXPECT_EQ(c.min_bytes, 4.0);
+  EXPECT_EQ(c.max_bytes, std::exp2(30));
+}
+
+TEST(CommunicationPredictor, AddsTheTransfersOfAList) {
+  Profile p;
+  p.pcie = PcieCalibration{};
+  p.pcie->curves[{Direction::h2d, HostMemory::pinned}] = two_segment_curve();
+  p.pcie->curves[{Direction::d2h, HostMemory::pinned}] = two_segment_curve();
+  const CommunicationPredictor predictor(p);
+  const auto transfers = mv_transfers(4096, HostMemory::pinned);
+  ASSERT_EQ(transfers.size(), 3u);
+  EXPECT_EQ(transfers[0].bytes, 4u * 4096 * 4096);
+  const TransferListPrediction list = predictor.predict(transfers);
+  const TransferCurve c = two_segment_curve();
+  EXPECT_DOUBLE_EQ(list.total_seconds, c.seconds(4.0 * 4096 * 4096) + 2 * c.seconds(4.0 * 4096));
+  EXPECT_THROW(predictor.predict(Transfer{{Direction::h2d, HostMemory::pageable}, 64}), InputError);
+}
+
+TEST(CommunicationPredictor, NeedsAPcieSection) { EXPECT_THROW(CommunicationPredictor(Profile{}), InputError); }

@@ -1,0 +1,56 @@
+#include <gtest/gtest.h>
+
+#include "perfmodel/model/errors.hpp"
+#include "perfmodel/model/transfer_samples.hpp"
+
+using namespace perfmodel;
+
+TEST(TransferSamples, CsvRoundTripKeepsEverySampleAndTheProvenance) {
+  TransferSampleFile f;
+  f.provenance.device_name = "Test GPU";
+  f.provenance.command = "perfmodel calibrate --only pcie";
+  f.samples = {{{Direction::h2d, HostMemory::pinned}, 4, SizeSet::fit, 0, 64, 9.25e-6, 9.5e-6},
+               {{Direction::bidir, HostMemory::pinned}, 1000003, SizeSet::holdout, 3, 1, 4.5e-5, 4.75e-5}};
+  const TransferSampleFile back = parse_transfer_samples(to_csv(f), "x.csv");
+  EXPECT_EQ(back.provenance.device_name, "Test GPU");
+  EXPECT_EQ(back.provenance.command, "perfmodel calibrate --only pcie");
+  ASSERT_EQ(back.samples.size(), 2u);
+  EXPECT_EQ(back.samples[1].key, (TransferKey{Direction::bidir, HostMemory::pinned}));
+  EXPECT_EQ(back.samples[1].bytes, 1000003u);
+  EXPECT_EQ(back.samples[1].set, SizeSet::holdout);
+  EXPECT_DOUBLE_EQ(back.samples[0].event_s, 9.25e-6);
+  EXPECT_EQ(back.samples[0].batch, 64);
+}
+
+TEST(TransferSamples, MalformedRowsNameFileLineAndColumn) {
+  const std::string head = "# perfmodel transfer samples v1\ndirection,memory,bytes,set,round,batch,event_s,wall_s\n";
+  const struct {
+    std::string row, column;
+  } cases[] = {{"h3d,pinned,4,fit,0,1,1e-5,1e-5", "direction"},
+               {"h2d,shared,4,fit,0,1,1e-5,1e-5", "memory"},
+               {"h2d,pinned,-4,fit,0,1,1e-5,1e-5", "bytes"},
+               {"h2d,pinned,4,test,0,1,1e-5,1e-5", "set"},
+               {"h2d,pinned,4,fit,0,1,-1e-5,1e-5", "event_s"},
+               {"h2d,pinned,4,fit,0,1,1e-5", "row"}};
+  for (const auto& c : cases) {
+    try {
+      parse_transfer_samples(head + c.row + "\n", "s.csv");
+      ADD_FAILURE() << "accepted " << c.row;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("s.csv:3: " + c.column), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_THROW(parse_transfer_samples("hello\n", "s.csv"), InputError);
+}
+
+TEST(TransferSamples, MediansPerSizeOfOneCurveAndSet) {
+  const TransferKey k{Direction::d2h, HostMemory::pageable};
+  std::vector<TransferSample> s;
+  for (double t : {3.0, 1.0, 2.0}) s.push_back({k, 8, SizeSet::fit, 0, 1, t, t});
+  s.push_back({k, 8, SizeSet::holdout, 0, 1, 100, 100});
+  s.push_back({{Direction::h2d, HostMemory::pageable}, 8, SizeSet::fit, 0, 1, 100, 100});
+  const auto m = medians_by_size(s, k, SizeSet::fit);
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_DOUBLE_EQ(m[0].median_s, 2.0);
+  EXPECT_EQ(m[0].samples, 3u);
+}
