@@ -4,7 +4,8 @@
 # tool brings that folder back). One call does it all, because device time is scarce:
 #   1. record the machine (nvidia-smi, CPU, kernel),
 #   2. run the GPU test suite (CTest label `gpu`),
-#   3. calibrate: perfmodel calibrate --out <profile> (raw samples beside it).
+#   3. calibrate: perfmodel calibrate --out <profile> (raw samples beside it),
+#   4. calibrate again into <profile>.repeat.yaml: how much two runs on one machine differ.
 # Usage: scripts/device-run.sh [PROFILE_NAME]      (default: nvidia-h100-80gb-hbm3)
 set -uo pipefail
 name=${1:-nvidia-h100-80gb-hbm3}
@@ -23,11 +24,15 @@ else
   echo "no GPU test binary in dist/tests" | tee "$OUT/gpu_tests.log"
 fi
 
-echo "== calibrate"
-start=$(date +%s.%N)
-(cd "$OUT" && "$bin" calibrate --out "$name.yaml" 2> calibrate.log)
-rc=$?
-end=$(date +%s.%N)
-echo "calibrate exit $rc, wall $(awk "BEGIN{print $end - $start}") s" | tee -a "$OUT/calibrate.log"
-tail -20 "$OUT/calibrate.log"
+rc=0
+for run in "$name" "$name.repeat"; do
+  echo "== calibrate -> $run.yaml"
+  start=$(date +%s.%N)
+  (cd "$OUT" && "$bin" calibrate --out "$run.yaml" > "$run.summary.txt" 2> "$run.log")
+  status=$?
+  end=$(date +%s.%N)
+  echo "calibrate exit $status, wall $(awk "BEGIN{print $end - $start}") s" | tee -a "$OUT/$run.log"
+  grep -E "^  (h2d|d2h|bidir)/" "$OUT/$run.summary.txt" | head -5
+  [ $status -eq 0 ] || rc=$status
+done
 exit $rc

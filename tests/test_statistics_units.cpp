@@ -11,12 +11,14 @@ using namespace perfmodel;
 TEST(Statistics, MedianAndDecilesOfKnownSample) {
   const SampleSummary s = summarize({5, 1, 4, 2, 3, 10, 6, 7, 9, 8, 100});
   EXPECT_EQ(s.count, 11u);
-  EXPECT_DOUBLE_EQ(s.median, 7.0);
+  EXPECT_DOUBLE_EQ(s.median, 6.0);
   EXPECT_DOUBLE_EQ(s.min, 1.0);
   EXPECT_DOUBLE_EQ(s.max, 100.0);
   EXPECT_DOUBLE_EQ(s.p10, 2.0);
   EXPECT_DOUBLE_EQ(s.p90, 10.0);
-  EXPECT_DOUBLE_EQ(s.relative_spread(), 8.0 / 7.0);  // the outlier 100 does not move the deciles
+  EXPECT_DOUBLE_EQ(s.p25, 3.5);
+  EXPECT_DOUBLE_EQ(s.p75, 8.5);
+  EXPECT_DOUBLE_EQ(s.relative_spread(), 5.0 / 6.0);  // the outlier 100 moves neither quartile
 }
 
 TEST(Statistics, RejectsEmptyAndNonFinite) {

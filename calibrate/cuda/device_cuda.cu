@@ -1,4 +1,5 @@
 #include <cstdio>
+#include <regex>
 
 #include "cuda_check.hpp"
 #include "perfmodel/calibrate/device.hpp"
@@ -37,17 +38,17 @@ void fill_device_provenance(Provenance& p) {
   PERFMODEL_CUDA_CHECK(cudaDriverGetVersion(&driver));
   PERFMODEL_CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
   p.driver_version = "CUDA " + version_string(driver);
-  // The kernel module's own version, as nvidia-smi reports it.
+  // The kernel module's own version (as nvidia-smi reports it): the first dotted number after
+  // "Kernel Module" in e.g. "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.159.04  Release Build …".
   if (std::FILE* f = std::fopen("/proc/driver/nvidia/version", "r")) {
     char line[512] = {};
     if (std::fgets(line, sizeof line, f)) {
-      std::string s(line);
+      const std::string s(line);
       const auto at = s.find("Kernel Module");
-      if (at != std::string::npos) {
-        std::string rest = s.substr(at + 13);
-        rest = rest.substr(rest.find_first_not_of(" \t"));
-        p.driver_version += ", kernel module " + rest.substr(0, rest.find_first_of(" \t\n"));
-      }
+      std::smatch match;
+      static const std::regex kVersion("[0-9]+\\.[0-9]+(\\.[0-9]+)?");
+      if (at != std::string::npos && std::regex_search(s.begin() + static_cast<long>(at), s.end(), match, kVersion))
+        p.driver_version += ", kernel module " + match.str();
     }
     std::fclose(f);
   }

@@ -27,6 +27,8 @@ SampleSummary summarize(std::vector<double> samples) {
   out.max = samples.back();
   out.median = quantile_of_sorted(samples, 0.5);
   out.p10 = quantile_of_sorted(samples, 0.1);
+  out.p25 = quantile_of_sorted(samples, 0.25);
+  out.p75 = quantile_of_sorted(samples, 0.75);
   out.p90 = quantile_of_sorted(samples, 0.9);
   out.mean = std::accumulate(samples.begin(), samples.end(), 0.0) / static_cast<double>(samples.size());
   return out;

@@ -9,9 +9,10 @@ namespace perfmodel {
 struct SampleSummary {
   std::size_t count = 0;
   double median = 0, min = 0, max = 0, mean = 0;
-  double p10 = 0, p90 = 0;  // deciles (linear interpolation between order statistics)
-  // Relative inter-decile range (p90 - p10) / median: insensitive to a single outlier, unlike max/min.
-  double relative_spread() const { return median > 0 ? (p90 - p10) / median : 0.0; }
+  double p10 = 0, p25 = 0, p75 = 0, p90 = 0;  // linear interpolation between order statistics
+  // Relative interquartile range (p75 − p25) / median. Timings on shared hosts come with bursts
+  // of slow samples; the IQR measures the spread of the bulk, which is what the median stands on.
+  double relative_spread() const { return median > 0 ? (p75 - p25) / median : 0.0; }
 };
 
 // Throws std::invalid_argument on an empty input or a non-finite sample.
