@@ -19,7 +19,7 @@ bin=$PWD/dist/bin/perfmodel
 
 echo "== GPU tests"
 if [ -x dist/tests/perfmodel_gpu_tests ]; then
-  dist/tests/perfmodel_gpu_tests --gtest_output=xml:"$OUT/gpu_tests.xml" 2>&1 | tee "$OUT/gpu_tests.log" | tail -15
+  dist/tests/perfmodel_gpu_tests 2>&1 | tee "$OUT/gpu_tests.log" | tail -15
 else
   echo "no GPU test binary in dist/tests" | tee "$OUT/gpu_tests.log"
 fi
@@ -28,11 +28,11 @@ rc=0
 for run in "$name" "$name.repeat"; do
   echo "== calibrate -> $run.yaml"
   start=$(date +%s.%N)
-  (cd "$OUT" && "$bin" calibrate --out "$run.yaml" > "$run.summary.txt" 2> "$run.log")
+  (cd "$OUT" && "$bin" calibrate --out "$run.yaml" > "$run.log" 2>&1)
   status=$?
   end=$(date +%s.%N)
   echo "calibrate exit $status, wall $(awk "BEGIN{print $end - $start}") s" | tee -a "$OUT/$run.log"
-  grep -E "^  (h2d|d2h|bidir)/" "$OUT/$run.summary.txt" | head -5
+  grep -E "^  (h2d|d2h|bidir)/" "$OUT/$run.log" | head -5
   [ $status -eq 0 ] || rc=$status
 done
 exit $rc
