@@ -90,6 +90,7 @@ int predict_transfer(const Invocation& inv) {
                           {"seconds", Cell(p.seconds, Unit::seconds)},
                           {"bytes_per_s", Cell(p.effective_bytes_per_s, Unit::bytes_per_s)},
                           {"setup_s", Cell(p.setup_s, Unit::seconds)},
+                          {"misaligned_s", Cell(p.misaligned_s, Unit::seconds)},
                           {"segment_from_bytes", Cell(p.segment_from_bytes, Unit::bytes)},
                           {"segment_to_bytes", Cell(p.segment_to_bytes, Unit::bytes)},
                           {"extrapolated", Cell(p.extrapolated)}});

@@ -36,6 +36,7 @@ Report profile_report(const Profile& profile) {
                                {"c1_setup_s", Cell(s.setup_s, Unit::seconds)},
                                {"rate_bytes_per_s", Cell(s.s_per_byte > 0 ? 1.0 / s.s_per_byte : 0.0, Unit::bytes_per_s)},
                                {"c0_s_per_byte", Cell(c.c0_s_per_byte(s))},
+                               {"misaligned_s", Cell(s.misaligned_s, Unit::seconds)},
                                {"sizes", Cell(static_cast<std::int64_t>(s.sizes))},
                                {"mean_rel_error", Cell(s.mean_rel_error, Unit::percent)},
                                {"max_rel_error", Cell(s.max_rel_error, Unit::percent)}});

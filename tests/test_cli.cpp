@@ -32,7 +32,7 @@ std::string write_test_profile() {
   TransferCurve c;
   c.min_bytes = 4;
   c.max_bytes = 1 << 30;
-  c.segments = {{0, INFINITY, 10e-6, 1.0 / 50e9, 10, 0, 0}};
+  c.segments = {{0, INFINITY, 10e-6, 1.0 / 50e9, 0, 10, 0, 0}};
   p.pcie->curves[{Direction::h2d, HostMemory::pinned}] = c;
   const std::string path = ::testing::TempDir() + "/cli_test_profile.yaml";
   save_profile(p, path);

@@ -27,8 +27,8 @@ Profile sample_profile() {
   c.max_bytes = 1073741824;
   c.fit = {57, 0.0031, 0.012};
   c.holdout = FitQuality{56, 0.0042, 0.019};
-  c.segments = {{0, 65537, 9.123456789e-6, 1.0 / 3.3e9, 20, 0.002, 0.01},
-                {65537, INFINITY, 2.5e-5, 1.0 / 5.53e10, 37, 0.003, 0.012}};
+  c.segments = {{0, 65537, 9.123456789e-6, 1.0 / 3.3e9, 0, 20, 0.002, 0.01},
+                {65537, INFINITY, 2.5e-5, 1.0 / 5.53e10, 2e-7, 37, 0.003, 0.012}};
   p.pcie->curves[{Direction::h2d, HostMemory::pinned}] = c;
   c.holdout.reset();
   p.pcie->curves[{Direction::bidir, HostMemory::pinned}] = c;

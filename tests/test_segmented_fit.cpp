@@ -87,3 +87,18 @@ TEST(SegmentedFit, RejectsBadInput) {
   EXPECT_THROW(fit_segmented_relative({{1, 1}, {2, -2}, {3, 3}, {4, 4}}), std::invalid_argument);
   EXPECT_THROW(fit_segmented_relative({{1, 1}, {1, 2}, {3, 3}, {4, 4}}), std::invalid_argument);
 }
+
+TEST(SegmentedFit, RecoversAPenaltyOnFlaggedPoints) {
+  // 8 us + b / 10 GB/s, and 0.5 us more on flagged (misaligned) points.
+  std::vector<FitPoint> points;
+  for (double e = 2; e <= 24; e += 1) {
+    const double x = std::exp2(e);
+    points.push_back({x, 8e-6 + x / 10e9, false});
+    points.push_back({x + 3, 8e-6 + (x + 3) / 10e9 + 0.5e-6, true});
+  }
+  const SegmentedFit fit = fit_segmented_relative(points);
+  ASSERT_EQ(fit.segments.size(), 1u);
+  EXPECT_NEAR(fit.segments[0].penalty / 0.5e-6, 1.0, 1e-6);
+  EXPECT_NEAR(fit.evaluate(1000, true) - fit.evaluate(1000, false), 0.5e-6, 1e-12);
+  EXPECT_LT(fit.max_rel_error, 1e-9);
+}

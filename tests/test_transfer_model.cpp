@@ -13,7 +13,7 @@ namespace {
 
 TransferCurve two_segment_curve() {
   TransferCurve c;
-  c.segments = {{0, 1 << 20, 10e-6, 1.0 / 20e9, 10, 0.01, 0.02}, {1 << 20, INFINITY, 30e-6, 1.0 / 50e9, 10, 0.01, 0.02}};
+  c.segments = {{0, 1 << 20, 10e-6, 1.0 / 20e9, 0, 10, 0.01, 0.02}, {1 << 20, INFINITY, 30e-6, 1.0 / 50e9, 0, 10, 0.01, 0.02}};
   c.min_bytes = 4;
   c.max_bytes = 1 << 30;
   return c;

@@ -1,7 +1,7 @@
 // PCIe host↔device copy benchmarks: one registered benchmark per direction × host memory.
 //
 // Each sample is a batch of back-to-back copies timed by the timing engine; a batch is sized so
-// that it lasts ≥ 200 µs, which keeps the event timer's resolution (~0.5 µs) far below the
+// that it lasts ≥ 100 µs, which keeps the event timer's resolution (~0.5 µs) far below the
 // per-copy time. Sizes are visited in a fresh random order each round so that slow drift
 // (clocks, host noise) does not masquerade as a size effect. Unidirectional copies are the
 // blocking cudaMemcpy a program issues; bidirectional pairs are two cudaMemcpyAsync on two
@@ -28,7 +28,7 @@
 namespace perfmodel {
 namespace {
 
-constexpr double kTargetBatchSeconds = 200e-6;
+constexpr double kTargetBatchSeconds = 100e-6;
 constexpr int kMaxBatch = 256;
 constexpr double kLongCopySeconds = 2e-3;   // batches longer than this get the fewer, long rounds
 constexpr double kWarmUpSeconds = 0.3;      // busy time before the first sample (clocks, link state)
@@ -162,7 +162,7 @@ class PcieBenchmark final : public Benchmark {
     // Noise on shared hosts comes in bursts that last many milliseconds, so a size's samples are
     // spread over the whole run: every round visits the sizes in a fresh random order. Cheap sizes
     // get many rounds (their medians are what the small-size segments stand on); costly ones fewer.
-    const int short_rounds = options.quick ? 7 : 41;
+    const int short_rounds = options.quick ? 9 : 81;
     const int long_rounds = options.quick ? 3 : 7;
     std::mt19937 shuffle_rng(20261122u);
     std::vector<TransferSample> samples;

@@ -15,6 +15,10 @@ PcieSizePlan pcie_size_plan(std::uint64_t min_bytes, std::uint64_t max_bytes) {
     plan.fit.push_back(b);
     if (b < max_bytes) plan.fit.push_back(3 * b / 2);
   }
+  // Odd sizes in the fit set teach the model what a misaligned copy costs (up to 64 MiB, beyond
+  // which a few bytes of tail cannot matter).
+  for (std::uint64_t b = min_bytes * 4; b < max_bytes && b <= (std::uint64_t{64} << 20); b *= 2)
+    plan.fit.push_back(static_cast<std::uint64_t>(std::llround(static_cast<double>(b) * std::exp2(0.55))) | 1u);
   std::sort(plan.fit.begin(), plan.fit.end());
   auto taken = [&](std::uint64_t v) {
     return is_power_of_two(v) || std::binary_search(plan.fit.begin(), plan.fit.end(), v) ||

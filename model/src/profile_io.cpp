@@ -42,6 +42,7 @@ void emit_curve(YAML::Emitter& out, const TransferCurve& c) {
     out << YAML::Key << "to_bytes" << YAML::Value << s.to_bytes;
     out << YAML::Key << "setup_s" << YAML::Value << s.setup_s;
     out << YAML::Key << "s_per_byte" << YAML::Value << s.s_per_byte;
+    out << YAML::Key << "misaligned_s" << YAML::Value << s.misaligned_s;
     out << YAML::Key << "sizes" << YAML::Value << s.sizes;
     out << YAML::Key << "mean_rel_error" << YAML::Value << s.mean_rel_error;
     out << YAML::Key << "max_rel_error" << YAML::Value << s.max_rel_error;
@@ -115,12 +116,14 @@ TransferCurve read_curve(const yaml::Value& v) {
   if (n == 0) throw segments.error("needs at least one segment");
   for (std::size_t i = 0; i < n; ++i) {
     const yaml::Value s = segments.at(i);
-    s.allow_only({"from_bytes", "to_bytes", "setup_s", "s_per_byte", "sizes", "mean_rel_error", "max_rel_error"});
+    s.allow_only({"from_bytes", "to_bytes", "setup_s", "s_per_byte", "misaligned_s", "sizes", "mean_rel_error",
+                  "max_rel_error"});
     TransferSegment seg;
     seg.from_bytes = s.get("from_bytes").as_nonnegative();
     seg.to_bytes = s.get("to_bytes").as_nonnegative_or_inf();
     seg.setup_s = s.get("setup_s").as_nonnegative();
     seg.s_per_byte = s.get("s_per_byte").as_nonnegative();
+    seg.misaligned_s = s.get("misaligned_s").as_nonnegative();
     seg.sizes = s.get("sizes").as_count();
     seg.mean_rel_error = s.get("mean_rel_error").as_nonnegative();
     seg.max_rel_error = s.get("max_rel_error").as_nonnegative();

@@ -12,10 +12,12 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-double relative_rss(const std::vector<FitPoint>& p, std::size_t first, std::size_t last, double a, double b) {
+double predict(const LineSegment& l, const FitPoint& q) { return l.intercept + l.slope * q.x + (q.flagged ? l.penalty : 0.0); }
+
+double relative_rss(const std::vector<FitPoint>& p, std::size_t first, std::size_t last, const LineSegment& l) {
   double rss = 0;
   for (std::size_t i = first; i <= last; ++i) {
-    const double r = (a + b * p[i].x - p[i].y) / p[i].y;
+    const double r = (predict(l, p[i]) - p[i].y) / p[i].y;
     rss += r * r;
   }
   return rss;
@@ -23,44 +25,51 @@ double relative_rss(const std::vector<FitPoint>& p, std::size_t first, std::size
 
 }  // namespace
 
-double fit_line_relative(const std::vector<FitPoint>& p, std::size_t first, std::size_t last, double* intercept,
-                         double* slope) {
-  // Rows [1/y_i, x_i/y_i] · [a, b]ᵀ ≈ 1 is exactly the relative-residual problem. Columns are
-  // scaled to unit norm first: x spans 9 decades, so the raw system is badly conditioned.
+double fit_line_relative(const std::vector<FitPoint>& p, std::size_t first, std::size_t last, LineSegment* line) {
+  // Rows [1/y_i, x_i/y_i, f_i/y_i] · θ ≈ 1 is exactly the relative-residual problem. Columns are
+  // scaled to unit norm: x spans 9 decades, so the raw system is badly conditioned.
   const auto n = static_cast<Eigen::Index>(last - first + 1);
-  Eigen::MatrixXd design(n, 2);
-  Eigen::VectorXd ones = Eigen::VectorXd::Ones(n);
+  bool any_flagged = false, any_plain = false;
+  for (std::size_t i = first; i <= last; ++i) (p[i].flagged ? any_flagged : any_plain) = true;
+  const int columns = any_flagged && any_plain ? 3 : 2;
+  Eigen::MatrixXd design(n, columns);
+  const Eigen::VectorXd ones = Eigen::VectorXd::Ones(n);
   for (Eigen::Index r = 0; r < n; ++r) {
     const FitPoint& q = p[first + static_cast<std::size_t>(r)];
     design(r, 0) = 1.0 / q.y;
     design(r, 1) = q.x / q.y;
+    if (columns == 3) design(r, 2) = q.flagged ? 1.0 / q.y : 0.0;
   }
-  const Eigen::Vector2d scale(design.col(0).norm(), design.col(1).norm());
-  Eigen::MatrixXd scaled = design;
-  scaled.col(0) /= scale(0);
-  scaled.col(1) /= scale(1);
-
-  struct Candidate {
-    double a, b;
-  };
-  Candidate candidates[3];
-  int count = 0;
-  if (n >= 2) {
-    const Eigen::Vector2d theta = scaled.colPivHouseholderQr().solve(ones);
-    const double a = theta(0) / scale(0), b = theta(1) / scale(1);
-    if (a >= 0 && b >= 0 && std::isfinite(a) && std::isfinite(b)) candidates[count++] = {a, b};
-  }
-  // Boundary solutions of the non-negativity constraints (one coefficient pinned at zero).
-  candidates[count++] = {design.col(0).dot(ones) / design.col(0).squaredNorm(), 0.0};
-  candidates[count++] = {0.0, design.col(1).dot(ones) / design.col(1).squaredNorm()};
-
+  // Exact non-negative least squares for ≤ 3 unknowns: solve on every subset of columns and keep
+  // the best solution whose coefficients are all ≥ 0.
   double best = kInf;
-  for (int c = 0; c < count; ++c) {
-    const double rss = relative_rss(p, first, last, candidates[c].a, candidates[c].b);
+  for (int mask = 1; mask < (1 << columns); ++mask) {
+    std::vector<int> active;
+    for (int c = 0; c < columns; ++c)
+      if (mask & (1 << c)) active.push_back(c);
+    Eigen::MatrixXd sub(n, static_cast<Eigen::Index>(active.size()));
+    Eigen::VectorXd scale(sub.cols());
+    for (Eigen::Index j = 0; j < sub.cols(); ++j) {
+      sub.col(j) = design.col(active[static_cast<std::size_t>(j)]);
+      scale(j) = sub.col(j).norm();
+      if (scale(j) > 0) sub.col(j) /= scale(j);
+    }
+    const Eigen::VectorXd theta = sub.colPivHouseholderQr().solve(ones);
+    LineSegment candidate;
+    bool feasible = true;
+    for (Eigen::Index j = 0; j < sub.cols(); ++j) {
+      const double v = scale(j) > 0 ? theta(j) / scale(j) : 0.0;
+      if (!(v >= 0) || !std::isfinite(v)) feasible = false;
+      const int c = active[static_cast<std::size_t>(j)];
+      (c == 0 ? candidate.intercept : c == 1 ? candidate.slope : candidate.penalty) = v;
+    }
+    if (!feasible) continue;
+    const double rss = relative_rss(p, first, last, candidate);
     if (rss < best) {
       best = rss;
-      *intercept = candidates[c].a;
-      *slope = candidates[c].b;
+      line->intercept = candidate.intercept;
+      line->slope = candidate.slope;
+      line->penalty = candidate.penalty;
     }
   }
   return best;
@@ -73,10 +82,7 @@ const LineSegment& SegmentedFit::segment_for(double x) const {
   return segments.back();
 }
 
-double SegmentedFit::evaluate(double x) const {
-  const LineSegment& s = segment_for(x);
-  return s.intercept + s.slope * x;
-}
+double SegmentedFit::evaluate(double x, bool flagged) const { return predict(segment_for(x), {x, 0.0, flagged}); }
 
 SegmentedFit fit_segmented_relative(std::vector<FitPoint> points, const SegmentedFitOptions& options) {
   const std::size_t m = std::max<std::size_t>(options.min_points_per_segment, 2);
@@ -97,8 +103,8 @@ SegmentedFit fit_segmented_relative(std::vector<FitPoint> points, const Segmente
   std::vector<std::vector<double>> cost(n, std::vector<double>(n, kInf));
   for (std::size_t i = 0; i < n; ++i)
     for (std::size_t j = i + m - 1; j < n; ++j) {
-      double a = 0, b = 0;
-      cost[i][j] = fit_line_relative(points, i, j, &a, &b);
+      LineSegment scratch;
+      cost[i][j] = fit_line_relative(points, i, j, &scratch);
     }
 
   // best[k][j]: best RSS covering points 0..j-1 with k segments; start[k][j]: first index of the last one.
@@ -119,6 +125,10 @@ SegmentedFit fit_segmented_relative(std::vector<FitPoint> points, const Segmente
   SegmentedFit fit;
   fit.points = n;
   const double dn = static_cast<double>(n);
+  // Coefficients per segment: intercept and slope, plus the flag penalty when the data has both kinds of point.
+  const bool has_flagged = std::any_of(points.begin(), points.end(), [](const FitPoint& q) { return q.flagged; });
+  const bool has_plain = std::any_of(points.begin(), points.end(), [](const FitPoint& q) { return !q.flagged; });
+  const double per_segment = has_flagged && has_plain ? 3.0 : 2.0;
   std::size_t chosen = 1;
   double chosen_bic = kInf;
   for (std::size_t k = 1; k <= k_max; ++k) {
@@ -126,7 +136,7 @@ SegmentedFit fit_segmented_relative(std::vector<FitPoint> points, const Segmente
     if (best[k][n] < kInf) {
       // Floor the RSS so exact synthetic data does not give ln(0).
       const double rss = std::max(best[k][n], dn * 1e-24);
-      bic = dn * std::log(rss / dn) + (3.0 * static_cast<double>(k) - 1.0) * std::log(dn);
+      bic = dn * std::log(rss / dn) + ((per_segment + 1.0) * static_cast<double>(k) - 1.0) * std::log(dn);
     }
     fit.bic_by_segment_count.push_back(bic);
     if (bic < chosen_bic) {
@@ -146,10 +156,10 @@ SegmentedFit fit_segmented_relative(std::vector<FitPoint> points, const Segmente
   double total_error = 0;
   for (const auto& [first, last] : runs) {
     LineSegment s;
-    fit_line_relative(points, first, last, &s.intercept, &s.slope);
+    fit_line_relative(points, first, last, &s);
     s.points = last - first + 1;
     for (std::size_t i = first; i <= last; ++i) {
-      const double e = std::fabs((s.intercept + s.slope * points[i].x - points[i].y) / points[i].y);
+      const double e = std::fabs((predict(s, points[i]) - points[i].y) / points[i].y);
       s.mean_rel_error += e;
       s.max_rel_error = std::max(s.max_rel_error, e);
     }

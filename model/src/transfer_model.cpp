@@ -70,7 +70,7 @@ TransferCurve fit_transfer_curve(const std::vector<SizeMedian>& fit_set, const s
   points.reserve(fit_set.size());
   TransferCurve curve;
   for (const SizeMedian& m : fit_set) {
-    points.push_back({m.bytes, m.median_s});
+    points.push_back({m.bytes, m.median_s, is_misaligned(m.bytes)});
     curve.samples += m.samples;
   }
   const SegmentedFit fit = fit_segmented_relative(points, options);
@@ -80,6 +80,7 @@ TransferCurve fit_transfer_curve(const std::vector<SizeMedian>& fit_set, const s
     s.to_bytes = std::isinf(l.to_x) ? l.to_x : std::ceil(l.to_x);
     s.setup_s = l.intercept;
     s.s_per_byte = l.slope;
+    s.misaligned_s = l.penalty;
     s.sizes = l.points;
     s.mean_rel_error = l.mean_rel_error;
     s.max_rel_error = l.max_rel_error;

@@ -15,7 +15,9 @@ TransferPrediction CommunicationPredictor::predict(const Transfer& transfer) con
   const TransferSegment& segment = curve.segment_for(bytes);
   TransferPrediction p;
   p.transfer = transfer;
-  p.seconds = segment.seconds(bytes);
+  p.seconds = curve.seconds(bytes);
+  p.misaligned = is_misaligned(bytes);
+  p.misaligned_s = p.misaligned ? segment.misaligned_s : 0.0;
   p.effective_bytes_per_s = p.seconds > 0 ? bytes / p.seconds : 0.0;
   p.setup_s = segment.setup_s;
   p.s_per_byte = segment.s_per_byte;

@@ -1,6 +1,7 @@
 #pragma once
 // Transfer sizes of the PCIe calibration.
-//   fit set:     every power of two 2^2 … 2^30 and the midpoints 3·2^k between them;
+//   fit set:     every power of two 2^2 … 2^30, the midpoints 3·2^k between them, and one odd
+//                size per octave (2^(k+0.55), made odd) from 16 B to 64 MiB;
 //   held-out set: two sizes per octave at 2^(k+0.3) and 2^(k+0.8), rounded to a whole byte,
 //                 never a power of two nor a fit size. The fit never sees them.
 #include <cstdint>

@@ -1,15 +1,19 @@
 #pragma once
 // Segmented (piecewise) linear least squares in relative error.
 //
-// Fits y ≈ intercept_k + slope_k · x on contiguous runs of points sorted by x, minimising the
+// Fits y ≈ intercept_k + slope_k · x + penalty_k · [flagged] on contiguous runs of points sorted
+// by x (a flagged point pays an extra constant: for transfers, a size that is not a multiple of
+// the alignment the copy path favours), minimising the
 // sum of squared *relative* residuals (pred − y)/y, so that a 4-byte transfer (microseconds)
-// and a 1-GiB transfer (tens of milliseconds) count alike. Intercept and slope are constrained
-// to be ≥ 0 (a setup time and a time per byte cannot be negative).
+// and a 1-GiB transfer (tens of milliseconds) count alike. All coefficients are constrained to
+// be ≥ 0 (a setup time, a time per byte and a misalignment cost cannot be negative); the
+// constrained optimum is found exactly by enumerating active sets (at most 3 unknowns).
 //
 // Breakpoints are found by dynamic programming (exact optimum for each number of segments K),
 // and K is chosen by the Bayesian information criterion
-//     BIC(K) = N · ln(RSS_K / N) + (3K − 1) · ln N
-// (2 coefficients per segment plus K − 1 breakpoints), the smallest BIC winning. Each segment
+//     BIC(K) = N · ln(RSS_K / N) + ((c + 1)·K − 1) · ln N
+// with c = 2 coefficients per segment (3 when the data has flagged and unflagged points) and
+// K − 1 breakpoints, the smallest BIC winning. Each segment
 // holds at least `min_points_per_segment` points.
 //
 // The boundary between segment k (last point x_a) and k+1 (first point x_b) is placed where the
@@ -23,11 +27,13 @@ namespace perfmodel {
 struct FitPoint {
   double x = 0;  // abscissa (bytes), > 0
   double y = 0;  // ordinate (seconds), > 0
+  bool flagged = false;
 };
 
 struct LineSegment {
   double from_x = 0, to_x = 0;      // covers [from_x, to_x)
-  double intercept = 0, slope = 0;  // y = intercept + slope · x
+  double intercept = 0, slope = 0;  // y = intercept + slope · x (+ penalty if flagged)
+  double penalty = 0;
   std::size_t points = 0;           // points the segment was fitted on
   double mean_rel_error = 0, max_rel_error = 0;
 };
@@ -44,16 +50,17 @@ struct SegmentedFit {
   std::size_t points = 0;
 
   const LineSegment& segment_for(double x) const;
-  double evaluate(double x) const;
+  double evaluate(double x, bool flagged = false) const;
 };
 
 // Throws std::invalid_argument when fewer than min_points_per_segment points are given, or a
 // point has a non-positive or non-finite coordinate, or two points share an x.
 SegmentedFit fit_segmented_relative(std::vector<FitPoint> points, const SegmentedFitOptions& options = {});
 
-// One constrained line through points [first, last] (inclusive), relative least squares.
-// Returns the sum of squared relative residuals.
+// One constrained line (+ flag penalty when the run has flagged and unflagged points) through
+// points [first, last] (inclusive), relative least squares. Returns the sum of squared relative
+// residuals.
 double fit_line_relative(const std::vector<FitPoint>& points, std::size_t first, std::size_t last,
-                         double* intercept, double* slope);
+                         LineSegment* line);
 
 }  // namespace perfmodel

@@ -11,8 +11,13 @@
 // asymptotic rate), and c0 = s_per_byte − 1/T_x per segment (negative where a mid-size regime
 // moves bytes faster than the asymptote, which pageable copies do).
 //
+// Beyond S0: a copy whose size is not a multiple of `alignment_bytes` pays `misaligned_s` more
+// in its segment (seen on the H100: pageable device→host copies of sizes ≢ 0 mod 16 cost ~0.5 µs
+// extra). It is fitted per segment and is 0 where the data shows no such cost.
+//
 // Bidirectional curves time a pair of b-byte copies, one each way, issued together on two
 // streams; T(b) is the time until both have finished.
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -48,11 +53,20 @@ struct TransferSegment {
   double to_bytes = 0;    // exclusive; +inf for the last segment
   double setup_s = 0;     // c1
   double s_per_byte = 0;  // 1/T_x + c0
+  double misaligned_s = 0;  // extra time of a size that is not a multiple of the curve's alignment
   std::size_t sizes = 0;  // distinct sizes fitted in this segment
   double mean_rel_error = 0, max_rel_error = 0;
 
-  double seconds(double bytes) const { return setup_s + s_per_byte * bytes; }
+  double seconds(double bytes, bool misaligned) const {
+    return setup_s + s_per_byte * bytes + (misaligned ? misaligned_s : 0.0);
+  }
 };
+
+// Sizes that are not a multiple of this many bytes count as misaligned.
+inline constexpr std::uint64_t kTransferAlignmentBytes = 16;
+inline bool is_misaligned(double bytes) {
+  return std::fmod(bytes, static_cast<double>(kTransferAlignmentBytes)) != 0.0;
+}
 
 struct FitQuality {
   std::size_t sizes = 0;  // distinct sizes the error was evaluated on
@@ -68,7 +82,7 @@ struct TransferCurve {
   std::optional<FitQuality> holdout;      // on held-out sizes the fit never saw
 
   const TransferSegment& segment_for(double bytes) const;
-  double seconds(double bytes) const { return segment_for(bytes).seconds(bytes); }
+  double seconds(double bytes) const { return segment_for(bytes).seconds(bytes, is_misaligned(bytes)); }
   // T_x of S0: the incremental rate of the largest-size segment.
   double asymptotic_rate_bytes_per_s() const;
   // S0's c0 for a segment: s_per_byte − 1/T_x.
