@@ -1,1 +1,139 @@
+// Tests on the recorded H100 calibration in data/profiles (measured by `perfmodel calibrate` on
+// the device machine, 2026-11-22; see data/profiles/README.md). CI has no GPU: these re-derive
+// everything from the raw samples, so a change to the fitting or the model that worsens
+// accuracy fails here.
+#include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "cli.hpp"
+#include "perfmodel/calibrate/calibration.hpp"
+#include "perfmodel/model/profile_io.hpp"
+#include "perfmodel/model/transfer_samples.hpp"
+
+using namespace perfmodel;
+
+namespace {
+
+const std::string kDir = std::string(PERFMODEL_TEST_DATA_DIR) + "/profiles/";
+const std::string kProfile = kDir + "nvidia-h100-80gb-hbm3.yaml";
+const std::string kSamples = kDir + "nvidia-h100-80gb-hbm3.pcie_samples.csv";
+const std::string kRepeat = kDir + "nvidia-h100-80gb-hbm3.repeat.yaml";
+
+PcieCalibration refit() { return fit_pcie(load_transfer_samples(kSamples).samples, "recorded"); }
+
+double rate_at_1gib(const TransferCurve& c) { return 1073741824.0 / c.seconds(1073741824.0); }
+
+}  // namespace
+
+TEST(RecordedH100, BundledProfileIsValidAndSaysWhereItCameFrom) {
+  const Profile p = load_profile(kProfile);
+  EXPECT_NE(p.provenance.device_name.find("H100"), std::string::npos);
+  for (const auto& [key, value] : p.provenance.fields()) EXPECT_FALSE(value->empty()) << key;
+  EXPECT_NE(p.provenance.driver_version.find("580."), std::string::npos);
+  EXPECT_EQ(p.provenance.command.rfind("perfmodel calibrate", 0), 0u);
+  ASSERT_TRUE(p.pcie);
+  EXPECT_EQ(p.pcie->curves.size(), calibrated_transfer_keys().size());
+  const TransferSampleFile samples = load_transfer_samples(kSamples);
+  EXPECT_EQ(samples.provenance.device_uuid, p.provenance.device_uuid);
+  EXPECT_EQ(samples.provenance.toolkit_commit, p.provenance.toolkit_commit);
+}
+
+TEST(RecordedH100, RefittingTheRawSamplesReproducesTheBundledProfile) {
+  // The samples file keeps 9 significant digits; the profile was fitted before rounding.
+  const Profile bundled = load_profile(kProfile);
+  const PcieCalibration again = refit();
+  for (const auto& [key, curve] : bundled.pcie->curves) {
+    const TransferCurve& c = again.curve(key);
+    ASSERT_EQ(c.segments.size(), curve.segments.size()) << key.name();
+    for (std::size_t i = 0; i < c.segments.size(); ++i) {
+      EXPECT_EQ(c.segments[i].from_bytes, curve.segments[i].from_bytes) << key.name();
+      EXPECT_NEAR(c.segments[i].setup_s, curve.segments[i].setup_s, 1e-6 * curve.segments[i].setup_s + 1e-15);
+      EXPECT_NEAR(c.segments[i].s_per_byte, curve.segments[i].s_per_byte, 1e-6 * curve.segments[i].s_per_byte);
+    }
+  }
+}
+
+// Pinned bandwidth at 1 GiB against nvbandwidth on the same kind of machine (ANCHORS.md):
+// 55.3 GB/s host->device, 55.2 GB/s device->host; the issue's target is within 2 %.
+TEST(RecordedH100, PinnedBandwidthAt1GiBIsWithin2PercentOfNvbandwidth) {
+  const PcieCalibration pcie = refit();
+  EXPECT_NEAR(rate_at_1gib(pcie.curve({Direction::h2d, HostMemory::pinned})) / 55.3e9, 1.0, 0.02);
+  EXPECT_NEAR(rate_at_1gib(pcie.curve({Direction::d2h, HostMemory::pinned})) / 55.2e9, 1.0, 0.02);
+}
+
+// Held-out error of the model on the recorded run. The limits are the issue's targets where the
+// recorded run meets them (d2h/pinned), and otherwise the level this model reaches today plus a
+// small margin, so that any regression fails. Issue targets not yet met (see the closing note
+// of issue 2): pinned h2d ≤ 1 % mean / 3 % max; pageable and bidir ≤ 3 % mean / 8 % max.
+TEST(RecordedH100, HeldOutErrorDoesNotRegress) {
+  const PcieCalibration pcie = refit();
+  const struct {
+    TransferKey key;
+    double mean, max;
+  } limits[] = {
+      {{Direction::d2h, HostMemory::pinned}, 0.010, 0.030},    // issue target: met
+      {{Direction::h2d, HostMemory::pinned}, 0.0115, 0.043},   // target 1 % / 3 %
+      {{Direction::d2h, HostMemory::pageable}, 0.0225, 0.14},  // target 3 % / 8 %
+      {{Direction::h2d, HostMemory::pageable}, 0.027, 0.31},   // target 3 % / 8 %
+      {{Direction::bidir, HostMemory::pinned}, 0.0335, 0.37},  // target 3 % / 8 %
+  };
+  for (const auto& l : limits) {
+    const TransferCurve& c = pcie.curve(l.key);
+    ASSERT_TRUE(c.holdout.has_value()) << l.key.name();
+    EXPECT_EQ(c.holdout->sizes, 56u) << l.key.name();
+    EXPECT_LE(c.holdout->mean_rel_error, l.mean) << l.key.name();
+    EXPECT_LE(c.holdout->max_rel_error, l.max) << l.key.name();
+  }
+}
+
+// Two calibrations in a row on one machine: large pinned copies agree to 1 %; at 1 MiB the runs
+// differed by up to 4.4 % and at 4 B by up to 18 % (bidir), more than the held-out error within
+// one run: the small-size floor is set by the machine, not by the model.
+TEST(RecordedH100, TwoRunsOnOneMachineAgreeForLargePinnedCopies) {
+  const Profile a = load_profile(kProfile), b = load_profile(kRepeat);
+  for (Direction d : {Direction::h2d, Direction::d2h, Direction::bidir}) {
+    const TransferKey key{d, HostMemory::pinned};
+    for (double bytes : {67108864.0, 1073741824.0}) {
+      const double ta = a.pcie->curve(key).seconds(bytes), tb = b.pcie->curve(key).seconds(bytes);
+      EXPECT_NEAR(ta / tb, 1.0, 0.01) << key.name() << " at " << bytes;
+    }
+    const double ta = a.pcie->curve(key).seconds(1048576.0), tb = b.pcie->curve(key).seconds(1048576.0);
+    EXPECT_NEAR(ta / tb, 1.0, 0.05) << key.name() << " at 1 MiB";
+  }
+}
+
+TEST(RecordedH100, PredictWithoutProfileUsesTheBundledOneAndSaysSo) {
+  std::ostringstream out, err;
+  ASSERT_EQ(cli::run({"predict", "transfer", "--for", "mv", "--n", "4096"}, out, err), 0) << err.str();
+  EXPECT_NE(out.str().find("bundled: NVIDIA H100 80GB HBM3"), std::string::npos) << out.str();
+  // S0 Mv transfers at n = 4096: 64 MiB + 16 KiB down, 16 KiB up; about 1.2 ms at ~55 GB/s.
+  std::ostringstream json;
+  ASSERT_EQ(cli::run({"predict", "transfer", "--for", "mv", "--n", "4096", "--format", "json"}, json, err), 0);
+  const Profile p = load_profile(kProfile);
+  const double expected = p.pcie->curve({Direction::h2d, HostMemory::pinned}).seconds(67108864.0) +
+                          p.pcie->curve({Direction::h2d, HostMemory::pinned}).seconds(16384.0) +
+                          p.pcie->curve({Direction::d2h, HostMemory::pinned}).seconds(16384.0);
+  const auto at = json.str().find("\"total_seconds\": ");
+  ASSERT_NE(at, std::string::npos);
+  EXPECT_NEAR(std::stod(json.str().substr(at + 17)), expected, 1e-12);
+}
+
+TEST(RecordedH100, PlotTransfersDrawsSvgAndPngWithGnuplot) {
+  if (std::system("command -v gnuplot >/dev/null 2>&1") != 0) GTEST_SKIP() << "gnuplot not installed";
+  const std::string dir = ::testing::TempDir() + "/perfmodel_plot_test";
+  std::ostringstream out, err;
+  ASSERT_EQ(cli::run({"plot", "transfers", "--out", dir}, out, err), 0) << err.str();
+  for (const char* name : {"transfers.svg", "transfers.png", "transfers.gp", "transfers.csv", "transfers_model.csv"}) {
+    std::ifstream f(dir + "/" + name, std::ios::binary | std::ios::ate);
+    ASSERT_TRUE(f.good()) << name;
+    EXPECT_GT(f.tellg(), 1000) << name;
+  }
+  std::ifstream svg(dir + "/transfers.svg");
+  const std::string text((std::istreambuf_iterator<char>(svg)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("h2d/pageable: time per copy"), std::string::npos);
+  EXPECT_NE(text.find("measured (held-out sizes)"), std::string::npos);
+}
