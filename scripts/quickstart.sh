@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds, and runs the main job:
+#   with a usable GPU: calibrate its PCIe link into build/profile.yaml and predict from it;
+#   without one: predict from the bundled NVIDIA H100 profile (data/profiles/).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/install-deps.sh
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build -j"$(nproc)"
+profile=()
+if ./build/perfmodel calibrate --list --format csv 2>/dev/null | grep -q '^pcie\.[a-z2]*\.[a-z]*,true'; then
+  ./build/perfmodel calibrate --only pcie --out build/profile.yaml
+  profile=(--profile build/profile.yaml)
+fi
+# S0's matrix-vector transfers at n = 8192 (A and b to the GPU, c back), pinned and pageable.
+./build/perfmodel predict transfer --for mv --n 8192 --memory pinned "${profile[@]}"
+./build/perfmodel predict transfer --for mv --n 8192 --memory pageable "${profile[@]}"
