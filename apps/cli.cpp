@@ -91,6 +91,22 @@ void add_format_option(po::options_description& options) {
 
 Format selected_format(const po::variables_map& vm) { return parse_format(vm["format"].as<std::string>()); }
 
+int dispatch_target(const Invocation& inv, const std::string& command,
+                    const std::vector<std::pair<std::string, Handler>>& targets) {
+  std::string names;
+  for (const auto& t : targets) names += (names.empty() ? "" : "|") + t.first;
+  const std::string usage = "usage: perfmodel " + command + " " + names + " [options]   (add --help after the target)";
+  if (inv.args.empty()) throw InputError(usage);
+  if (inv.args[0] == "--help" || inv.args[0] == "-h") {
+    inv.out << usage << "\n";
+    return kExitOk;
+  }
+  for (const auto& [name, handler] : targets)
+    if (inv.args[0] == name)
+      return handler({std::vector<std::string>(inv.args.begin() + 1, inv.args.end()), inv.command_line, inv.out, inv.err});
+  throw InputError(command + ": unknown target '" + inv.args[0] + "' (this build has: " + names + ")");
+}
+
 std::string bundled_profiles_dir() {
   if (const char* env = std::getenv("PERFMODEL_DATA_DIR")) return std::string(env) + "/profiles";
   const std::string installed = executable_dir() + "/../share/perfmodel/profiles";
@@ -133,7 +149,6 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
       out << "perfmodel " << toolkit_version() << " (" << toolkit_commit() << ")\n";
       return kExitOk;
     }
-    using Handler = int (*)(const Invocation&);
     static const std::map<std::string, Handler> commands = {{"calibrate", cmd_calibrate},
                                                             {"fit", cmd_fit},
                                                             {"predict", cmd_predict},

@@ -45,6 +45,12 @@ std::string bundled_profile_path();
 
 Format selected_format(const po::variables_map& vm);
 
+// Two-word commands ("predict transfer", "plot transfers", "profile show"): runs the handler
+// named by the first argument with the rest. Throws InputError for a missing or unknown target.
+using Handler = int (*)(const Invocation&);
+int dispatch_target(const Invocation& inv, const std::string& command,
+                    const std::vector<std::pair<std::string, Handler>>& targets);
+
 int cmd_calibrate(const Invocation& inv);
 int cmd_fit(const Invocation& inv);
 int cmd_predict(const Invocation& inv);

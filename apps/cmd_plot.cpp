@@ -126,16 +126,6 @@ int plot_transfers(const Invocation& inv) {
 
 }  // namespace
 
-int cmd_plot(const Invocation& inv) {
-  const std::string usage = "usage: perfmodel plot transfers --out DIR [options]   (perfmodel plot transfers --help)";
-  if (inv.args.empty()) throw InputError(usage);
-  if (inv.args[0] == "--help" || inv.args[0] == "-h") {
-    inv.out << usage << "\n";
-    return kExitOk;
-  }
-  Invocation sub{std::vector<std::string>(inv.args.begin() + 1, inv.args.end()), inv.command_line, inv.out, inv.err};
-  if (inv.args[0] == "transfers") return plot_transfers(sub);
-  throw InputError("plot: unknown plot '" + inv.args[0] + "' (this build plots: transfers)");
-}
+int cmd_plot(const Invocation& inv) { return dispatch_target(inv, "plot", {{"transfers", plot_transfers}}); }
 
 }  // namespace perfmodel::cli

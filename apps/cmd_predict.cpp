@@ -103,16 +103,6 @@ int predict_transfer(const Invocation& inv) {
 
 }  // namespace
 
-int cmd_predict(const Invocation& inv) {
-  const std::string usage = "usage: perfmodel predict transfer [options]   (perfmodel predict transfer --help)";
-  if (inv.args.empty()) throw InputError(usage);
-  if (inv.args[0] == "--help" || inv.args[0] == "-h") {
-    inv.out << usage << "\n";
-    return kExitOk;
-  }
-  Invocation sub{std::vector<std::string>(inv.args.begin() + 1, inv.args.end()), inv.command_line, inv.out, inv.err};
-  if (inv.args[0] == "transfer") return predict_transfer(sub);
-  throw InputError("predict: unknown target '" + inv.args[0] + "' (this build predicts: transfer)");
-}
+int cmd_predict(const Invocation& inv) { return dispatch_target(inv, "predict", {{"transfer", predict_transfer}}); }
 
 }  // namespace perfmodel::cli

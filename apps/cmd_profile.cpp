@@ -8,14 +8,9 @@
 
 namespace perfmodel::cli {
 
-int cmd_profile(const Invocation& inv) {
-  if (inv.args.empty() || (inv.args[0] != "show" && inv.args[0] != "--help" && inv.args[0] != "-h"))
-    throw InputError("usage: perfmodel profile show PROFILE.yaml [--format F]");
-  if (inv.args[0] != "show") {
-    inv.out << "usage: perfmodel profile show PROFILE.yaml [--format table|yaml|json|csv]\n";
-    return kExitOk;
-  }
-  Invocation sub{std::vector<std::string>(inv.args.begin() + 1, inv.args.end()), inv.command_line, inv.out, inv.err};
+namespace {
+
+int profile_show(const Invocation& sub) {
   po::options_description options("perfmodel profile show options");
   options.add_options()("path", po::value<std::string>(), "profile to show (default: the bundled H100 profile)");
   add_format_option(options);
@@ -30,8 +25,12 @@ int cmd_profile(const Invocation& inv) {
   const Profile profile = load_profile(path);
   Report report = profile_report(profile);
   report.meta.insert(report.meta.begin(), {"profile", Cell(path)});
-  render(report, format, inv.out);
+  render(report, format, sub.out);
   return kExitOk;
 }
+
+}  // namespace
+
+int cmd_profile(const Invocation& inv) { return dispatch_target(inv, "profile", {{"show", profile_show}}); }
 
 }  // namespace perfmodel::cli
