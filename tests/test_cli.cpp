@@ -2,6 +2,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -133,4 +134,15 @@ TEST(Cli, ProfileShowValidatesTheFile) {
   const Result r = run({"profile", "show", path});
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find(path + ":1:17: schema_version: unsupported profile schema version 99"), std::string::npos) << r.err;
+}
+
+TEST(Cli, CalibrateWithoutAGpuFailsWithOneLineAndWritesNothing) {
+  const std::string out_path = ::testing::TempDir() + "/never_written.yaml";
+  std::remove(out_path.c_str());
+  const Result r = run({"calibrate", "--quick", "--only", "pcie.h2d.pinned", "--out", out_path});
+  if (r.code == 0) GTEST_SKIP() << "a GPU is present here";
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find("perfmodel: error:"), std::string::npos);
+  EXPECT_FALSE(std::ifstream(out_path).good());
 }

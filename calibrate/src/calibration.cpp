@@ -1,5 +1,6 @@
 #include "perfmodel/calibrate/calibration.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <ostream>
 #include <set>
@@ -46,23 +47,21 @@ CalibrationOutputs run_calibration(const BenchmarkRegistry& registry, const std:
     const auto reason = gpu_unavailable_reason();
     throw RuntimeFailure("nothing to calibrate" + (reason ? ": " + *reason : std::string()));
   }
+  // Nothing selected can run (no GPU, typically): one error, no per-benchmark noise.
+  if (std::all_of(selected.begin(), selected.end(), [](Benchmark* b) { return b->unavailable_reason().has_value(); }))
+    throw RuntimeFailure("none of the selected benchmarks can run here: " + *selected.front()->unavailable_reason());
   CalibrationData data;
   data.provenance = host_provenance(command_line);
   if (!gpu_unavailable_reason()) fill_device_provenance(data.provenance);
 
-  int skipped = 0;
   for (Benchmark* b : selected) {
     if (const auto why = b->unavailable_reason()) {
       if (options.progress) *options.progress << "skip " << b->key() << ": " << *why << "\n";
-      ++skipped;
       continue;
     }
     if (options.progress) *options.progress << "run  " << b->key() << ": " << b->description() << "\n";
     b->run(options, data);
   }
-  if (skipped == static_cast<int>(selected.size()))
-    throw RuntimeFailure("none of the selected benchmarks can run here" +
-                         (gpu_unavailable_reason() ? ": " + *gpu_unavailable_reason() : std::string()));
 
   CalibrationOutputs outputs;
   outputs.profile_path = profile_path;
