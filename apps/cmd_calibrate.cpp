@@ -1,6 +1,5 @@
 // perfmodel calibrate [--list] [--only KEY|PREFIX]... [--quick] [--out PROFILE.yaml]
 // perfmodel fit --samples SAMPLES.csv --out PROFILE.yaml
-#include <iostream>
 #include <ostream>
 
 #include "cli_common.hpp"

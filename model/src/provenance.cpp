@@ -9,19 +9,27 @@
 
 namespace perfmodel {
 
+namespace {
+
+// One list of the fields, for the mutable and the const view alike.
+template <class Self, class Pointer>
+std::vector<std::pair<std::string, Pointer>> fields_of(Self& p) {
+  return {{"device_name", &p.device_name},         {"device_uuid", &p.device_uuid},
+          {"pci_bus_id", &p.pci_bus_id},           {"driver_version", &p.driver_version},
+          {"runtime_version", &p.runtime_version}, {"host_cpu", &p.host_cpu},
+          {"host_name", &p.host_name},             {"date_utc", &p.date_utc},
+          {"command", &p.command},                 {"toolkit_version", &p.toolkit_version},
+          {"toolkit_commit", &p.toolkit_commit}};
+}
+
+}  // namespace
+
 std::vector<std::pair<std::string, std::string*>> Provenance::fields() {
-  return {{"device_name", &device_name},       {"device_uuid", &device_uuid},
-          {"pci_bus_id", &pci_bus_id},         {"driver_version", &driver_version},
-          {"runtime_version", &runtime_version}, {"host_cpu", &host_cpu},
-          {"host_name", &host_name},           {"date_utc", &date_utc},
-          {"command", &command},               {"toolkit_version", &toolkit_version},
-          {"toolkit_commit", &toolkit_commit}};
+  return fields_of<Provenance, std::string*>(*this);
 }
 
 std::vector<std::pair<std::string, const std::string*>> Provenance::fields() const {
-  std::vector<std::pair<std::string, const std::string*>> out;
-  for (auto& [key, value] : const_cast<Provenance*>(this)->fields()) out.emplace_back(key, value);
-  return out;
+  return fields_of<const Provenance, const std::string*>(*this);
 }
 
 std::string utc_now_iso8601() {
