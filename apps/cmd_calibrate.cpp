@@ -1,5 +1,5 @@
 // perfmodel calibrate [--list] [--only KEY|PREFIX]... [--quick] [--out PROFILE.yaml]
-// perfmodel fit --samples SAMPLES.csv --out PROFILE.yaml
+// perfmodel fit [--samples PCIE.csv] [--gpu-samples GPU.csv] --out PROFILE.yaml
 #include <ostream>
 
 #include "cli_common.hpp"
@@ -54,33 +54,45 @@ int cmd_calibrate(const Invocation& inv) {
   const std::string out_path = vm["out"].as<std::string>();
   const CalibrationOutputs outputs = run_calibration(registry, only, calibration, out_path, inv.command_line);
   Report report = profile_report(load_profile(outputs.profile_path));
-  report.notes.push_back("wrote " + outputs.profile_path +
-                         (outputs.pcie_samples_path.empty() ? std::string() : " and " + outputs.pcie_samples_path));
+  std::string wrote = "wrote " + outputs.profile_path;
+  for (const std::string* extra : {&outputs.gpu_samples_path, &outputs.pcie_samples_path})
+    if (!extra->empty()) wrote += ", " + *extra;
+  report.notes.push_back(wrote);
   render(report, format, inv.out);
   return kExitOk;
 }
 
 int cmd_fit(const Invocation& inv) {
   po::options_description options("perfmodel fit options");
-  options.add_options()("samples,s", po::value<std::string>()->required(), "raw transfer samples (CSV written by calibrate)")(
+  options.add_options()("samples,s", po::value<std::string>(), "raw transfer samples (NAME.pcie_samples.csv written by calibrate)")(
+      "gpu-samples", po::value<std::string>(), "raw GPU microbenchmark samples (NAME.gpu_samples.csv written by calibrate)")(
       "out,o", po::value<std::string>()->required(), "profile to write (atomically)")(
       "timer", po::value<std::string>()->default_value("events"), "which timing to fit: events (CUDA events) | host (steady clock)");
   add_format_option(options);
   po::variables_map vm;
   if (!parse_or_help(inv,
-                     "usage: perfmodel fit --samples SAMPLES.csv --out PROFILE.yaml\n\n"
-                     "Re-fits the models from recorded raw samples; provenance is taken from the samples file.",
+                     "usage: perfmodel fit [--samples PCIE.csv] [--gpu-samples GPU.csv] --out PROFILE.yaml\n\n"
+                     "Re-fits the models from recorded raw samples; provenance is taken from the samples files.",
                      options, nullptr, vm))
     return kExitOk;
   const Format format = selected_format(vm);
   const std::string timer_name = vm["timer"].as<std::string>();
   if (timer_name != "events" && timer_name != "host") throw InputError("--timer: must be events or host, got '" + timer_name + "'");
-  const std::string samples_path = vm["samples"].as<std::string>();
-  const TransferSampleFile samples = load_transfer_samples(samples_path);
+  if (!vm.count("samples") && !vm.count("gpu-samples")) throw InputError("fit: give --samples and/or --gpu-samples");
+  auto base_name = [](const std::string& path) { return path.substr(path.find_last_of('/') + 1); };
   Profile profile;
-  profile.provenance = samples.provenance;
-  const std::string samples_name = samples_path.substr(samples_path.find_last_of('/') + 1);
-  profile.pcie = fit_pcie(samples.samples, samples_name, timer_name == "events" ? TimerSource::event : TimerSource::wall);
+  if (vm.count("gpu-samples")) {
+    const std::string path = vm["gpu-samples"].as<std::string>();
+    const GpuSampleFile samples = load_gpu_samples(path);
+    profile.provenance = samples.provenance;
+    profile.gpu = fit_gpu_samples(samples, base_name(path));
+  }
+  if (vm.count("samples")) {
+    const std::string path = vm["samples"].as<std::string>();
+    const TransferSampleFile samples = load_transfer_samples(path);
+    profile.provenance = samples.provenance;
+    profile.pcie = fit_pcie(samples.samples, base_name(path), timer_name == "events" ? TimerSource::event : TimerSource::wall);
+  }
   const std::string out_path = vm["out"].as<std::string>();
   save_profile(profile, out_path);
   Report report = profile_report(profile);

@@ -18,7 +18,9 @@
 #include <sstream>
 
 #include "cuda_check.hpp"
+#include "cuda_resources.cuh"
 #include "event_timer.cuh"
+#include "registration.hpp"
 #include "perfmodel/calibrate/benchmark.hpp"
 #include "perfmodel/calibrate/device.hpp"
 #include "perfmodel/calibrate/pcie_sizes.hpp"
@@ -32,70 +34,6 @@ constexpr double kTargetBatchSeconds = 100e-6;
 constexpr int kMaxBatch = 256;
 constexpr double kLongCopySeconds = 2e-3;   // batches longer than this get the fewer, long rounds
 constexpr double kWarmUpSeconds = 0.3;      // busy time before the first sample (clocks, link state)
-
-// Host buffer of either kind, released correctly for its kind.
-class HostBuffer {
- public:
-  HostBuffer(std::size_t bytes, HostMemory memory) : memory_(memory) {
-    if (memory == HostMemory::pinned) {
-      PERFMODEL_CUDA_CHECK(cudaMallocHost(&data_, bytes));
-    } else {
-      data_ = std::aligned_alloc(4096, (bytes + 4095) / 4096 * 4096);
-      if (!data_) throw RuntimeFailure("cannot allocate " + format_bytes(static_cast<double>(bytes)) + " of host memory");
-    }
-    std::memset(data_, 0, bytes);  // fault every page in now, not inside a timed copy
-  }
-  ~HostBuffer() {
-    if (memory_ == HostMemory::pinned) cudaFreeHost(data_);
-    else std::free(data_);
-  }
-  HostBuffer(const HostBuffer&) = delete;
-  HostBuffer& operator=(const HostBuffer&) = delete;
-  unsigned char* get() const { return static_cast<unsigned char*>(data_); }
-
- private:
-  HostMemory memory_;
-  void* data_ = nullptr;
-};
-
-class DeviceBuffer {
- public:
-  explicit DeviceBuffer(std::size_t bytes) {
-    PERFMODEL_CUDA_CHECK(cudaMalloc(&data_, bytes));
-    PERFMODEL_CUDA_CHECK(cudaMemset(data_, 0, bytes));
-  }
-  ~DeviceBuffer() { cudaFree(data_); }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  unsigned char* get() const { return static_cast<unsigned char*>(data_); }
-
- private:
-  void* data_ = nullptr;
-};
-
-class Stream {
- public:
-  Stream() { PERFMODEL_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
-  ~Stream() { cudaStreamDestroy(stream_); }
-  Stream(const Stream&) = delete;
-  Stream& operator=(const Stream&) = delete;
-  cudaStream_t get() const { return stream_; }
-
- private:
-  cudaStream_t stream_ = nullptr;
-};
-
-class Event {
- public:
-  Event() { PERFMODEL_CUDA_CHECK(cudaEventCreateWithFlags(&event_, cudaEventDisableTiming)); }
-  ~Event() { cudaEventDestroy(event_); }
-  Event(const Event&) = delete;
-  Event& operator=(const Event&) = delete;
-  cudaEvent_t get() const { return event_; }
-
- private:
-  cudaEvent_t event_ = nullptr;
-};
 
 void fill_pattern(unsigned char* p, std::size_t bytes, unsigned seed) {
   for (std::size_t i = 0; i < bytes; ++i) p[i] = static_cast<unsigned char>((i * 131u + seed) ^ (i >> 11));
@@ -303,7 +241,7 @@ class PcieBenchmark final : public Benchmark {
 
 }  // namespace
 
-void register_gpu_benchmarks(BenchmarkRegistry& registry) {
+void register_pcie_benchmarks(BenchmarkRegistry& registry) {
   for (const TransferKey& key : calibrated_transfer_keys()) registry.add(std::make_unique<PcieBenchmark>(key));
 }
 

@@ -4,10 +4,12 @@
 #include <chrono>
 #include <ostream>
 #include <set>
+#include <stdexcept>
 
 #include "perfmodel/calibrate/device.hpp"
 #include "perfmodel/model/atomic_file.hpp"
 #include "perfmodel/model/errors.hpp"
+#include "perfmodel/model/gpu_fit.hpp"
 #include "perfmodel/model/profile_io.hpp"
 
 namespace perfmodel {
@@ -32,11 +34,21 @@ PcieCalibration fit_pcie(const std::vector<TransferSample>& samples, const std::
   return pcie;
 }
 
-std::string samples_file_name_for(const std::string& profile_path) {
+std::string samples_file_name_for(const std::string& profile_path, const std::string& kind) {
   std::string name = profile_path.substr(profile_path.find_last_of('/') + 1);
   const auto dot = name.rfind('.');
   if (dot != std::string::npos && dot > 0) name = name.substr(0, dot);
-  return name + ".pcie_samples.csv";
+  return name + "." + kind + "_samples.csv";
+}
+
+GpuCalibration fit_gpu_samples(const GpuSampleFile& samples, const std::string& samples_file) {
+  try {
+    return fit_gpu(samples, samples_file);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(samples_file + ": cannot fit: " + e.what());
+  } catch (const std::out_of_range& e) {
+    throw InputError(samples_file + ": " + e.what());
+  }
 }
 
 CalibrationOutputs run_calibration(const BenchmarkRegistry& registry, const std::vector<std::string>& only,
@@ -67,11 +79,19 @@ CalibrationOutputs run_calibration(const BenchmarkRegistry& registry, const std:
   outputs.profile_path = profile_path;
   Profile profile;
   profile.provenance = data.provenance;
+  const auto slash = profile_path.find_last_of('/');
+  const std::string directory = slash == std::string::npos ? std::string() : profile_path.substr(0, slash + 1);
+  // Raw samples are written first: if a fit fails, what was measured is kept.
+  if (!data.gpu_samples.empty()) {
+    const std::string samples_name = samples_file_name_for(profile_path, "gpu");
+    outputs.gpu_samples_path = directory + samples_name;
+    const GpuSampleFile file{data.provenance, data.gpu_device, data.gpu_samples, data.gpu_wall_s};
+    write_file_atomically(outputs.gpu_samples_path, to_csv(file));
+    profile.gpu = fit_gpu_samples(file, samples_name);
+  }
   if (!data.transfer_samples.empty()) {
-    const std::string samples_name = samples_file_name_for(profile_path);
-    const auto slash = profile_path.find_last_of('/');
-    outputs.pcie_samples_path =
-        slash == std::string::npos ? samples_name : profile_path.substr(0, slash + 1) + samples_name;
+    const std::string samples_name = samples_file_name_for(profile_path, "pcie");
+    outputs.pcie_samples_path = directory + samples_name;
     write_file_atomically(outputs.pcie_samples_path, to_csv({data.provenance, data.transfer_samples}));
     profile.pcie = fit_pcie(data.transfer_samples, samples_name);
     profile.pcie->calibration_wall_s = data.pcie_wall_s;

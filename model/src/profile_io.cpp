@@ -6,9 +6,23 @@
 
 #include "perfmodel/model/atomic_file.hpp"
 #include "perfmodel/model/errors.hpp"
+#include "profile_sections.hpp"
 #include "yaml_reader.hpp"
 
 namespace perfmodel {
+
+using sections::emit_quality;
+using sections::read_quality;
+
+const PcieCalibration& Profile::require_pcie() const {
+  if (!pcie) throw InputError("the profile has no pcie section; run `perfmodel calibrate --only pcie` on the machine");
+  return *pcie;
+}
+
+const GpuCalibration& Profile::require_gpu() const {
+  if (!gpu) throw InputError("the profile has no gpu section; run `perfmodel calibrate --only gpu` on the machine");
+  return *gpu;
+}
 
 const TransferCurve& PcieCalibration::curve(const TransferKey& key) const {
   const auto it = curves.find(key);
@@ -18,14 +32,6 @@ const TransferCurve& PcieCalibration::curve(const TransferKey& key) const {
 
 // ---------------------------------------------------------------- writing
 namespace {
-
-void emit_quality(YAML::Emitter& out, const char* name, const FitQuality& q) {
-  out << YAML::Key << name << YAML::Value << YAML::Flow << YAML::BeginMap;
-  out << YAML::Key << "sizes" << YAML::Value << q.sizes;
-  out << YAML::Key << "mean_rel_error" << YAML::Value << q.mean_rel_error;
-  out << YAML::Key << "max_rel_error" << YAML::Value << q.max_rel_error;
-  out << YAML::EndMap;
-}
 
 void emit_curve(YAML::Emitter& out, const TransferCurve& c) {
   out << YAML::BeginMap;
@@ -84,22 +90,16 @@ std::string profile_to_yaml(const Profile& profile) {
     if (open) out << YAML::EndMap;
     out << YAML::EndMap << YAML::EndMap;
   }
+  if (profile.gpu) {
+    out << YAML::Key << "gpu" << YAML::Value;
+    sections::emit_gpu(out, *profile.gpu);
+  }
   out << YAML::EndMap;
   return std::string("# perfmodel calibration profile\n") + out.c_str() + "\n";
 }
 
 // ---------------------------------------------------------------- reading
 namespace {
-
-FitQuality read_quality(const yaml::Value& v) {
-  v.allow_only({"sizes", "mean_rel_error", "max_rel_error"});
-  FitQuality q;
-  q.sizes = v.get("sizes").as_count();
-  q.mean_rel_error = v.get("mean_rel_error").as_nonnegative();
-  q.max_rel_error = v.get("max_rel_error").as_nonnegative();
-  if (q.max_rel_error < q.mean_rel_error) throw v.error("max_rel_error is smaller than mean_rel_error");
-  return q;
-}
 
 TransferCurve read_curve(const yaml::Value& v) {
   v.allow_only({"criterion", "samples", "min_bytes", "max_bytes", "fit", "holdout", "segments"});
@@ -168,7 +168,7 @@ PcieCalibration read_pcie(const yaml::Value& v) {
 Profile parse_profile(const std::string& yaml_text, const std::string& file_name) {
   const yaml::Value root(yaml::parse(yaml_text, file_name), "", file_name);
   if (!root.node().IsMap()) throw root.error("a profile must be a YAML mapping, starting with schema_version");
-  root.allow_only({"schema_version", "provenance", "pcie"});
+  root.allow_only({"schema_version", "provenance", "pcie", "gpu"});
   Profile profile;
   const yaml::Value version = root.get("schema_version");
   const long long found = version.as_integer();
@@ -186,6 +186,7 @@ Profile parse_profile(const std::string& yaml_text, const std::string& file_name
   for (auto& [name, value] : fields) *value = provenance.get(name).as_string();
 
   if (root.has("pcie")) profile.pcie = read_pcie(root.get("pcie"));
+  if (root.has("gpu")) profile.gpu = sections::read_gpu(root.get("gpu"));
   return profile;
 }
 

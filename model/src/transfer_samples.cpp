@@ -1,13 +1,13 @@
 #include "perfmodel/model/transfer_samples.hpp"
 
 #include <cmath>
-#include <cstdio>
 #include <map>
 #include <sstream>
 
 #include "perfmodel/model/atomic_file.hpp"
 #include "perfmodel/model/errors.hpp"
 #include "perfmodel/model/statistics.hpp"
+#include "sample_csv.hpp"
 
 namespace perfmodel {
 namespace {
@@ -15,65 +15,23 @@ namespace {
 constexpr const char* kMagic = "# perfmodel transfer samples v1";
 constexpr const char* kHeader = "direction,memory,bytes,set,round,batch,event_s,wall_s";
 
-std::vector<std::string> split(const std::string& line, char sep) {
-  std::vector<std::string> out;
-  std::string cell;
-  std::istringstream in(line);
-  while (std::getline(in, cell, sep)) out.push_back(cell);
-  if (!line.empty() && line.back() == sep) out.emplace_back();
-  return out;
-}
-
-std::string format_g(double v) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.9g", v);
-  return buffer;
-}
-
 }  // namespace
 
 const char* to_string(SizeSet s) { return s == SizeSet::fit ? "fit" : "holdout"; }
 
 std::string to_csv(const TransferSampleFile& file) {
   std::ostringstream out;
-  out << kMagic << "\n";
-  for (const auto& [key, value] : file.provenance.fields()) out << "# " << key << ": " << *value << "\n";
-  out << kHeader << "\n";
+  out << csv::header_lines(kMagic, file.provenance) << kHeader << "\n";
   for (const TransferSample& s : file.samples)
     out << to_string(s.key.direction) << ',' << to_string(s.key.memory) << ',' << s.bytes << ',' << to_string(s.set)
-        << ',' << s.round << ',' << s.batch << ',' << format_g(s.event_s) << ',' << format_g(s.wall_s) << "\n";
+        << ',' << s.round << ',' << s.batch << ',' << csv::format_g(s.event_s) << ',' << csv::format_g(s.wall_s) << "\n";
   return out.str();
 }
 
 TransferSampleFile parse_transfer_samples(const std::string& text, const std::string& file_name) {
   TransferSampleFile file;
-  std::istringstream in(text);
-  std::string line;
-  int line_no = 0;
-  auto error = [&](const std::string& column, const std::string& problem) {
-    return input_error_at({file_name, line_no, 0}, column, problem);
-  };
-  if (!std::getline(in, line) || (++line_no, line != kMagic))
-    throw error("", std::string("not a perfmodel transfer-samples file (first line must be '") + kMagic + "')");
-  auto fields = file.provenance.fields();
-  bool header_seen = false;
-  while (std::getline(in, line)) {
-    ++line_no;
-    if (line.empty()) continue;
-    if (line[0] == '#') {
-      const auto colon = line.find(':');
-      if (colon == std::string::npos) continue;
-      const std::string key = line.substr(2, colon - 2);
-      for (auto& [name, value] : fields)
-        if (name == key) *value = colon + 2 <= line.size() ? line.substr(colon + 2) : std::string();
-      continue;
-    }
-    if (!header_seen) {
-      if (line != kHeader) throw error("header", std::string("expected '") + kHeader + "'");
-      header_seen = true;
-      continue;
-    }
-    const auto cells = split(line, ',');
+  csv::read_sample_file(text, file_name, kMagic, kHeader, file.provenance, nullptr,
+                        [&](const std::vector<std::string>& cells, const csv::ErrorAt& error) {
     if (cells.size() != 8) throw error("row", "expected 8 columns, found " + std::to_string(cells.size()));
     TransferSample s;
     const auto direction = parse_direction(cells[0]);
@@ -104,8 +62,7 @@ TransferSampleFile parse_transfer_samples(const std::string& text, const std::st
     if (!(s.event_s > 0) || !std::isfinite(s.event_s)) throw error("event_s", "must be a positive, finite time");
     if (!(s.wall_s > 0) || !std::isfinite(s.wall_s)) throw error("wall_s", "must be a positive, finite time");
     file.samples.push_back(s);
-  }
-  if (!header_seen) throw error("header", "no column header line");
+  });
   return file;
 }
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "perfmodel/model/gpu_samples.hpp"
 #include "perfmodel/model/provenance.hpp"
 #include "perfmodel/model/transfer_samples.hpp"
 
@@ -26,6 +27,9 @@ struct CalibrationData {
   Provenance provenance;
   std::vector<TransferSample> transfer_samples;
   double pcie_wall_s = 0;
+  std::vector<GpuSample> gpu_samples;
+  GpuDeviceInfo gpu_device;  // filled by the first GPU microbenchmark that runs
+  double gpu_wall_s = 0;
 };
 
 class Benchmark {

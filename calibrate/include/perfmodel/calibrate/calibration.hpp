@@ -15,8 +15,13 @@ PcieCalibration fit_pcie(const std::vector<TransferSample>& samples, const std::
 
 struct CalibrationOutputs {
   std::string profile_path;       // written atomically
-  std::string pcie_samples_path;  // written atomically, beside the profile
+  std::string pcie_samples_path;  // written atomically, beside the profile ("" when none)
+  std::string gpu_samples_path;   // likewise
 };
+
+// The `gpu` section from raw GPU samples; a sample set that cannot be fitted is an InputError
+// naming the file.
+GpuCalibration fit_gpu_samples(const GpuSampleFile& samples, const std::string& samples_file);
 
 // Runs the selected benchmarks, writes the raw samples and the fitted profile.
 // Throws InputError for a bad selection, RuntimeFailure when the GPU is missing or fails.
@@ -24,7 +29,7 @@ CalibrationOutputs run_calibration(const BenchmarkRegistry& registry, const std:
                                    const CalibrationOptions& options, const std::string& profile_path,
                                    const std::string& command_line);
 
-// "dir/name.yaml" → "name.pcie_samples.csv"
-std::string samples_file_name_for(const std::string& profile_path);
+// ("dir/name.yaml", "pcie") → "name.pcie_samples.csv"
+std::string samples_file_name_for(const std::string& profile_path, const std::string& kind);
 
 }  // namespace perfmodel

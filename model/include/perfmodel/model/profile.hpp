@@ -5,13 +5,16 @@
 #include <optional>
 #include <string>
 
+#include "perfmodel/model/gpu_calibration.hpp"
 #include "perfmodel/model/provenance.hpp"
 #include "perfmodel/model/transfer_model.hpp"
 
 namespace perfmodel {
 
 // The schema this build reads and writes. A file with any other version is rejected.
-inline constexpr int kProfileSchemaVersion = 1;
+// 1: provenance + pcie.  2: + gpu (device, ceilings, concurrency, latency, bank conflicts,
+// partition camping, launch, overlap).
+inline constexpr int kProfileSchemaVersion = 2;
 
 struct PcieCalibration {
   std::map<TransferKey, TransferCurve> curves;
@@ -27,6 +30,11 @@ struct Profile {
   int schema_version = kProfileSchemaVersion;
   Provenance provenance;
   std::optional<PcieCalibration> pcie;
+  std::optional<GpuCalibration> gpu;
+
+  // Throw InputError saying which section the profile lacks (and how to measure it).
+  const PcieCalibration& require_pcie() const;
+  const GpuCalibration& require_gpu() const;
 };
 
 }  // namespace perfmodel

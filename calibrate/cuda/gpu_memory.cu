@@ -1,0 +1,576 @@
+// GPU global-memory microbenchmarks: DRAM ceilings (STREAM kernels), bandwidth versus bytes in
+// flight, the L2/DRAM hierarchy, dependent-load latency, partition/channel camping and strided
+// access. Every kernel's result is checked before its time is recorded.
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <functional>
+#include <memory>
+#include <numeric>
+#include <random>
+#include <sstream>
+
+#include "gpu_common.cuh"
+#include "registration.hpp"
+
+namespace perfmodel {
+namespace {
+
+// ================================================================== DRAM ceilings
+constexpr double kInitA = 0.1, kInitB = 0.2, kInitC = 0.0, kScalar = 0.4, kWriteValue = 0.3;
+
+__global__ void fill(double* p, std::size_t n, double v) {
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x) p[i] = v;
+}
+
+// Counts elements differing from `expected` by more than tol (relative).
+__global__ void count_mismatches(const double* p, std::size_t n, double expected, double tol, unsigned long long* bad) {
+  unsigned long long local = 0;
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x)
+    local += fabs(p[i] - expected) > tol * fabs(expected) ? 1 : 0;
+  if (local) atomicAdd(bad, local);
+}
+
+// Grid-stride STREAM kernels over elements V (double, or double2 for 16-byte accesses), with U
+// independent elements in flight per thread per iteration. A launch with one thread per element
+// is the U = 1 case with a grid that covers n.
+__device__ __forceinline__ double sum_of(double v) { return v; }
+__device__ __forceinline__ double sum_of(double2 v) { return v.x + v.y; }
+template <class V>
+__device__ __forceinline__ V splat(double v);
+template <>
+__device__ __forceinline__ double splat<double>(double v) { return v; }
+template <>
+__device__ __forceinline__ double2 splat<double2>(double v) { return make_double2(v, v); }
+__device__ __forceinline__ double axpy(double y, double s, double z) { return y + s * z; }
+__device__ __forceinline__ double2 axpy(double2 y, double s, double2 z) { return make_double2(y.x + s * z.x, y.y + s * z.y); }
+
+#define PERFMODEL_STREAM_LOOP(BODY)                                                              \
+  const std::size_t stride = std::size_t{gridDim.x} * blockDim.x;                                \
+  std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;                            \
+  _Pragma("unroll 1") for (; i + (U - 1) * stride < n; i += U * stride) {                        \
+    _Pragma("unroll") for (int k = 0; k < U; ++k) { const std::size_t j = i + k * stride; BODY; } \
+  }                                                                                              \
+  for (; i < n; i += stride) {                                                                   \
+    const std::size_t j = i;                                                                     \
+    BODY;                                                                                        \
+  }
+
+template <class V, int U>
+__global__ void stream_read(const V* __restrict__ a, std::size_t n, double* total) {
+  double sum = 0;
+  PERFMODEL_STREAM_LOOP(sum += sum_of(a[j]))
+  accumulate_block_sum(sum, total);
+}
+template <class V, int U>
+__global__ void stream_write(V* __restrict__ c, std::size_t n, double v) {
+  const V value = splat<V>(v);
+  PERFMODEL_STREAM_LOOP(c[j] = value)
+}
+template <class V, int U>
+__global__ void stream_copy(const V* __restrict__ a, V* __restrict__ c, std::size_t n) {
+  PERFMODEL_STREAM_LOOP(c[j] = a[j])
+}
+template <class V, int U>
+__global__ void stream_triad(V* __restrict__ x, const V* __restrict__ y, const V* __restrict__ z, std::size_t n, double s) {
+  PERFMODEL_STREAM_LOOP(x[j] = axpy(y[j], s, z[j]))
+}
+#undef PERFMODEL_STREAM_LOOP
+
+// The four STREAM kernels of one (element type, unroll) variant, on double arrays of n elements.
+struct StreamKernels {
+  std::function<void(cudaStream_t, int, int, const double*, std::size_t, double*)> read;
+  std::function<void(cudaStream_t, int, int, double*, std::size_t, double)> write;
+  std::function<void(cudaStream_t, int, int, const double*, double*, std::size_t)> copy;
+  std::function<void(cudaStream_t, int, int, double*, const double*, const double*, std::size_t, double)> triad;
+};
+
+template <class V, int U>
+StreamKernels stream_kernels() {
+  constexpr std::size_t kPer = sizeof(V) / sizeof(double);
+  StreamKernels k;
+  k.read = [](cudaStream_t s, int g, int b, const double* a, std::size_t n, double* total) {
+    stream_read<V, U><<<g, b, 0, s>>>(reinterpret_cast<const V*>(a), n / kPer, total);
+  };
+  k.write = [](cudaStream_t s, int g, int b, double* c, std::size_t n, double v) {
+    stream_write<V, U><<<g, b, 0, s>>>(reinterpret_cast<V*>(c), n / kPer, v);
+  };
+  k.copy = [](cudaStream_t s, int g, int b, const double* a, double* c, std::size_t n) {
+    stream_copy<V, U><<<g, b, 0, s>>>(reinterpret_cast<const V*>(a), reinterpret_cast<V*>(c), n / kPer);
+  };
+  k.triad = [](cudaStream_t s, int g, int b, double* x, const double* y, const double* z, std::size_t n, double v) {
+    stream_triad<V, U><<<g, b, 0, s>>>(reinterpret_cast<V*>(x), reinterpret_cast<const V*>(y), reinterpret_cast<const V*>(z),
+                                       n / kPer, v);
+  };
+  return k;
+}
+
+class Checker {
+ public:
+  Checker() : counter_(sizeof(unsigned long long)) {}
+  void expect_all(const double* p, std::size_t n, double expected, const std::string& what) {
+    PERFMODEL_CUDA_CHECK(cudaMemset(counter_.get(), 0, sizeof(unsigned long long)));
+    count_mismatches<<<1024, 256>>>(p, n, expected, 1e-12, counter_.as<unsigned long long>());
+    PERFMODEL_CUDA_CHECK_LAUNCH();
+    unsigned long long bad = 0;
+    PERFMODEL_CUDA_CHECK(cudaMemcpy(&bad, counter_.get(), sizeof bad, cudaMemcpyDeviceToHost));
+    if (bad) throw RuntimeFailure(what + ": " + std::to_string(bad) + " of " + std::to_string(n) + " elements are wrong");
+  }
+
+ private:
+  DeviceBuffer counter_;
+};
+
+struct LaunchShape {
+  StreamKernels kernels;
+  int blocks = 0, threads = 0;
+  Params params;
+};
+
+class DramStreamBenchmark final : public GpuBenchmark {
+ public:
+  std::string key() const override { return "gpu.dram"; }
+  std::string description() const override {
+    return "DRAM read / write / copy / triad ceilings on 2 GiB arrays (BabelStream-style, every element checked)";
+  }
+
+ protected:
+  void measure() override {
+    const std::size_t n = std::size_t{1} << (quick() ? 27 : 28);
+    const std::size_t bytes = n * sizeof(double);
+    DeviceBuffer a(bytes), b(bytes), c(bytes), total(sizeof(double));
+    Stream stream;
+    Checker check;
+    fill<<<1024, 256>>>(a.as<double>(), n, kInitA);
+    fill<<<1024, 256>>>(b.as<double>(), n, kInitB);
+    fill<<<1024, 256>>>(c.as<double>(), n, kInitC);
+    PERFMODEL_CUDA_CHECK_LAUNCH();
+    PERFMODEL_CUDA_CHECK(cudaDeviceSynchronize());
+
+    std::vector<LaunchShape> shapes;
+    for (int threads : {256, 1024})
+      shapes.push_back({stream_kernels<double, 1>(), static_cast<int>((n + threads - 1) / threads), threads,
+                        {{"one_per_thread", 1}, {"threads", threads}, {"vector", 1}, {"unroll", 1}}});
+    for (auto [per_sm, threads] : {std::pair{2, 1024}, {4, 512}, {8, 256}})
+      shapes.push_back({stream_kernels<double, 1>(), sms() * per_sm, threads,
+                        {{"blocks_per_sm", per_sm}, {"threads", threads}, {"vector", 1}, {"unroll", 1}}});
+    for (auto [per_sm, threads] : {std::pair{2, 1024}, {4, 512}, {8, 256}})
+      shapes.push_back({stream_kernels<double2, 2>(), sms() * per_sm, threads,
+                        {{"blocks_per_sm", per_sm}, {"threads", threads}, {"vector", 2}, {"unroll", 2}}});
+    for (auto [per_sm, threads] : {std::pair{2, 1024}, {4, 512}})
+      shapes.push_back({stream_kernels<double2, 4>(), sms() * per_sm, threads,
+                        {{"blocks_per_sm", per_sm}, {"threads", threads}, {"vector", 2}, {"unroll", 4}}});
+    const int r = reps(20, 5);
+    const double nd = static_cast<double>(n);
+    double best[4] = {0, 0, 0, 0};
+    for (const LaunchShape& shape : shapes) {
+      cudaStream_t s = stream.get();
+      double* sum = total.as<double>();
+      // read: the sum of every repetition (and of the warm-up) lands in one counter
+      PERFMODEL_CUDA_CHECK(cudaMemset(sum, 0, sizeof(double)));
+      auto t = time_repetitions(s, r, [&](int) { shape.kernels.read(s, shape.blocks, shape.threads, a.as<double>(), n, sum); });
+      PERFMODEL_CUDA_CHECK(cudaStreamSynchronize(s));
+      expect_close(read_device_double(sum), (r + 1) * nd * kInitA, 1e-9, "dram read");
+      record("ceiling.dram_read", shape.params, t, nd * 8);
+      best[0] = std::max(best[0], median_rate(t, nd * 8));
+
+      t = time_repetitions(s, r, [&](int) { shape.kernels.write(s, shape.blocks, shape.threads, c.as<double>(), n, kWriteValue); });
+      PERFMODEL_CUDA_CHECK(cudaStreamSynchronize(s));
+      check.expect_all(c.as<double>(), n, kWriteValue, "dram write");
+      record("ceiling.dram_write", shape.params, t, nd * 8);
+      best[1] = std::max(best[1], median_rate(t, nd * 8));
+
+      t = time_repetitions(s, r, [&](int) { shape.kernels.copy(s, shape.blocks, shape.threads, a.as<double>(), c.as<double>(), n); });
+      PERFMODEL_CUDA_CHECK(cudaStreamSynchronize(s));
+      check.expect_all(c.as<double>(), n, kInitA, "dram copy");
+      record("ceiling.dram_copy", shape.params, t, nd * 16);
+      best[2] = std::max(best[2], median_rate(t, nd * 16));
+
+      // triad writes c's current value (a copy of a) into the formula; a keeps its value for the next shape
+      t = time_repetitions(s, r, [&](int) {
+        shape.kernels.triad(s, shape.blocks, shape.threads, b.as<double>(), a.as<double>(), c.as<double>(), n, kScalar);
+      });
+      PERFMODEL_CUDA_CHECK(cudaStreamSynchronize(s));
+      check.expect_all(b.as<double>(), n, kInitA + kScalar * kInitA, "dram triad");
+      record("ceiling.dram_triad", shape.params, t, nd * 24);
+      best[3] = std::max(best[3], median_rate(t, nd * 24));
+    }
+    std::ostringstream out;
+    out << "read " << format_rate(best[0]) << ", write " << format_rate(best[1]) << ", copy " << format_rate(best[2])
+        << ", triad " << format_rate(best[3]);
+    set_summary(out.str());
+  }
+};
+
+// ================================================================== bandwidth vs bytes in flight
+// Warp-contiguous tiling: in each pass over a tile of gridDim·blockDim·U elements, warp w owns
+// the U·32 consecutive elements starting at w·32·U and lane l reads elements l, l+32, … of them.
+// So the requests in flight are contiguous whether they come from many warps (U = 1) or from a
+// few warps with U independent loads each — the bytes in flight differ, the DRAM pattern does not.
+template <int U>
+struct WarpTiles {
+  std::size_t offset;  // this thread's first element within a tile
+  std::size_t tile;    // elements per tile
+  __device__ WarpTiles()
+      : offset((blockIdx.x * std::size_t{blockDim.x} + threadIdx.x) / 32 * 32 * U + threadIdx.x % 32),
+        tile(std::size_t{gridDim.x} * blockDim.x * U) {}
+};
+
+// Each thread keeps exactly U independent 8-byte loads in flight: the tile loop is not unrolled,
+// and a warp cannot issue the next tile's loads before the adds that consume this tile's.
+template <int U>
+__global__ void read_ilp(const double* __restrict__ a, std::size_t first, std::size_t n, double* total) {
+  const WarpTiles<U> tiles;
+  const double* p = a + first;
+  double sum = 0;
+  std::size_t start = 0;
+#pragma unroll 1
+  for (; start + tiles.tile <= n; start += tiles.tile) {
+    double v[U];
+#pragma unroll
+    for (int k = 0; k < U; ++k) v[k] = p[start + tiles.offset + 32 * k];
+#pragma unroll
+    for (int k = 0; k < U; ++k) sum += v[k];
+  }
+  for (int k = 0; k < U; ++k)
+    if (start + tiles.offset + 32 * k < n) sum += p[start + tiles.offset + 32 * k];
+  accumulate_block_sum(sum, total);
+}
+
+using ReadIlpKernel = void (*)(const double*, std::size_t, std::size_t, double*);
+ReadIlpKernel read_ilp_kernel(int ilp) {
+  switch (ilp) {
+    case 1: return read_ilp<1>;
+    case 2: return read_ilp<2>;
+    case 4: return read_ilp<4>;
+    case 8: return read_ilp<8>;
+    case 16: return read_ilp<16>;
+    default: throw std::logic_error("no read kernel for this ILP");
+  }
+}
+
+class ConcurrencyBenchmark final : public GpuBenchmark {
+ public:
+  std::string key() const override { return "gpu.dram.concurrency"; }
+  std::string description() const override {
+    return "DRAM read bandwidth vs bytes in flight (blocks/SM x threads x independent loads); Little's-law fit";
+  }
+
+ protected:
+  void measure() override {
+    const std::size_t n = std::size_t{1} << 28;  // 2 GiB of doubles; each repetition reads a fresh window
+    DeviceBuffer a(n * sizeof(double)), total(sizeof(double));
+    fill<<<1024, 256>>>(a.as<double>(), n, 1.0);
+    PERFMODEL_CUDA_CHECK_LAUNCH();
+    Stream stream;
+    const std::vector<int> threads_list = quick() ? std::vector<int>{32, 128, 512, 96, 384}
+                                                  : std::vector<int>{32, 64, 128, 256, 512, 1024, 96, 192, 384, 768};
+    const std::vector<int> ilps = quick() ? std::vector<int>{1, 4, 16} : std::vector<int>{1, 2, 4, 8, 16};
+    const int r = reps(5, 3);
+    const int max_threads = static_cast<int>(device().max_threads_per_multiprocessor);
+    const int max_blocks = static_cast<int>(device().max_blocks_per_multiprocessor);
+    int configs = 0;
+    double best = 0;
+    for (int threads : threads_list)
+      for (int per_sm = 1; per_sm <= max_blocks && per_sm * threads <= max_threads; per_sm *= 2)
+        for (int ilp : ilps) {
+          const ReadIlpKernel kernel = read_ilp_kernel(ilp);
+          if (resident_blocks(kernel, threads) < per_sm) continue;  // not all blocks would be in flight at once
+          const double in_flight = static_cast<double>(sms()) * per_sm * threads * ilp * sizeof(double);
+          // Enough bytes for ~3 ms at the rate Little's law allows with ~1 µs latency, more than 4× L2.
+          const double l2 = device().l2_cache_bytes;
+          const std::size_t count = static_cast<std::size_t>(
+              std::clamp(in_flight / 1e-6 * 3e-3, 4 * l2, static_cast<double>(n) * 8 / 2) / 8);
+          const std::size_t windows = n / count;
+          PERFMODEL_CUDA_CHECK(cudaMemset(total.get(), 0, sizeof(double)));
+          cudaStream_t s = stream.get();
+          const auto t = time_repetitions(s, r, [&](int rep) {
+            const std::size_t first = static_cast<std::size_t>(rep + 1) % windows * count;
+            kernel<<<sms() * per_sm, threads, 0, s>>>(a.as<double>(), first, count, total.as<double>());
+          });
+          PERFMODEL_CUDA_CHECK(cudaStreamSynchronize(s));
+          expect_close(read_device_double(total.as<double>()), static_cast<double>(count) * (r + 1), 1e-9, "dram concurrency read");
+          const bool power_of_two = (threads & (threads - 1)) == 0;
+          record("dram.concurrency",
+                 {{"blocks_per_sm", per_sm}, {"threads", threads}, {"ilp", ilp}, {"bytes_in_flight", in_flight},
+                  {"holdout", power_of_two ? 0 : 1}},
+                 t, static_cast<double>(count) * 8);
+          best = std::max(best, median_rate(t, static_cast<double>(count) * 8));
+          ++configs;
+        }
+    set_summary(std::to_string(configs) + " configurations, best " + format_rate(best));
+  }
+};
+
+// ================================================================== L2 and the hierarchy
+// Reads `count` elements of a window of `footprint` elements (a power of two), wrapping.
+template <int ILP>
+__global__ void read_window(const double* __restrict__ a, std::size_t footprint_mask, std::size_t count, double* total) {
+  const std::size_t stride = std::size_t{gridDim.x} * blockDim.x;
+  double sum = 0;
+  std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+#pragma unroll 1
+  for (; i + (ILP - 1) * stride < count; i += ILP * stride) {
+    double v[ILP];
+#pragma unroll
+    for (int k = 0; k < ILP; ++k) v[k] = a[(i + k * stride) & footprint_mask];
+#pragma unroll
+    for (int k = 0; k < ILP; ++k) sum += v[k];
+  }
+  for (; i < count; i += stride) sum += a[i & footprint_mask];
+  accumulate_block_sum(sum, total);
+}
+
+class CacheBenchmark final : public GpuBenchmark {
+ public:
+  std::string key() const override { return "gpu.cache"; }
+  std::string description() const override {
+    return "L2 read ceiling and read bandwidth vs working set (256 KiB ... 1 GiB)";
+  }
+
+ protected:
+  void measure() override {
+    const std::size_t max_footprint = std::size_t{1} << 27;  // elements (1 GiB)
+    DeviceBuffer a(max_footprint * sizeof(double)), total(sizeof(double));
+    fill<<<1024, 256>>>(a.as<double>(), max_footprint, 1.0);
+    PERFMODEL_CUDA_CHECK_LAUNCH();
+    Stream stream;
+    cudaStream_t s = stream.get();
+    const int r = reps(7, 3);
+    const std::size_t count = std::size_t{1} << (quick() ? 26 : 27);  // elements read per repetition
+    auto run = [&](const std::string& series, std::size_t footprint, int per_sm, int threads, Params params) {
+      PERFMODEL_CUDA_CHECK(cudaMemset(total.get(), 0, sizeof(double)));
+      const auto t = time_repetitions(s, r, [&](int) {
+        read_window<8><<<sms() * per_sm, threads, 0, s>>>(a.as<double>(), footprint - 1, count, total.as<double>());
+      });
+      PERFMODEL_CUDA_CHECK(cudaStreamSynchronize(s));
+      expect_close(read_device_double(total.as<double>()), static_cast<double>(count) * (r + 1), 1e-9, series);
+      params["footprint_bytes"] = static_cast<double>(footprint * 8);
+      record(series, params, t, static_cast<double>(count) * 8);
+      return median_rate(t, static_cast<double>(count) * 8);
+    };
+    // Hierarchy: one good shape, footprint doubling.
+    std::ostringstream out;
+    for (std::size_t footprint = std::size_t{1} << 15; footprint <= max_footprint; footprint *= quick() ? 4 : 2)
+      run("hierarchy.read", footprint, 8, 256, {{"blocks_per_sm", 8}, {"threads", 256}});
+    // L2 ceiling: a working set of L2/4 (the two halves of a partitioned L2 both hold it), three shapes.
+    std::size_t l2_footprint = 1;
+    while (l2_footprint * 2 * 8 <= static_cast<std::size_t>(device().l2_cache_bytes / 4)) l2_footprint *= 2;
+    double best = 0;
+    for (auto [per_sm, threads] : {std::pair{8, 256}, {4, 512}, {2, 1024}})
+      best = std::max(best, run("ceiling.l2_read", l2_footprint, per_sm, threads, {{"blocks_per_sm", per_sm}, {"threads", threads}}));
+    set_summary("L2 read " + format_rate(best) + " at " + format_bytes(static_cast<double>(l2_footprint * 8)));
+  }
+};
+
+// ================================================================== latency (pointer chase)
+// Reads every word once, so a footprint that fits the L2 is resident before the chase starts.
+__global__ void touch(const unsigned* __restrict__ p, std::size_t n, unsigned* sink) {
+  unsigned x = 0;
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x) x ^= p[i];
+  if (x == 0xdeadbeefu) *sink = x;
+}
+
+__global__ void chase(const unsigned* __restrict__ next, unsigned* cursor, int steps) {
+  unsigned i = *cursor;
+  for (int k = 0; k < steps; ++k) i = next[i];
+  *cursor = i;
+}
+
+class LatencyBenchmark final : public GpuBenchmark {
+ public:
+  std::string key() const override { return "gpu.latency"; }
+  std::string description() const override {
+    return "dependent-load latency by pointer chase (one thread, random 128-byte lines) vs footprint";
+  }
+
+ protected:
+  void measure() override {
+    constexpr unsigned kLineWords = 32;  // 128 B lines of 4-byte indices
+    const std::size_t max_bytes = std::size_t{1} << (quick() ? 29 : 30);
+    DeviceBuffer next(max_bytes), cursor(2 * sizeof(unsigned));
+    Stream stream;
+    cudaStream_t s = stream.get();
+    std::mt19937 rng(12345);
+    const int r = reps(5, 3);
+    const int steps_short = 2048, steps_long = 6144;
+    std::ostringstream out;
+    for (std::size_t bytes = 4096; bytes <= max_bytes; bytes *= quick() ? 4 : 2) {
+      // A random cycle through every line of the footprint.
+      const std::size_t lines = bytes / 128;
+      std::vector<unsigned> order(lines);
+      std::iota(order.begin(), order.end(), 0u);
+      std::shuffle(order.begin() + 1, order.end(), rng);
+      std::vector<unsigned> host(bytes / 4, 0);
+      for (std::size_t k = 0; k < lines; ++k)
+        host[order[k] * kLineWords] = order[(k + 1) % lines] * kLineWords;
+      PERFMODEL_CUDA_CHECK(cudaMemcpy(next.get(), host.data(), bytes, cudaMemcpyHostToDevice));
+      PERFMODEL_CUDA_CHECK(cudaMemset(cursor.get(), 0, sizeof(unsigned)));
+      touch<<<sms() * 4, 256, 0, s>>>(next.as<unsigned>(), bytes / 4, cursor.as<unsigned>() + 1);
+      PERFMODEL_CUDA_CHECK_LAUNCH();
+      double per_load[2] = {0, 0};
+      int which = 0;
+      for (int steps : {steps_short, steps_long}) {
+        const auto t = time_repetitions(s, r, [&](int) { chase<<<1, 1, 0, s>>>(next.as<unsigned>(), cursor.as<unsigned>(), steps); });
+        PERFMODEL_CUDA_CHECK(cudaStreamSynchronize(s));
+        record("latency.chase", {{"footprint_bytes", static_cast<double>(bytes)}, {"steps", steps}}, t, steps);
+        per_load[which++] = summarize(t).median;
+      }
+      // The walk must have followed the cycle: its position after all steps is known on the host.
+      unsigned got = 0;
+      PERFMODEL_CUDA_CHECK(cudaMemcpy(&got, cursor.get(), sizeof got, cudaMemcpyDeviceToHost));
+      const std::size_t total_steps = static_cast<std::size_t>(r + 1) * (steps_short + steps_long);
+      std::size_t position = 0;
+      for (std::size_t k = 0; k < lines; ++k)
+        if (order[k] == 0) position = k;
+      if (got != order[(position + total_steps) % lines] * kLineWords)
+        throw RuntimeFailure("latency chase: the walk ended at the wrong element");
+      if (bytes == 16384 || bytes == (std::size_t{1} << 23) || bytes == max_bytes)
+        out << format_bytes(static_cast<double>(bytes)) << " "
+            << format_seconds((per_load[1] - per_load[0]) / (steps_long - steps_short)) << "  ";
+    }
+    set_summary(out.str());
+  }
+};
+
+// ================================================================== partition camping and strides
+// Chunk c of `granule` bytes sits at c·stride + (c mod slots_used)·granule: all chunks confined to
+// `slots_used` (a power of two; slots_mask = slots_used − 1) of the stride/granule slots of each
+// period. Reads 16-byte vectors, kPartitionLoads in flight per thread (warp-contiguous tiles).
+constexpr int kPartitionLoads = 4;
+__device__ __forceinline__ float sum4(float4 v) { return (v.x + v.y) + (v.z + v.w); }
+
+__global__ void partition_read(const float4* __restrict__ base, std::size_t chunks, unsigned granule_vec_log2,
+                               unsigned stride_vec_log2, unsigned slots_mask, double* total) {
+  const WarpTiles<kPartitionLoads> tiles;
+  const std::size_t n = chunks << granule_vec_log2;
+  const std::size_t within_mask = (std::size_t{1} << granule_vec_log2) - 1;
+  auto address = [&](std::size_t t) {
+    const std::size_t c = t >> granule_vec_log2;
+    return (c << stride_vec_log2) + ((c & slots_mask) << granule_vec_log2) + (t & within_mask);
+  };
+  float sum = 0;
+  std::size_t start = 0;
+#pragma unroll 1
+  for (; start + tiles.tile <= n; start += tiles.tile) {
+    float4 v[kPartitionLoads];
+#pragma unroll
+    for (int k = 0; k < kPartitionLoads; ++k) v[k] = base[address(start + tiles.offset + 32 * k)];
+#pragma unroll
+    for (int k = 0; k < kPartitionLoads; ++k) sum += sum4(v[k]);
+  }
+  for (int k = 0; k < kPartitionLoads; ++k)
+    if (start + tiles.offset + 32 * k < n) sum += sum4(base[address(start + tiles.offset + 32 * k)]);
+  accumulate_block_sum(sum, total);
+}
+
+// Lane l of a warp reads element (32·w + l)·stride: sectors per request grow with the stride.
+constexpr int kStrideLoads = 8;
+__global__ void strided_read(const float* __restrict__ base, std::size_t n, unsigned stride, double* total) {
+  const WarpTiles<kStrideLoads> tiles;
+  float sum = 0;
+  std::size_t start = 0;
+#pragma unroll 1
+  for (; start + tiles.tile <= n; start += tiles.tile) {
+    float v[kStrideLoads];
+#pragma unroll
+    for (int k = 0; k < kStrideLoads; ++k) v[k] = base[(start + tiles.offset + 32 * k) * stride];
+#pragma unroll
+    for (int k = 0; k < kStrideLoads; ++k) sum += v[k];
+  }
+  for (int k = 0; k < kStrideLoads; ++k)
+    if (start + tiles.offset + 32 * k < n) sum += base[(start + tiles.offset + 32 * k) * stride];
+  accumulate_block_sum(sum, total);
+}
+
+__global__ void fill_float(float* p, std::size_t n, float v) {
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x) p[i] = v;
+}
+
+unsigned log2_exact(std::size_t v) {
+  unsigned k = 0;
+  while ((std::size_t{1} << k) < v) ++k;
+  return k;
+}
+
+class PartitionBenchmark final : public GpuBenchmark {
+ public:
+  std::string key() const override { return "gpu.dram.partition"; }
+  std::string description() const override {
+    return "partition/channel camping (chunks confined to 1..all slots of a period, granule x stride sweep) and strided reads";
+  }
+
+ protected:
+  void measure() override {
+    const std::size_t footprint = std::size_t{1} << (quick() ? 31 : 33);  // bytes
+    DeviceBuffer buffer(footprint), total(sizeof(double));
+    fill_float<<<4096, 256>>>(buffer.as<float>(), footprint / 4, 1.0f);
+    PERFMODEL_CUDA_CHECK_LAUNCH();
+    L2Flush flush(device());
+    Stream stream;
+    cudaStream_t s = stream.get();
+    const int r = reps(5, 3);
+    const int blocks = sms() * 8, threads = 256;
+    double worst = 1, worst_granule = 0, worst_stride = 0;
+    const std::vector<std::pair<std::size_t, std::size_t>> cases =
+        quick() ? std::vector<std::pair<std::size_t, std::size_t>>{{256, 4096}, {4096, 65536}}
+                : std::vector<std::pair<std::size_t, std::size_t>>{{256, 4096},     {256, 32768},    {1024, 16384},
+                                                                   {1024, 131072},  {4096, 65536},   {4096, 524288},
+                                                                   {32768, 524288}, {32768, 4194304}};
+    for (const auto& granule_stride : cases) {
+      const std::size_t granule = granule_stride.first, stride = granule_stride.second;
+      const std::size_t chunks = footprint / stride;
+      const double bytes = static_cast<double>(chunks * granule);
+      double camped = 0, spread = 0;
+      for (std::size_t slots = 1; slots <= stride / granule; slots *= 2) {
+        PERFMODEL_CUDA_CHECK(cudaMemset(total.get(), 0, sizeof(double)));
+        const auto t = time_repetitions(
+            s, r,
+            [&](int) {
+              partition_read<<<blocks, threads, 0, s>>>(reinterpret_cast<const float4*>(buffer.get()), chunks,
+                                                        log2_exact(granule / 16), log2_exact(stride / 16),
+                                                        static_cast<unsigned>(slots - 1), total.as<double>());
+            },
+            [&](int) { flush.enqueue(s); });
+        PERFMODEL_CUDA_CHECK(cudaStreamSynchronize(s));
+        expect_close(read_device_double(total.as<double>()), bytes / 4 * (r + 1), 1e-9, "partition read");
+        record("dram.partition",
+               {{"granule_bytes", static_cast<double>(granule)}, {"stride_bytes", static_cast<double>(stride)},
+                {"slots_used", static_cast<double>(slots)}},
+               t, bytes);
+        const double rate = median_rate(t, bytes);
+        if (slots == 1) camped = rate;
+        spread = rate;
+      }
+      if (spread / camped > worst) worst = spread / camped, worst_granule = static_cast<double>(granule), worst_stride = static_cast<double>(stride);
+    }
+    // Strided 4-byte reads: the same useful bytes at element strides 1 … 32.
+    const std::size_t useful = std::size_t{1} << (quick() ? 24 : 26);  // elements
+    for (unsigned stride = 1; stride <= 32; stride += (quick() ? 7 : 1)) {
+      if (useful * stride * 4 > footprint) break;
+      PERFMODEL_CUDA_CHECK(cudaMemset(total.get(), 0, sizeof(double)));
+      const auto t = time_repetitions(
+          s, r, [&](int) { strided_read<<<blocks, threads, 0, s>>>(buffer.as<float>(), useful, stride, total.as<double>()); },
+          [&](int) { flush.enqueue(s); });
+      PERFMODEL_CUDA_CHECK(cudaStreamSynchronize(s));
+      expect_close(read_device_double(total.as<double>()), static_cast<double>(useful) * (r + 1), 1e-9, "strided read");
+      record("dram.stride", {{"stride_elements", stride}, {"element_bytes", 4}}, t, static_cast<double>(useful) * 4);
+    }
+    std::ostringstream out;
+    out << "worst camping penalty " << worst;
+    if (worst_stride > 0) out << " (granule " << format_bytes(worst_granule) << ", stride " << format_bytes(worst_stride) << ")";
+    set_summary(out.str());
+  }
+};
+
+}  // namespace
+
+void register_gpu_memory_benchmarks(BenchmarkRegistry& registry) {
+  registry.add(std::make_unique<DramStreamBenchmark>());
+  registry.add(std::make_unique<ConcurrencyBenchmark>());
+  registry.add(std::make_unique<CacheBenchmark>());
+  registry.add(std::make_unique<LatencyBenchmark>());
+  registry.add(std::make_unique<PartitionBenchmark>());
+}
+
+}  // namespace perfmodel

@@ -1,0 +1,155 @@
+// Shared-memory microbenchmarks: conflict-free load/store bandwidth and the bank-conflict penalty
+// curve. The design is throughput-bound (full occupancy, independent loads in flight, no global
+// traffic inside the loop), so a conflict's replays cost issue slots instead of hiding behind
+// latency: in a latency-bound loop a 2- or 4-way conflict shows no slowdown at all.
+#include <algorithm>
+#include <sstream>
+
+#include "gpu_common.cuh"
+#include "registration.hpp"
+
+namespace perfmodel {
+namespace {
+
+constexpr int kThreads = 1024, kBlocksPerSm = 2;  // 2048 threads: full occupancy on sm_80/sm_90
+constexpr int kUnroll = 8;                        // independent accesses per iteration
+constexpr int kRows = 32;                         // row shifts that keep the bank pattern
+
+// Word index (in units of T) of lane l for conflict degree d: banks are taken by groups of d
+// lanes, each lane of a group in a different row of the same bank (row = 128 bytes).
+template <class T>
+__device__ __forceinline__ int conflict_word(int lane, int degree) {
+  constexpr int kRowWords = 128 / sizeof(T);
+  return lane / degree + kRowWords * (lane % degree);
+}
+
+// Each warp performs iterations × kUnroll warp-wide loads with the degree-d pattern, shifted by
+// whole rows between accesses (same banks, different words, so nothing is hoisted).
+template <class T>
+__global__ void shared_conflict_loads(int degree, int iterations, T* out) {
+  constexpr int kRowWords = 128 / sizeof(T);
+  extern __shared__ unsigned char raw[];
+  T* table = reinterpret_cast<T*>(raw);
+  const int words = kRowWords * (32 + kRows + kUnroll);
+  for (int i = threadIdx.x; i < words; i += blockDim.x) table[i] = static_cast<T>(i % 13);
+  __syncthreads();
+  const int lane = threadIdx.x % 32;
+  const int pattern = conflict_word<T>(lane, degree);
+  T acc[kUnroll] = {};
+  int row = (threadIdx.x / 32) % kRows;
+  // The kUnroll accesses of an iteration are at fixed offsets from one base (immediate offsets:
+  // one address computation per kUnroll loads, so the loop is bound by the shared-memory pipe).
+#pragma unroll 1
+  for (int it = 0; it < iterations; ++it) {
+    const T* base = table + pattern + kRowWords * row;
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) acc[u] += base[kRowWords * u];
+    row = (row + 1) & (kRows - 1);
+  }
+  T sum = 0;
+#pragma unroll
+  for (int u = 0; u < kUnroll; ++u) sum += acc[u];
+  out[blockIdx.x * std::size_t{blockDim.x} + threadIdx.x] = sum;
+}
+
+// Conflict-free stores: lane l writes word l of a row; every store is kept (the table is read back).
+__global__ void shared_stores(int iterations, float* out) {
+  __shared__ float table[32 * (kRows + kUnroll)];
+  const int lane = threadIdx.x % 32;
+  int row = (threadIdx.x / 32) % kRows;
+  float v = static_cast<float>(threadIdx.x);
+#pragma unroll 1
+  for (int it = 0; it < iterations; ++it) {
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) table[lane + 32 * (row + u)] = v + u;
+    row = (row + 1) % kRows;
+    v += 1.0f;
+  }
+  __syncthreads();
+  out[blockIdx.x * std::size_t{blockDim.x} + threadIdx.x] = table[threadIdx.x % (32 * (kRows + kUnroll))];
+}
+
+class SharedMemoryBenchmark final : public GpuBenchmark {
+ public:
+  std::string key() const override { return "gpu.shared"; }
+  std::string description() const override {
+    return "shared-memory load/store bandwidth and bank-conflict penalty per degree 1..32 (4- and 8-byte words)";
+  }
+
+ protected:
+  void measure() override {
+    const int blocks = sms() * kBlocksPerSm;
+    const std::size_t threads_total = static_cast<std::size_t>(blocks) * kThreads;
+    DeviceBuffer out(threads_total * sizeof(double));
+    Stream stream;
+    cudaStream_t s = stream.get();
+    const int r = reps(5, 3);
+    const int base_iterations = quick() ? 1024 : 8192;
+    const double warps_per_sm = static_cast<double>(threads_total) / 32 / sms();
+    std::ostringstream summary;
+
+    std::vector<int> degrees;  // every degree, quick or not: the curve has no gaps
+    for (int d = 1; d <= 32; ++d) degrees.push_back(d);
+    double load_rate = 0;
+    auto sweep = [&](auto zero, int word_bytes) {
+      using T = decltype(zero);
+      const std::size_t shared_bytes = sizeof(T) * (128 / sizeof(T)) * (32 + kRows + kUnroll);
+      if (resident_blocks(shared_conflict_loads<T>, kThreads, shared_bytes) < kBlocksPerSm)
+        throw RuntimeFailure("shared-memory benchmark: 2 blocks of 1024 threads do not fit one SM");
+      std::vector<double> per_access;
+      for (int degree : degrees) {
+        const int iterations = std::max(64, base_iterations / degree);
+        const auto t = time_repetitions(s, r, [&](int) {
+          shared_conflict_loads<T><<<blocks, kThreads, shared_bytes, s>>>(degree, iterations, out.as<T>());
+        });
+        PERFMODEL_CUDA_CHECK(cudaStreamSynchronize(s));
+        // Check thread 0 (pattern word 0, first row 0): it summed the values (word % 13) of its words.
+        T got{};
+        PERFMODEL_CUDA_CHECK(cudaMemcpy(&got, out.get(), sizeof got, cudaMemcpyDeviceToHost));
+        double expected = 0;
+        {
+          constexpr int kRowWords = 128 / sizeof(T);
+          int row = 0;
+          double acc[kUnroll] = {};
+          for (int it = 0; it < iterations; ++it) {
+            for (int u = 0; u < kUnroll; ++u) acc[u] += static_cast<double>((kRowWords * (row + u)) % 13);
+            row = (row + 1) & (kRows - 1);
+          }
+          for (double a : acc) expected += a;
+        }
+        expect_close(static_cast<double>(got), expected, 1e-6, "shared conflict loads");
+        const double accesses_per_sm = warps_per_sm * iterations * kUnroll;
+        record("shared.conflict", {{"word_bytes", word_bytes}, {"degree", degree}}, t, accesses_per_sm);
+        per_access.push_back(summarize(t).median / accesses_per_sm);
+        if (degree == 1 && word_bytes == 4)
+          load_rate = median_rate(t, static_cast<double>(threads_total) * iterations * kUnroll * sizeof(T));
+        if (degree == 1) {
+          record("ceiling.shared_load", {{"word_bytes", word_bytes}}, t,
+                 static_cast<double>(threads_total) * iterations * kUnroll * sizeof(T));
+        }
+      }
+      summary << word_bytes << "-byte words: 32-way costs " << per_access.back() / per_access.front() << "x; ";
+    };
+    sweep(0.0f, 4);
+    sweep(0.0, 8);
+
+    const int store_iterations = base_iterations;
+    const auto t = time_repetitions(s, r, [&](int) { shared_stores<<<blocks, kThreads, 0, s>>>(store_iterations, out.as<float>()); });
+    PERFMODEL_CUDA_CHECK(cudaStreamSynchronize(s));
+    // Thread 0 reads word 0 = last value written there: by the warp whose final row covers row 0.
+    float got = -1;
+    PERFMODEL_CUDA_CHECK(cudaMemcpy(&got, out.get(), sizeof got, cudaMemcpyDeviceToHost));
+    if (!(got >= 0 && got <= static_cast<float>(kThreads + store_iterations + kUnroll)))
+      throw RuntimeFailure("shared stores: result check failed");
+    const double store_bytes = static_cast<double>(threads_total) * store_iterations * kUnroll * 4;
+    record("ceiling.shared_store", {{"word_bytes", 4}}, t, store_bytes);
+    summary << "loads " << format_rate(load_rate) << ", stores " << format_rate(median_rate(t, store_bytes));
+    set_summary(summary.str());
+  }
+};
+
+}  // namespace
+
+void register_gpu_shared_benchmarks(BenchmarkRegistry& registry) { registry.add(std::make_unique<SharedMemoryBenchmark>()); }
+
+}  // namespace perfmodel

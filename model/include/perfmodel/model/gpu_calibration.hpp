@@ -1,0 +1,120 @@
+#pragma once
+// The `gpu` section of a profile: the device as CUDA describes it, beside what the
+// microbenchmarks measured about it and the models fitted to those measurements.
+//
+// Units are in the names: _s seconds, _Bps bytes per second, _bytes bytes. Ceilings are rates
+// (bytes/s, flop/s, op/s, calls/s) of the best configuration tried, as the median over its
+// repetitions with the 10th and 90th percentiles.
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "perfmodel/model/gpu_device.hpp"
+#include "perfmodel/model/transfer_model.hpp"  // FitQuality
+
+namespace perfmodel {
+
+struct CeilingKind {
+  const char* name;  // key in gpu.ceilings
+  const char* unit;  // "B/s", "flop/s", "op/s", "call/s"
+  const char* what;
+};
+// Every ceiling perfmodel measures, in display order.
+const std::vector<CeilingKind>& ceiling_kinds();
+const CeilingKind* find_ceiling_kind(const std::string& name);
+
+struct MeasuredRate {
+  double median = 0;  // per second
+  double p10 = 0, p90 = 0;
+  std::size_t samples = 0;
+  std::string config;  // configuration that reached it, "name=value;…"
+};
+
+// DRAM bandwidth as a function of the bytes in flight q (Little's law with a soft knee):
+//   BW(q) = peak · x / (1 + x^k)^(1/k),   x = q / (peak · latency)
+// For small q, BW ≈ q / latency (each byte in flight completes once per latency); for large q,
+// BW → peak. k (sharpness) → ∞ gives S0-style min(peak, q/latency).
+struct SaturationCurve {
+  double peak_Bps = 0;
+  double latency_s = 0;
+  double sharpness = 0;
+  std::size_t points = 0;
+  FitQuality fit;
+  std::optional<FitQuality> holdout;
+
+  double bandwidth_Bps(double bytes_in_flight) const;
+  // Bytes in flight that reach `fraction` (0 < fraction < 1) of the peak.
+  double bytes_in_flight_for(double fraction) const;
+};
+
+struct LatencyLevels {
+  double l1_s = 0, l2_s = 0, dram_s = 0;  // dependent-load latency (pointer chase, one thread)
+  double l1_footprint_bytes = 0, l2_footprint_bytes = 0, dram_footprint_bytes = 0;  // where each was read
+};
+
+// Time per warp-wide shared-memory access, per SM, against the conflict degree d (lanes whose
+// distinct words fall in one bank), in a throughput-bound loop.
+struct ConflictCurve {
+  std::vector<double> seconds_per_access;  // index d − 1, d = 1 … size()
+  double intercept_s = 0, slope_s = 0;     // least-squares line t(d) = intercept + slope · d (relative error)
+  FitQuality fit;
+
+  // t(d) / t(1) from the measured curve (linear interpolation; the line beyond the last degree).
+  double penalty(double degree) const;
+};
+
+// A small table of numbers with named columns, kept as evidence beside a fitted constant.
+struct NumericTable {
+  std::vector<std::string> columns;
+  std::vector<std::vector<double>> rows;
+  std::size_t column(const std::string& name) const;  // throws std::out_of_range
+};
+
+struct PartitionCalibration {
+  // Worst ratio, over the (granule, stride) cases of the sweep, of the best bandwidth with
+  // accesses spread over several slots of a period to the bandwidth with all accesses confined
+  // to one slot (the seeds' "partition camping"). ≈ 1 means the address hash defeats camping.
+  double penalty = 1;
+  double worst_granule_bytes = 0, worst_stride_bytes = 0;
+  NumericTable sweep;    // granule_bytes, stride_bytes, slots_used, Bps
+  NumericTable strided;  // stride_elements, Bps, efficiency, sectors_per_request
+};
+
+struct LaunchCalibration {
+  double empty_kernel_s = 0;   // per kernel, back-to-back launches (device timeline)
+  double launch_sync_s = 0;    // launch + cudaStreamSynchronize of one empty kernel, host clock
+  double graph_kernel_s = 0;   // per kernel node of a CUDA graph of empty kernels
+  double wave_base_s = 0;      // t(waves) = wave_base + per_wave · waves, empty blocks
+  double per_wave_s = 0;
+  double blocks_per_wave = 0;  // blocks of the wave sweep that fit the GPU at once
+  FitQuality wave_fit;
+};
+
+struct OverlapCalibration {
+  double copy_engines = 0;                     // as reported (asyncEngineCount)
+  double copy_bytes = 0;                       // pinned copy size of the overlap test
+  double h2d_s = 0, d2h_s = 0, kernel_s = 0;   // each alone
+  double h2d_d2h_s = 0, h2d_kernel_s = 0, d2h_kernel_s = 0, all_s = 0;  // together, until all finish
+  double max_concurrent_kernels = 0;           // most one-block kernels seen running at once
+  NumericTable kernel_concurrency;             // streams, seconds, concurrency
+};
+
+struct GpuCalibration {
+  std::string samples_file;  // raw samples, relative to the profile's directory
+  double calibration_wall_s = 0;
+  GpuDeviceInfo device;
+  std::map<std::string, MeasuredRate> ceilings;  // keys from ceiling_kinds()
+  std::optional<SaturationCurve> dram_concurrency;
+  std::optional<LatencyLevels> latency;
+  std::map<int, ConflictCurve> bank_conflicts;  // by word size in bytes (4, 8)
+  std::optional<PartitionCalibration> partition;
+  std::optional<LaunchCalibration> launch;
+  std::optional<OverlapCalibration> overlap;
+
+  // Throws InputError naming the missing ceiling.
+  const MeasuredRate& ceiling(const std::string& name) const;
+};
+
+}  // namespace perfmodel

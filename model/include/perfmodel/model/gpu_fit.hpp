@@ -1,0 +1,46 @@
+#pragma once
+// From raw GPU samples (gpu_samples.hpp) to the fitted `gpu` section (gpu_calibration.hpp).
+//
+// Series and what `amount` counts in them:
+//   ceiling.<name>            bytes / flops / ops / calls (ceiling_kinds() gives the unit)
+//   dram.concurrency          bytes; params bytes_in_flight, holdout (1 = never fitted)
+//   hierarchy.read            bytes; params footprint_bytes
+//   latency.chase             dependent loads; params footprint_bytes, steps
+//   shared.conflict           warp-wide accesses per SM; params word_bytes, degree
+//   dram.partition            bytes; params granule_bytes, stride_bytes, slots_used
+//   dram.stride               useful bytes; params stride_elements, element_bytes
+//   launch.empty|sync|graph   kernels
+//   launch.waves              kernels; params waves, blocks
+//   overlap.<combination>     1; combination ∈ h2d, d2h, kernel, h2d+d2h, h2d+kernel, d2h+kernel, all; param bytes
+//   overlap.kernels           kernels; param streams, single_s
+#include <string>
+#include <vector>
+
+#include "perfmodel/model/gpu_calibration.hpp"
+#include "perfmodel/model/gpu_samples.hpp"
+
+namespace perfmodel {
+
+struct XY {
+  double x = 0, y = 0;
+};
+
+// Least squares in relative error over (log peak, log latency, log sharpness), started from a
+// grid. Throws std::invalid_argument for fewer than 3 points or non-positive values.
+SaturationCurve fit_saturation(const std::vector<XY>& fit_set, const std::vector<XY>& holdout_set);
+
+// y ≈ intercept + slope · x, minimising squared relative residuals. Both coefficients free.
+struct LineFit {
+  double intercept = 0, slope = 0;
+  FitQuality quality;
+};
+LineFit fit_line(const std::vector<XY>& points);
+
+// Relative errors |model − y| / y.
+FitQuality relative_errors(const std::vector<double>& model, const std::vector<double>& measured);
+
+// Fits everything present in the samples; sections without samples stay empty.
+// Throws InputError (naming the series) when samples cannot be fitted.
+GpuCalibration fit_gpu(const GpuSampleFile& file, const std::string& samples_file);
+
+}  // namespace perfmodel

@@ -1,0 +1,478 @@
+#include "perfmodel/model/gpu_fit.hpp"
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <set>
+#include <stdexcept>
+
+#include "perfmodel/model/errors.hpp"
+#include "perfmodel/model/statistics.hpp"
+
+namespace perfmodel {
+
+// ------------------------------------------------------------------ vocabulary
+const std::vector<CeilingKind>& ceiling_kinds() {
+  static const std::vector<CeilingKind> kinds = {
+      {"dram_read", "B/s", "DRAM read (sum of a far-larger-than-L2 array)"},
+      {"dram_write", "B/s", "DRAM write (fill)"},
+      {"dram_copy", "B/s", "DRAM copy a = b (bytes read + written)"},
+      {"dram_triad", "B/s", "DRAM triad a = b + s*c (bytes read + written)"},
+      {"l2_read", "B/s", "L2 read (working set a fraction of L2, re-read)"},
+      {"shared_load", "B/s", "shared-memory loads, conflict-free"},
+      {"shared_store", "B/s", "shared-memory stores, conflict-free"},
+      {"fp32", "flop/s", "FP32 FMA (2 flop each)"},
+      {"fp64", "flop/s", "FP64 FMA (2 flop each)"},
+      {"fp16", "flop/s", "FP16 half2 FMA, non-tensor (4 flop each)"},
+      {"int32", "op/s", "INT32 multiply-add (2 op each)"},
+      {"cosf", "call/s", "cosf() (accurate, with range reduction)"},
+      {"sinf", "call/s", "sinf() (accurate, with range reduction)"},
+      {"fast_cosf", "call/s", "__cosf() (SFU approximation)"},
+  };
+  return kinds;
+}
+
+const CeilingKind* find_ceiling_kind(const std::string& name) {
+  for (const CeilingKind& k : ceiling_kinds())
+    if (name == k.name) return &k;
+  return nullptr;
+}
+
+double SaturationCurve::bandwidth_Bps(double q) const {
+  if (q <= 0) return 0;
+  const double x = q / (peak_Bps * latency_s);
+  // x / (1 + x^k)^(1/k), computed without overflow for large x.
+  if (x > 1) return peak_Bps / std::pow(std::pow(x, -sharpness) + 1.0, 1.0 / sharpness);
+  return peak_Bps * x / std::pow(1.0 + std::pow(x, sharpness), 1.0 / sharpness);
+}
+
+double SaturationCurve::bytes_in_flight_for(double fraction) const {
+  if (!(fraction > 0 && fraction < 1)) throw std::invalid_argument("fraction of peak must be in (0, 1)");
+  const double x = fraction / std::pow(1.0 - std::pow(fraction, sharpness), 1.0 / sharpness);
+  return x * peak_Bps * latency_s;
+}
+
+double ConflictCurve::penalty(double degree) const {
+  if (seconds_per_access.empty() || degree <= 1) return 1.0;
+  const double base = seconds_per_access.front();
+  const double top = static_cast<double>(seconds_per_access.size());
+  if (degree >= top) return (intercept_s + slope_s * degree) / (intercept_s + slope_s * top) * seconds_per_access.back() / base;
+  const auto lo = static_cast<std::size_t>(std::floor(degree));  // 1 ≤ lo < size()
+  const double frac = degree - static_cast<double>(lo);
+  return (seconds_per_access[lo - 1] * (1 - frac) + seconds_per_access[lo] * frac) / base;
+}
+
+std::size_t NumericTable::column(const std::string& name) const {
+  for (std::size_t i = 0; i < columns.size(); ++i)
+    if (columns[i] == name) return i;
+  throw std::out_of_range("table has no column '" + name + "'");
+}
+
+const MeasuredRate& GpuCalibration::ceiling(const std::string& name) const {
+  const auto it = ceilings.find(name);
+  if (it == ceilings.end()) throw InputError("the profile has no measured ceiling '" + name + "' (gpu.ceilings)");
+  return it->second;
+}
+
+// ------------------------------------------------------------------ generic fits
+FitQuality relative_errors(const std::vector<double>& model, const std::vector<double>& measured) {
+  FitQuality q;
+  q.sizes = measured.size();
+  for (std::size_t i = 0; i < measured.size(); ++i) {
+    const double e = std::abs(model[i] - measured[i]) / measured[i];
+    q.mean_rel_error += e;
+    q.max_rel_error = std::max(q.max_rel_error, e);
+  }
+  if (q.sizes) q.mean_rel_error /= static_cast<double>(q.sizes);
+  return q;
+}
+
+LineFit fit_line(const std::vector<XY>& points) {
+  if (points.size() < 2) throw std::invalid_argument("a line needs at least 2 points");
+  Eigen::MatrixXd a(points.size(), 2);
+  Eigen::VectorXd b = Eigen::VectorXd::Ones(static_cast<Eigen::Index>(points.size()));
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const double y = points[i].y;
+    if (!(y > 0) || !std::isfinite(y) || !std::isfinite(points[i].x))
+      throw std::invalid_argument("line fit needs positive, finite ordinates");
+    a(static_cast<Eigen::Index>(i), 0) = 1.0 / y;
+    a(static_cast<Eigen::Index>(i), 1) = points[i].x / y;
+  }
+  const Eigen::Vector2d c = a.colPivHouseholderQr().solve(b);
+  LineFit fit;
+  fit.intercept = c(0);
+  fit.slope = c(1);
+  std::vector<double> model, measured;
+  for (const XY& p : points) {
+    model.push_back(fit.intercept + fit.slope * p.x);
+    measured.push_back(p.y);
+  }
+  fit.quality = relative_errors(model, measured);
+  return fit;
+}
+
+namespace {
+
+double saturation_objective(const std::array<double, 3>& theta, const std::vector<XY>& points) {
+  SaturationCurve c;
+  c.peak_Bps = std::exp(theta[0]);
+  c.latency_s = std::exp(theta[1]);
+  c.sharpness = std::exp(theta[2]);
+  double sum = 0;
+  for (const XY& p : points) {
+    const double r = (c.bandwidth_Bps(p.x) - p.y) / p.y;
+    sum += r * r;
+  }
+  return std::isfinite(sum) ? sum : std::numeric_limits<double>::max();
+}
+
+// Nelder–Mead on a 3-vector; small, deterministic, and enough for a smooth 3-parameter fit.
+std::array<double, 3> nelder_mead(std::array<double, 3> start, const std::vector<XY>& points) {
+  using P = std::array<double, 3>;
+  std::array<P, 4> simplex;
+  std::array<double, 4> value;
+  const std::array<double, 3> step = {0.1, 0.2, 0.3};
+  for (int i = 0; i < 4; ++i) {
+    simplex[i] = start;
+    if (i > 0) simplex[i][i - 1] += step[i - 1];
+    value[i] = saturation_objective(simplex[i], points);
+  }
+  for (int iteration = 0; iteration < 2000; ++iteration) {
+    std::array<int, 4> order = {0, 1, 2, 3};
+    std::sort(order.begin(), order.end(), [&](int a, int b) { return value[a] < value[b]; });
+    const int best = order[0], worst = order[3], second_worst = order[2];
+    if (value[worst] - value[best] <= 1e-14 * (1 + value[best])) break;
+    P centroid{0, 0, 0};
+    for (int i : {order[0], order[1], order[2]})
+      for (int d = 0; d < 3; ++d) centroid[d] += simplex[i][d] / 3.0;
+    auto along = [&](double t) {
+      P p;
+      for (int d = 0; d < 3; ++d) p[d] = centroid[d] + t * (simplex[worst][d] - centroid[d]);
+      return p;
+    };
+    const P reflected = along(-1.0);
+    const double fr = saturation_objective(reflected, points);
+    if (fr < value[best]) {
+      const P expanded = along(-2.0);
+      const double fe = saturation_objective(expanded, points);
+      if (fe < fr) simplex[worst] = expanded, value[worst] = fe;
+      else simplex[worst] = reflected, value[worst] = fr;
+    } else if (fr < value[second_worst]) {
+      simplex[worst] = reflected, value[worst] = fr;
+    } else {
+      const P contracted = along(0.5);
+      const double fc = saturation_objective(contracted, points);
+      if (fc < value[worst]) {
+        simplex[worst] = contracted, value[worst] = fc;
+      } else {
+        for (int i = 0; i < 4; ++i) {
+          if (i == best) continue;
+          for (int d = 0; d < 3; ++d) simplex[i][d] = simplex[best][d] + 0.5 * (simplex[i][d] - simplex[best][d]);
+          value[i] = saturation_objective(simplex[i], points);
+        }
+      }
+    }
+  }
+  return simplex[static_cast<std::size_t>(std::min_element(value.begin(), value.end()) - value.begin())];
+}
+
+}  // namespace
+
+SaturationCurve fit_saturation(const std::vector<XY>& fit_set, const std::vector<XY>& holdout_set) {
+  if (fit_set.size() < 3) throw std::invalid_argument("a saturation fit needs at least 3 points");
+  double y_max = 0;
+  for (const XY& p : fit_set) {
+    if (!(p.x > 0 && p.y > 0) || !std::isfinite(p.x) || !std::isfinite(p.y))
+      throw std::invalid_argument("saturation fit needs positive, finite bytes in flight and bandwidths");
+    y_max = std::max(y_max, p.y);
+  }
+  // Grid start: latency 10 ns … 100 µs, peak 0.8 … 1.5 × the largest bandwidth seen, sharpness 0.5 … 32.
+  std::array<double, 3> best{};
+  double best_value = std::numeric_limits<double>::max();
+  for (int il = 0; il <= 40; ++il)
+    for (int ip = 0; ip <= 14; ++ip)
+      for (double k : {0.5, 1.0, 2.0, 4.0, 8.0, 32.0}) {
+        const std::array<double, 3> theta = {std::log(y_max * (0.8 + 0.05 * ip)), std::log(1e-8) + il * std::log(1e4) / 40,
+                                             std::log(k)};
+        const double v = saturation_objective(theta, fit_set);
+        if (v < best_value) best_value = v, best = theta;
+      }
+  best = nelder_mead(best, fit_set);
+  best = nelder_mead(best, fit_set);  // restart: Nelder–Mead can stall on a degenerate simplex
+  SaturationCurve c;
+  c.peak_Bps = std::exp(best[0]);
+  c.latency_s = std::exp(best[1]);
+  c.sharpness = std::exp(best[2]);
+  c.points = fit_set.size();
+  auto quality = [&](const std::vector<XY>& set) {
+    std::vector<double> model, measured;
+    for (const XY& p : set) model.push_back(c.bandwidth_Bps(p.x)), measured.push_back(p.y);
+    return relative_errors(model, measured);
+  };
+  c.fit = quality(fit_set);
+  if (!holdout_set.empty()) c.holdout = quality(holdout_set);
+  return c;
+}
+
+// ------------------------------------------------------------------ fit_gpu
+namespace {
+
+struct Config {
+  std::map<std::string, double> params;
+  std::vector<double> seconds, rates;  // per repetition
+  double median_seconds() const { return summarize(seconds).median; }
+  double median_rate() const { return summarize(rates).median; }
+  // Median time per unit of work (per access, per kernel, …).
+  double median_seconds_per_unit() const {
+    std::vector<double> per;
+    for (double r : rates) per.push_back(1.0 / r);
+    return summarize(per).median;
+  }
+  double param(const std::string& name, const std::string& series) const {
+    const auto it = params.find(name);
+    if (it == params.end()) throw InputError(series + ": a sample has no parameter '" + name + "'");
+    return it->second;
+  }
+};
+
+// Samples of one series grouped by configuration, in a deterministic order.
+using Series = std::map<std::string, Config>;
+
+std::map<std::string, Series> group(const std::vector<GpuSample>& samples) {
+  std::map<std::string, Series> out;
+  for (const GpuSample& s : samples) {
+    Config& c = out[s.series][s.params_text()];
+    c.params = s.params;
+    c.seconds.push_back(s.seconds);
+    c.rates.push_back(s.amount / s.seconds);
+  }
+  return out;
+}
+
+// Sectors of `sector` bytes one warp touches when lane i reads `element` bytes at i·stride·element.
+double sectors_per_request(double stride_elements, double element_bytes, double warp, double sector) {
+  std::set<long long> sectors;
+  for (int lane = 0; lane < static_cast<int>(warp); ++lane) {
+    const double first = lane * stride_elements * element_bytes;
+    for (double b = first; b < first + element_bytes; b += sector)
+      sectors.insert(static_cast<long long>(std::floor(b / sector)));
+    sectors.insert(static_cast<long long>(std::floor((first + element_bytes - 1) / sector)));
+  }
+  return static_cast<double>(sectors.size());
+}
+
+void fit_ceilings(const std::map<std::string, Series>& all, GpuCalibration& gpu) {
+  for (const auto& [series, configs] : all) {
+    if (series.rfind("ceiling.", 0) != 0) continue;
+    const std::string name = series.substr(8);
+    if (!find_ceiling_kind(name)) throw InputError(series + ": unknown ceiling '" + name + "'");
+    const Config* best = nullptr;
+    const std::string* best_text = nullptr;
+    for (const auto& [text, config] : configs)
+      if (!best || config.median_rate() > best->median_rate()) best = &config, best_text = &text;
+    const SampleSummary s = summarize(best->rates);
+    gpu.ceilings[name] = {s.median, s.p10, s.p90, s.count, *best_text};
+  }
+}
+
+void fit_concurrency(const Series& configs, GpuCalibration& gpu) {
+  std::vector<XY> fit_set, holdout_set;
+  for (const auto& [text, c] : configs) {
+    const XY p{c.param("bytes_in_flight", "dram.concurrency"), c.median_rate()};
+    (c.param("holdout", "dram.concurrency") != 0 ? holdout_set : fit_set).push_back(p);
+  }
+  try {
+    gpu.dram_concurrency = fit_saturation(fit_set, holdout_set);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(std::string("dram.concurrency: cannot fit: ") + e.what());
+  }
+}
+
+void fit_latency(const Series& configs, GpuCalibration& gpu) {
+  // footprint → steps → median seconds; latency = slope between the smallest and largest step count.
+  std::map<double, std::map<double, double>> by_footprint;
+  for (const auto& [text, c] : configs)
+    by_footprint[c.param("footprint_bytes", "latency.chase")][c.param("steps", "latency.chase")] = c.median_seconds();
+  std::map<double, double> latency;  // footprint → seconds per load
+  for (const auto& [footprint, by_steps] : by_footprint) {
+    const auto lo = by_steps.begin();
+    const auto hi = std::prev(by_steps.end());
+    latency[footprint] = hi->first > lo->first ? (hi->second - lo->second) / (hi->first - lo->first) : lo->second / lo->first;
+    if (!(latency[footprint] > 0))
+      throw InputError("latency.chase: footprint " + std::to_string(footprint) + " B: time does not grow with steps");
+  }
+  auto nearest = [&](double target) {
+    auto best = latency.begin();
+    for (auto it = latency.begin(); it != latency.end(); ++it)
+      if (std::abs(std::log(it->first / target)) < std::abs(std::log(best->first / target))) best = it;
+    return *best;
+  };
+  LatencyLevels levels;
+  const double l2 = gpu.device.l2_cache_bytes > 0 ? gpu.device.l2_cache_bytes : 4e7;
+  const auto l1 = *latency.begin();
+  const auto mid = nearest(l2 / 8);
+  const auto far = nearest(l2 * 8);
+  levels.l1_s = l1.second, levels.l1_footprint_bytes = l1.first;
+  levels.l2_s = mid.second, levels.l2_footprint_bytes = mid.first;
+  levels.dram_s = far.second, levels.dram_footprint_bytes = far.first;
+  gpu.latency = levels;
+}
+
+void fit_conflicts(const Series& configs, GpuCalibration& gpu) {
+  std::map<int, std::map<int, double>> by_word;  // word bytes → degree → seconds per access
+  for (const auto& [text, c] : configs)
+    by_word[static_cast<int>(c.param("word_bytes", "shared.conflict"))][static_cast<int>(c.param("degree", "shared.conflict"))] =
+        c.median_seconds_per_unit();
+  for (const auto& [word, by_degree] : by_word) {
+    ConflictCurve curve;
+    std::vector<XY> points;
+    int expected = 1;
+    for (const auto& [degree, t] : by_degree) {
+      if (degree != expected)
+        throw InputError("shared.conflict: " + std::to_string(word) + "-byte words: degrees must run 1, 2, 3, … without gaps (missing " +
+                         std::to_string(expected) + ")");
+      curve.seconds_per_access.push_back(t);
+      points.push_back({static_cast<double>(degree), t});
+      ++expected;
+    }
+    const LineFit line = fit_line(points);
+    curve.intercept_s = line.intercept;
+    curve.slope_s = line.slope;
+    curve.fit = line.quality;
+    gpu.bank_conflicts[word] = curve;
+  }
+}
+
+void fit_partition(const std::map<std::string, Series>& all, GpuCalibration& gpu) {
+  PartitionCalibration p;
+  if (all.count("dram.partition")) {
+    p.sweep.columns = {"granule_bytes", "stride_bytes", "slots_used", "Bps"};
+    // (granule, stride) → slots_used → rate
+    std::map<std::pair<double, double>, std::map<double, double>> cases;
+    for (const auto& [text, c] : all.at("dram.partition")) {
+      const double g = c.param("granule_bytes", "dram.partition"), s = c.param("stride_bytes", "dram.partition"),
+                   k = c.param("slots_used", "dram.partition");
+      cases[{g, s}][k] = c.median_rate();
+    }
+    // Penalty of a (granule, stride) case: the best spread over slots against all in one slot.
+    for (const auto& [gs, by_slots] : cases) {
+      for (const auto& [k, rate] : by_slots) p.sweep.rows.push_back({gs.first, gs.second, k, rate});
+      const auto camped = by_slots.find(1.0);
+      if (camped == by_slots.end() || by_slots.size() < 2) continue;
+      double best = 0;
+      for (const auto& entry : by_slots) best = std::max(best, entry.second);
+      const double penalty = best / camped->second;
+      if (p.worst_stride_bytes == 0 || penalty > p.penalty)
+        p.penalty = penalty, p.worst_granule_bytes = gs.first, p.worst_stride_bytes = gs.second;
+    }
+  }
+  if (all.count("dram.stride")) {
+    p.strided.columns = {"stride_elements", "element_bytes", "Bps", "efficiency", "sectors_per_request"};
+    std::map<std::pair<double, double>, double> rates;  // (element bytes, stride) → rate
+    for (const auto& [text, c] : all.at("dram.stride"))
+      rates[{c.param("element_bytes", "dram.stride"), c.param("stride_elements", "dram.stride")}] = c.median_rate();
+    const double warp = gpu.device.warp_size > 0 ? gpu.device.warp_size : 32;
+    const double sector = gpu.device.sector_bytes > 0 ? gpu.device.sector_bytes : 32;
+    for (const auto& [key, rate] : rates) {
+      const auto unit = rates.find({key.first, 1.0});
+      if (unit == rates.end()) throw InputError("dram.stride: no stride-1 measurement to compare with");
+      p.strided.rows.push_back(
+          {key.second, key.first, rate, rate / unit->second, sectors_per_request(key.second, key.first, warp, sector)});
+    }
+  }
+  gpu.partition = p;
+}
+
+const Series& series_at(const std::map<std::string, Series>& all, const std::string& name) {
+  const auto it = all.find(name);
+  if (it == all.end()) throw InputError("no samples of series " + name + " (its group was only partly measured)");
+  return it->second;
+}
+
+void fit_launch(const std::map<std::string, Series>& all, GpuCalibration& gpu) {
+  LaunchCalibration l;
+  auto per_kernel = [&](const std::string& series) {
+    const Series& s = series_at(all, series);
+    if (s.size() != 1) throw InputError(series + ": expected one configuration, found " + std::to_string(s.size()));
+    return s.begin()->second.median_seconds_per_unit();
+  };
+  l.empty_kernel_s = per_kernel("launch.empty");
+  l.launch_sync_s = per_kernel("launch.sync");
+  l.graph_kernel_s = per_kernel("launch.graph");
+  std::vector<XY> points;
+  for (const auto& [text, c] : series_at(all, "launch.waves")) {
+    const double waves = c.param("waves", "launch.waves");
+    points.push_back({waves, c.median_seconds_per_unit()});
+    l.blocks_per_wave = c.param("blocks", "launch.waves") / waves;
+  }
+  const LineFit line = fit_line(points);
+  l.wave_base_s = line.intercept;
+  l.per_wave_s = line.slope;
+  l.wave_fit = line.quality;
+  gpu.launch = l;
+}
+
+void fit_overlap(const std::map<std::string, Series>& all, GpuCalibration& gpu) {
+  OverlapCalibration o;
+  o.copy_engines = gpu.device.async_engines;
+  const std::vector<std::pair<std::string, double*>> parts = {
+      {"overlap.h2d", &o.h2d_s},           {"overlap.d2h", &o.d2h_s},
+      {"overlap.kernel", &o.kernel_s},     {"overlap.h2d+d2h", &o.h2d_d2h_s},
+      {"overlap.h2d+kernel", &o.h2d_kernel_s}, {"overlap.d2h+kernel", &o.d2h_kernel_s},
+      {"overlap.all", &o.all_s}};
+  for (const auto& [series, target] : parts) {
+    const Series& s = series_at(all, series);
+    if (s.size() != 1) throw InputError(series + ": expected one configuration, found " + std::to_string(s.size()));
+    *target = s.begin()->second.median_seconds();
+    if (series == "overlap.h2d") o.copy_bytes = s.begin()->second.param("bytes", series);
+  }
+  const auto kernels = all.find("overlap.kernels");
+  if (kernels != all.end()) {
+    o.kernel_concurrency.columns = {"streams", "seconds", "concurrency"};
+    std::map<double, double> by_streams;
+    for (const auto& [text, c] : kernels->second) by_streams[c.param("streams", "overlap.kernels")] = c.median_seconds();
+    const auto one = by_streams.find(1.0);
+    if (one == by_streams.end()) throw InputError("overlap.kernels: no single-stream measurement to compare with");
+    for (const auto& [streams, seconds] : by_streams) {
+      const double concurrency = streams * one->second / seconds;
+      o.kernel_concurrency.rows.push_back({streams, seconds, concurrency});
+      o.max_concurrent_kernels = std::max(o.max_concurrent_kernels, concurrency);
+    }
+  }
+  gpu.overlap = o;
+}
+
+bool has_prefix(const std::map<std::string, Series>& all, const std::string& prefix) {
+  for (const auto& entry : all)
+    if (entry.first.rfind(prefix, 0) == 0) return true;
+  return false;
+}
+
+}  // namespace
+
+GpuCalibration fit_gpu(const GpuSampleFile& file, const std::string& samples_file) {
+  GpuCalibration gpu;
+  gpu.samples_file = samples_file;
+  gpu.device = file.device;
+  gpu.calibration_wall_s = file.calibration_wall_s;
+  const auto all = group(file.samples);
+  static const std::vector<std::string> kKnownPrefixes = {"ceiling.", "dram.concurrency", "hierarchy.read", "latency.chase",
+                                                          "shared.conflict", "dram.partition", "dram.stride", "launch.",
+                                                          "overlap."};
+  for (const auto& entry : all)
+    if (std::none_of(kKnownPrefixes.begin(), kKnownPrefixes.end(),
+                     [&](const std::string& p) { return entry.first.rfind(p, 0) == 0; }))
+      throw InputError(samples_file + ": unknown series '" + entry.first + "'");
+  fit_ceilings(all, gpu);
+  if (all.count("dram.concurrency")) fit_concurrency(all.at("dram.concurrency"), gpu);
+  if (all.count("latency.chase")) fit_latency(all.at("latency.chase"), gpu);
+  if (all.count("shared.conflict")) fit_conflicts(all.at("shared.conflict"), gpu);
+  if (all.count("dram.partition") || all.count("dram.stride")) fit_partition(all, gpu);
+  if (has_prefix(all, "launch.")) fit_launch(all, gpu);
+  if (has_prefix(all, "overlap.")) fit_overlap(all, gpu);
+  return gpu;
+}
+
+}  // namespace perfmodel

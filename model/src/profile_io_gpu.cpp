@@ -1,0 +1,286 @@
+// The profile's `gpu` section: writing, and reading with validation.
+#include <cmath>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "profile_sections.hpp"
+
+namespace perfmodel::sections {
+namespace {
+
+// Named numeric members of the section's plain structs: one list for the writer and the reader.
+template <class T, class D = std::conditional_t<std::is_const_v<T>, const double, double>>
+std::vector<std::pair<const char*, D*>> number_fields(T& l) {
+  if constexpr (std::is_same_v<std::remove_const_t<T>, LaunchCalibration>)
+    return {{"empty_kernel_s", &l.empty_kernel_s}, {"launch_sync_s", &l.launch_sync_s},
+            {"graph_kernel_s", &l.graph_kernel_s}, {"wave_base_s", &l.wave_base_s},
+            {"per_wave_s", &l.per_wave_s},         {"blocks_per_wave", &l.blocks_per_wave}};
+  else if constexpr (std::is_same_v<std::remove_const_t<T>, OverlapCalibration>)
+    return {{"copy_engines", &l.copy_engines}, {"copy_bytes", &l.copy_bytes},     {"h2d_s", &l.h2d_s},
+            {"d2h_s", &l.d2h_s},               {"kernel_s", &l.kernel_s},         {"h2d_d2h_s", &l.h2d_d2h_s},
+            {"h2d_kernel_s", &l.h2d_kernel_s}, {"d2h_kernel_s", &l.d2h_kernel_s}, {"all_s", &l.all_s},
+            {"max_concurrent_kernels", &l.max_concurrent_kernels}};
+  else if constexpr (std::is_same_v<std::remove_const_t<T>, LatencyLevels>)
+    return {{"l1_s", &l.l1_s},
+            {"l2_s", &l.l2_s},
+            {"dram_s", &l.dram_s},
+            {"l1_footprint_bytes", &l.l1_footprint_bytes},
+            {"l2_footprint_bytes", &l.l2_footprint_bytes},
+            {"dram_footprint_bytes", &l.dram_footprint_bytes}};
+  else if constexpr (std::is_same_v<std::remove_const_t<T>, PartitionCalibration>)
+    return {{"penalty", &l.penalty}, {"worst_granule_bytes", &l.worst_granule_bytes}, {"worst_stride_bytes", &l.worst_stride_bytes}};
+  else if constexpr (std::is_same_v<std::remove_const_t<T>, SaturationCurve>)
+    return {{"peak_Bps", &l.peak_Bps}, {"latency_s", &l.latency_s}, {"sharpness", &l.sharpness}};
+  else
+    static_assert(sizeof(T) == 0, "no field list for this type");
+}
+
+template <class T>
+void emit_numbers(YAML::Emitter& out, const T& object) {
+  for (const auto& [name, value] : number_fields(object)) out << YAML::Key << name << YAML::Value << *value;
+}
+
+template <class T>
+std::vector<std::string> names_of(T& object, std::vector<std::string> extra = {}) {
+  for (const auto& field : number_fields(object)) extra.emplace_back(field.first);
+  return extra;
+}
+
+template <class T>
+void read_numbers(const yaml::Value& v, T& object) {
+  for (auto& [name, value] : number_fields(object)) *value = v.get(name).as_nonnegative();
+}
+
+void emit_table(YAML::Emitter& out, const char* name, const NumericTable& t) {
+  out << YAML::Key << name << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "columns" << YAML::Value << YAML::Flow << t.columns;
+  out << YAML::Key << "rows" << YAML::Value << YAML::BeginSeq;
+  for (const auto& row : t.rows) out << YAML::Flow << row;
+  out << YAML::EndSeq << YAML::EndMap;
+}
+
+NumericTable read_table(const yaml::Value& v, const std::vector<std::string>& expected_columns) {
+  v.allow_only({"columns", "rows"});
+  NumericTable t;
+  const yaml::Value columns = v.get("columns");
+  for (std::size_t i = 0; i < columns.sequence_size(); ++i) t.columns.push_back(columns.at(i).as_string());
+  if (t.columns != expected_columns) {
+    std::string list;
+    for (const std::string& c : expected_columns) list += (list.empty() ? "" : ", ") + c;
+    throw columns.error("must be [" + list + "]");
+  }
+  const yaml::Value rows = v.get("rows");
+  for (std::size_t i = 0; i < rows.sequence_size(); ++i) {
+    const yaml::Value row = rows.at(i);
+    if (row.sequence_size() != t.columns.size())
+      throw row.error("has " + std::to_string(row.sequence_size()) + " values for " + std::to_string(t.columns.size()) +
+                      " columns");
+    std::vector<double> values;
+    for (std::size_t j = 0; j < t.columns.size(); ++j) values.push_back(row.at(j).as_nonnegative());
+    t.rows.push_back(std::move(values));
+  }
+  return t;
+}
+
+double read_positive(const yaml::Value& v) {
+  const double x = v.as_nonnegative();
+  if (!(x > 0)) throw v.error("must be > 0");
+  return x;
+}
+
+}  // namespace
+
+void emit_quality(YAML::Emitter& out, const char* name, const FitQuality& q) {
+  out << YAML::Key << name << YAML::Value << YAML::Flow << YAML::BeginMap;
+  out << YAML::Key << "sizes" << YAML::Value << q.sizes;
+  out << YAML::Key << "mean_rel_error" << YAML::Value << q.mean_rel_error;
+  out << YAML::Key << "max_rel_error" << YAML::Value << q.max_rel_error;
+  out << YAML::EndMap;
+}
+
+FitQuality read_quality(const yaml::Value& v) {
+  v.allow_only({"sizes", "mean_rel_error", "max_rel_error"});
+  FitQuality q;
+  q.sizes = v.get("sizes").as_count();
+  q.mean_rel_error = v.get("mean_rel_error").as_nonnegative();
+  q.max_rel_error = v.get("max_rel_error").as_nonnegative();
+  if (q.max_rel_error < q.mean_rel_error) throw v.error("max_rel_error is smaller than mean_rel_error");
+  return q;
+}
+
+void emit_gpu(YAML::Emitter& out, const GpuCalibration& gpu) {
+  out << YAML::BeginMap;
+  out << YAML::Key << "samples_file" << YAML::Value << gpu.samples_file;
+  out << YAML::Key << "calibration_wall_s" << YAML::Value << gpu.calibration_wall_s;
+  out << YAML::Key << "device" << YAML::Value << YAML::BeginMap;
+  for (const auto& [name, value] : gpu.device.fields()) out << YAML::Key << name << YAML::Value << *value;
+  out << YAML::EndMap;
+  if (!gpu.ceilings.empty()) {
+    out << YAML::Key << "ceilings" << YAML::Value << YAML::BeginMap;
+    for (const CeilingKind& kind : ceiling_kinds()) {
+      const auto it = gpu.ceilings.find(kind.name);
+      if (it == gpu.ceilings.end()) continue;
+      const MeasuredRate& r = it->second;
+      out << YAML::Key << kind.name << YAML::Value << YAML::Flow << YAML::BeginMap;
+      out << YAML::Key << "median" << YAML::Value << r.median << YAML::Key << "unit" << YAML::Value << kind.unit;
+      out << YAML::Key << "p10" << YAML::Value << r.p10 << YAML::Key << "p90" << YAML::Value << r.p90;
+      out << YAML::Key << "samples" << YAML::Value << r.samples << YAML::Key << "config" << YAML::Value << r.config;
+      out << YAML::EndMap;
+    }
+    out << YAML::EndMap;
+  }
+  if (gpu.dram_concurrency) {
+    const SaturationCurve& c = *gpu.dram_concurrency;
+    out << YAML::Key << "dram_concurrency" << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "model" << YAML::Value << "peak * x / (1 + x^sharpness)^(1/sharpness), x = bytes_in_flight / (peak * latency)";
+    emit_numbers(out, c);
+    out << YAML::Key << "points" << YAML::Value << c.points;
+    emit_quality(out, "fit", c.fit);
+    if (c.holdout) emit_quality(out, "holdout", *c.holdout);
+    out << YAML::EndMap;
+  }
+  if (gpu.latency) {
+    out << YAML::Key << "latency" << YAML::Value << YAML::BeginMap;
+    emit_numbers(out, *gpu.latency);
+    out << YAML::EndMap;
+  }
+  if (!gpu.bank_conflicts.empty()) {
+    out << YAML::Key << "bank_conflicts" << YAML::Value << YAML::BeginMap;
+    for (const auto& [word, curve] : gpu.bank_conflicts) {
+      out << YAML::Key << "word_" + std::to_string(word) + "B" << YAML::Value << YAML::BeginMap;
+      out << YAML::Key << "intercept_s" << YAML::Value << curve.intercept_s;
+      out << YAML::Key << "slope_s" << YAML::Value << curve.slope_s;
+      emit_quality(out, "fit", curve.fit);
+      out << YAML::Key << "seconds_per_access" << YAML::Value << YAML::Flow << curve.seconds_per_access;
+      out << YAML::EndMap;
+    }
+    out << YAML::EndMap;
+  }
+  if (gpu.partition) {
+    out << YAML::Key << "partition" << YAML::Value << YAML::BeginMap;
+    emit_numbers(out, *gpu.partition);
+    emit_table(out, "sweep", gpu.partition->sweep);
+    emit_table(out, "strided", gpu.partition->strided);
+    out << YAML::EndMap;
+  }
+  if (gpu.launch) {
+    out << YAML::Key << "launch" << YAML::Value << YAML::BeginMap;
+    emit_numbers(out, *gpu.launch);
+    emit_quality(out, "wave_fit", gpu.launch->wave_fit);
+    out << YAML::EndMap;
+  }
+  if (gpu.overlap) {
+    out << YAML::Key << "overlap" << YAML::Value << YAML::BeginMap;
+    emit_numbers(out, *gpu.overlap);
+    emit_table(out, "kernel_concurrency", gpu.overlap->kernel_concurrency);
+    out << YAML::EndMap;
+  }
+  out << YAML::EndMap;
+}
+
+GpuCalibration read_gpu(const yaml::Value& v) {
+  v.allow_only({"samples_file", "calibration_wall_s", "device", "ceilings", "dram_concurrency", "latency", "bank_conflicts",
+                "partition", "launch", "overlap"});
+  GpuCalibration gpu;
+  gpu.samples_file = v.get("samples_file").as_string();
+  gpu.calibration_wall_s = v.get("calibration_wall_s").as_nonnegative();
+
+  const yaml::Value device = v.get("device");
+  std::vector<std::string> device_names;
+  for (const auto& field : gpu.device.fields()) device_names.push_back(field.first);
+  device.allow_only(device_names);
+  for (auto& [name, value] : gpu.device.fields()) *value = device.get(name).as_nonnegative();
+  for (const char* positive : {"multiprocessors", "warp_size", "max_threads_per_block", "max_threads_per_multiprocessor",
+                               "max_blocks_per_multiprocessor", "registers_per_multiprocessor", "shared_memory_banks",
+                               "shared_memory_bank_bytes", "sector_bytes"})
+    read_positive(device.get(positive));
+
+  if (v.has("ceilings")) {
+    const yaml::Value ceilings = v.get("ceilings");
+    std::vector<std::string> names;
+    for (const CeilingKind& k : ceiling_kinds()) names.emplace_back(k.name);
+    ceilings.allow_only(names);
+    for (const CeilingKind& k : ceiling_kinds()) {
+      if (!ceilings.has(k.name)) continue;
+      const yaml::Value c = ceilings.get(k.name);
+      c.allow_only({"median", "unit", "p10", "p90", "samples", "config"});
+      MeasuredRate r;
+      r.median = read_positive(c.get("median"));
+      if (c.get("unit").as_string() != k.unit)
+        throw c.get("unit").error(std::string("must be ") + k.unit + " for " + k.name);
+      r.p10 = c.get("p10").as_nonnegative();
+      r.p90 = c.get("p90").as_nonnegative();
+      if (!(r.p10 <= r.median && r.median <= r.p90)) throw c.error("needs p10 <= median <= p90");
+      r.samples = c.get("samples").as_count();
+      r.config = c.get("config").as_string();
+      gpu.ceilings[k.name] = r;
+    }
+  }
+  if (v.has("dram_concurrency")) {
+    const yaml::Value d = v.get("dram_concurrency");
+    SaturationCurve c;
+    d.allow_only(names_of(c, {"model", "points", "fit", "holdout"}));
+    read_numbers(d, c);
+    for (const char* positive : {"peak_Bps", "latency_s", "sharpness"}) read_positive(d.get(positive));
+    c.points = d.get("points").as_count();
+    c.fit = read_quality(d.get("fit"));
+    if (d.has("holdout")) c.holdout = read_quality(d.get("holdout"));
+    gpu.dram_concurrency = c;
+  }
+  if (v.has("latency")) {
+    const yaml::Value l = v.get("latency");
+    LatencyLevels levels;
+    l.allow_only(names_of(levels));
+    read_numbers(l, levels);
+    gpu.latency = levels;
+  }
+  if (v.has("bank_conflicts")) {
+    const yaml::Value b = v.get("bank_conflicts");
+    b.allow_only({"word_4B", "word_8B", "word_16B"});
+    for (int word : {4, 8, 16}) {
+      const std::string key = "word_" + std::to_string(word) + "B";
+      if (!b.has(key)) continue;
+      const yaml::Value c = b.get(key);
+      c.allow_only({"intercept_s", "slope_s", "fit", "seconds_per_access"});
+      ConflictCurve curve;
+      curve.intercept_s = c.get("intercept_s").as_double();
+      curve.slope_s = c.get("slope_s").as_double();
+      curve.fit = read_quality(c.get("fit"));
+      const yaml::Value t = c.get("seconds_per_access");
+      if (t.sequence_size() == 0) throw t.error("needs the time of at least conflict degree 1");
+      for (std::size_t i = 0; i < t.sequence_size(); ++i) curve.seconds_per_access.push_back(read_positive(t.at(i)));
+      gpu.bank_conflicts[word] = curve;
+    }
+  }
+  if (v.has("partition")) {
+    const yaml::Value p = v.get("partition");
+    PartitionCalibration part;
+    p.allow_only(names_of(part, {"sweep", "strided"}));
+    read_numbers(p, part);
+    read_positive(p.get("penalty"));
+    part.sweep = read_table(p.get("sweep"), {"granule_bytes", "stride_bytes", "slots_used", "Bps"});
+    part.strided = read_table(p.get("strided"), {"stride_elements", "element_bytes", "Bps", "efficiency", "sectors_per_request"});
+    gpu.partition = part;
+  }
+  if (v.has("launch")) {
+    const yaml::Value l = v.get("launch");
+    LaunchCalibration launch;
+    l.allow_only(names_of(launch, {"wave_fit"}));
+    read_numbers(l, launch);
+    launch.wave_fit = read_quality(l.get("wave_fit"));
+    gpu.launch = launch;
+  }
+  if (v.has("overlap")) {
+    const yaml::Value o = v.get("overlap");
+    OverlapCalibration overlap;
+    o.allow_only(names_of(overlap, {"kernel_concurrency"}));
+    read_numbers(o, overlap);
+    overlap.kernel_concurrency = read_table(o.get("kernel_concurrency"), {"streams", "seconds", "concurrency"});
+    gpu.overlap = overlap;
+  }
+  return gpu;
+}
+
+}  // namespace perfmodel::sections
