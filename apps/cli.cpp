@@ -55,6 +55,8 @@ const char* kTopUsage =
     "  predict transfer     host<->device copy time(s) from a profile\n"
     "  profile show         print a profile readably (validates it)\n"
     "  plot transfers       measured vs predicted transfer time and bandwidth (gnuplot: SVG + PNG)\n"
+    "  plot microbench      GPU microbenchmarks: bandwidth vs bytes in flight, bank conflicts, strides,\n"
+    "                       partition camping, bandwidth vs working set, latency (gnuplot: SVG + PNG)\n"
     "  version              toolkit version and commit\n"
     "\n"
     "exit codes: 0 ok, 1 bad input (options, files), 2 runtime failure (no GPU, CUDA error, I/O)\n";

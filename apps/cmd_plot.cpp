@@ -1,6 +1,4 @@
 // perfmodel plot transfers --out DIR [--profile P] [--samples CSV]
-#include <sys/stat.h>
-
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -17,20 +15,7 @@
 namespace perfmodel::cli {
 namespace {
 
-std::string g(double v) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.9g", v);
-  return buffer;
-}
-
-std::string directory_of(const std::string& path) {
-  const auto slash = path.find_last_of('/');
-  return slash == std::string::npos ? std::string(".") : path.substr(0, slash);
-}
-
-void make_directory(const std::string& dir) {
-  if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) throw RuntimeFailure("cannot create directory " + dir);
-}
+const auto g = plot_number;
 
 // The gnuplot script: one row per curve, time (left) and effective bandwidth (right), log-log.
 // Measured medians are open circles (fit sizes) and filled triangles (held-out sizes) with
@@ -126,6 +111,8 @@ int plot_transfers(const Invocation& inv) {
 
 }  // namespace
 
-int cmd_plot(const Invocation& inv) { return dispatch_target(inv, "plot", {{"transfers", plot_transfers}}); }
+int cmd_plot(const Invocation& inv) {
+  return dispatch_target(inv, "plot", {{"transfers", plot_transfers}, {"microbench", plot_microbench}});
+}
 
 }  // namespace perfmodel::cli

@@ -1,12 +1,30 @@
 #include "gnuplot.hpp"
 
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
-#include <sys/wait.h>
 
 #include "perfmodel/model/errors.hpp"
 
 namespace perfmodel::cli {
+
+std::string plot_number(double v) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.9g", v);
+  return buffer;
+}
+
+std::string directory_of(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  return slash == std::string::npos ? std::string(".") : path.substr(0, slash);
+}
+
+void make_directory(const std::string& dir) {
+  if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) throw RuntimeFailure("cannot create directory " + dir);
+}
 
 void render_gnuplot(const std::string& dir, const std::string& stem, PlotSize size) {
   if (std::system("command -v gnuplot >/dev/null 2>&1") != 0)

@@ -13,4 +13,13 @@ struct PlotSize {
 // Throws RuntimeFailure if gnuplot is missing or fails (its stderr is kept in dir/stem.log).
 void render_gnuplot(const std::string& dir, const std::string& stem, PlotSize size);
 
+// Helpers every plot command shares.
+std::string plot_number(double v);                 // "%.9g"
+std::string directory_of(const std::string& path);  // "." when there is no '/'
+void make_directory(const std::string& dir);        // RuntimeFailure when it cannot be created
+
+// The `plot` subcommands (one file each).
+struct Invocation;
+int plot_microbench(const Invocation& inv);
+
 }  // namespace perfmodel::cli

@@ -1,11 +1,159 @@
 #include "profile_report.hpp"
 
+#include <cmath>
+#include <string>
+
 namespace perfmodel::cli {
+
+namespace {
+
+Cell count(double v) { return Cell(static_cast<std::int64_t>(std::llround(v))); }
+
+void add_quality(Record& row, const std::string& prefix, const FitQuality& q) {
+  row.push_back({prefix + "_points", Cell(static_cast<std::int64_t>(q.sizes))});
+  row.push_back({prefix + "_mean_rel_error", Cell(q.mean_rel_error, Unit::percent)});
+  row.push_back({prefix + "_max_rel_error", Cell(q.max_rel_error, Unit::percent)});
+}
+
+// The theoretical peak a measured ceiling can be compared with (0 when unknown).
+double theoretical_for(const std::string& name, const GpuDeviceInfo& d) {
+  if (name.rfind("dram_", 0) == 0) return d.theoretical_dram_Bps();
+  if (name == "fp32") return d.theoretical_flops(d.fp32_lanes_per_sm);
+  if (name == "fp64") return d.theoretical_flops(d.fp64_lanes_per_sm);
+  if (name == "fp16") return d.theoretical_flops(d.fp16_lanes_per_sm);
+  if (name == "int32") return d.theoretical_flops(d.int32_lanes_per_sm);
+  if (name == "shared_load" || name == "shared_store")
+    return d.multiprocessors * d.shared_memory_banks * d.shared_memory_bank_bytes * d.sm_clock_hz;
+  return 0;
+}
+
+void add_gpu(Report& r, const GpuCalibration& gpu) {
+  const GpuDeviceInfo& d = gpu.device;
+  r.meta.push_back({"gpu_samples_file", Cell(gpu.samples_file)});
+  r.meta.push_back({"gpu_calibration_wall_s", Cell(gpu.calibration_wall_s, Unit::seconds)});
+  Table device{"gpu_device", {}};
+  device.rows.push_back({{"compute_capability", Cell(std::to_string(static_cast<int>(d.compute_capability_major)) + "." +
+                                                     std::to_string(static_cast<int>(d.compute_capability_minor)))},
+                         {"sms", count(d.multiprocessors)},
+                         {"sm_clock_hz", Cell(d.sm_clock_hz)},
+                         {"l2_bytes", Cell(d.l2_cache_bytes, Unit::bytes)},
+                         {"shared_per_sm_bytes", Cell(d.shared_memory_per_multiprocessor, Unit::bytes)},
+                         {"registers_per_sm", count(d.registers_per_multiprocessor)},
+                         {"max_threads_per_sm", count(d.max_threads_per_multiprocessor)},
+                         {"max_blocks_per_sm", count(d.max_blocks_per_multiprocessor)},
+                         {"copy_engines", count(d.async_engines)},
+                         {"theoretical_dram_bytes_per_s", Cell(d.theoretical_dram_Bps(), Unit::bytes_per_s)}});
+  r.tables.push_back(std::move(device));
+
+  if (!gpu.ceilings.empty()) {
+    Table t{"gpu_ceilings", {}};
+    for (const CeilingKind& k : ceiling_kinds()) {
+      const auto it = gpu.ceilings.find(k.name);
+      if (it == gpu.ceilings.end()) continue;
+      const MeasuredRate& m = it->second;
+      const Unit unit = std::string(k.unit) == "B/s" ? Unit::bytes_per_s : Unit::per_s;
+      const double peak = theoretical_for(k.name, d);
+      t.rows.push_back({{"ceiling", Cell(k.name)},
+                        {"unit", Cell(k.unit)},
+                        {"median", Cell(m.median, unit)},
+                        {"p10", Cell(m.p10, unit)},
+                        {"p90", Cell(m.p90, unit)},
+                        {"repetitions", Cell(static_cast<std::int64_t>(m.samples))},
+                        {"theoretical", Cell(peak, unit)},
+                        {"of_theoretical", Cell(peak > 0 ? m.median / peak : 0.0, Unit::percent)},
+                        {"best_configuration", Cell(m.config)}});
+    }
+    r.tables.push_back(std::move(t));
+  }
+  if (gpu.dram_concurrency) {
+    const SaturationCurve& c = *gpu.dram_concurrency;
+    Record row{{"peak_bytes_per_s", Cell(c.peak_Bps, Unit::bytes_per_s)},
+               {"latency_s", Cell(c.latency_s, Unit::seconds)},
+               {"sharpness", Cell(c.sharpness)},
+               {"max_requests_per_warp", Cell(c.max_requests_per_warp)},
+               {"bytes_in_flight_for_90pct", Cell(c.bytes_in_flight_for(0.9), Unit::bytes)}};
+    add_quality(row, "fit", c.fit);
+    if (c.holdout) add_quality(row, "holdout", *c.holdout);
+    r.tables.push_back({"gpu_dram_concurrency", {row}});
+  }
+  if (gpu.latency) {
+    const LatencyLevels& l = *gpu.latency;
+    r.tables.push_back({"gpu_latency",
+                        {{{"level", Cell("L1")}, {"latency_s", Cell(l.l1_s, Unit::seconds)}, {"footprint", Cell(l.l1_footprint_bytes, Unit::bytes)}},
+                         {{"level", Cell("L2")}, {"latency_s", Cell(l.l2_s, Unit::seconds)}, {"footprint", Cell(l.l2_footprint_bytes, Unit::bytes)}},
+                         {{"level", Cell("DRAM")}, {"latency_s", Cell(l.dram_s, Unit::seconds)}, {"footprint", Cell(l.dram_footprint_bytes, Unit::bytes)}}}});
+  }
+  if (!gpu.bank_conflicts.empty()) {
+    Table t{"gpu_bank_conflicts", {}};
+    for (const auto& [word, c] : gpu.bank_conflicts) {
+      Record row{{"word_bytes", Cell(std::int64_t{word})},
+                 {"degree_1_s_per_access", Cell(c.seconds_per_access.front(), Unit::seconds)},
+                 {"slope_s_per_degree", Cell(c.slope_s, Unit::seconds)}};
+      for (int degree : {2, 4, 8, 16, 32})
+        if (degree <= static_cast<int>(c.seconds_per_access.size()))
+          row.push_back({"penalty_" + std::to_string(degree) + "way", Cell(c.penalty(degree), Unit::ratio)});
+      add_quality(row, "line_fit", c.fit);
+      t.rows.push_back(row);
+    }
+    r.tables.push_back(std::move(t));
+  }
+  if (gpu.partition) {
+    const PartitionCalibration& p = *gpu.partition;
+    r.tables.push_back({"gpu_partition_camping",
+                        {{{"penalty", Cell(p.penalty, Unit::ratio)},
+                          {"worst_granule", Cell(p.worst_granule_bytes, Unit::bytes)},
+                          {"worst_stride", Cell(p.worst_stride_bytes, Unit::bytes)},
+                          {"cases_measured", Cell(static_cast<std::int64_t>(p.sweep.rows.size()))}}}});
+    if (!p.strided.rows.empty()) {
+      Table t{"gpu_strided_access", {}};
+      const std::size_t stride = p.strided.column("stride_elements"), bps = p.strided.column("Bps"),
+                        eff = p.strided.column("efficiency"), sectors = p.strided.column("sectors_per_request");
+      for (const auto& row : p.strided.rows)
+        t.rows.push_back({{"stride_elements", count(row[stride])},
+                          {"useful_bytes_per_s", Cell(row[bps], Unit::bytes_per_s)},
+                          {"efficiency_vs_stride_1", Cell(row[eff], Unit::percent)},
+                          {"sectors_per_request", count(row[sectors])},
+                          {"sector_model_efficiency", Cell(row[sectors] > 0 ? 4.0 / row[sectors] : 0.0, Unit::percent)}});
+      r.tables.push_back(std::move(t));
+    }
+  }
+  if (gpu.launch) {
+    const LaunchCalibration& l = *gpu.launch;
+    Record row{{"empty_kernel_s", Cell(l.empty_kernel_s, Unit::seconds)},
+               {"launch_sync_s", Cell(l.launch_sync_s, Unit::seconds)},
+               {"graph_kernel_s", Cell(l.graph_kernel_s, Unit::seconds)},
+               {"wave_base_s", Cell(l.wave_base_s, Unit::seconds)},
+               {"per_wave_s", Cell(l.per_wave_s, Unit::seconds)},
+               {"blocks_per_wave", count(l.blocks_per_wave)}};
+    add_quality(row, "wave_fit", l.wave_fit);
+    r.tables.push_back({"gpu_launch", {row}});
+  }
+  if (gpu.overlap) {
+    const OverlapCalibration& o = *gpu.overlap;
+    auto overlap = [](double alone_sum, double together) { return together > 0 ? alone_sum / together : 0.0; };
+    r.tables.push_back(
+        {"gpu_overlap",
+         {{{"copy_engines", count(o.copy_engines)},
+           {"copy_bytes", Cell(o.copy_bytes, Unit::bytes)},
+           {"h2d_s", Cell(o.h2d_s, Unit::seconds)},
+           {"d2h_s", Cell(o.d2h_s, Unit::seconds)},
+           {"kernel_s", Cell(o.kernel_s, Unit::seconds)},
+           {"all_three_s", Cell(o.all_s, Unit::seconds)},
+           {"speedup_h2d_d2h", Cell(overlap(o.h2d_s + o.d2h_s, o.h2d_d2h_s), Unit::ratio)},
+           {"speedup_h2d_kernel", Cell(overlap(o.h2d_s + o.kernel_s, o.h2d_kernel_s), Unit::ratio)},
+           {"speedup_d2h_kernel", Cell(overlap(o.d2h_s + o.kernel_s, o.d2h_kernel_s), Unit::ratio)},
+           {"speedup_all_three", Cell(overlap(o.h2d_s + o.d2h_s + o.kernel_s, o.all_s), Unit::ratio)},
+           {"max_concurrent_kernels", Cell(o.max_concurrent_kernels)}}}});
+  }
+}
+
+}  // namespace
 
 Report profile_report(const Profile& profile) {
   Report r;
   r.meta.push_back({"schema_version", Cell(std::int64_t{profile.schema_version})});
   for (const auto& [key, value] : profile.provenance.fields()) r.meta.push_back({key, Cell(*value)});
+  if (profile.gpu) add_gpu(r, *profile.gpu);
   if (!profile.pcie) return r;
   const PcieCalibration& pcie = *profile.pcie;
   r.meta.push_back({"pcie_samples_file", Cell(pcie.samples_file)});

@@ -11,7 +11,7 @@
 
 namespace perfmodel::cli {
 
-enum class Unit { none, seconds, bytes, bytes_per_s, ratio, percent };
+enum class Unit { none, seconds, bytes, bytes_per_s, per_s, ratio, percent };  // per_s: flop/s, op/s, call/s
 
 struct Cell {
   std::variant<std::string, double, std::int64_t, bool> value;

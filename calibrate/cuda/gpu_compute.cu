@@ -128,7 +128,8 @@ __global__ void chains_half2(int iterations, float* out) {
 struct Shape {
   int per_sm, threads;
 };
-constexpr Shape kShapes[] = {{8, 256}, {4, 512}, {2, 1024}, {16, 128}};
+// Block sizes tried; each runs as many blocks per SM as fit at once (registers permitting).
+constexpr int kBlockSizes[] = {128, 256, 512, 1024};
 
 class ComputeBenchmark final : public GpuBenchmark {
  public:
@@ -171,9 +172,10 @@ class ComputeBenchmark final : public GpuBenchmark {
     using T = typename Tr::T;
     const double target = quick() ? 1e-3 : 3e-3;
     double best = 0;
-    for (const Shape& shape : kShapes) {
+    for (int threads : kBlockSizes) {
+      const Shape shape{std::min(resident_blocks(chains<op>, threads), static_cast<int>(device().max_blocks_per_multiprocessor)), threads};
+      if (shape.per_sm == 0) continue;
       const int blocks = sms() * shape.per_sm;
-      if (resident_blocks(chains<op>, shape.threads) < shape.per_sm) continue;
       auto launch = [&](int iterations) { chains<op><<<blocks, shape.threads, 0, s>>>(iterations, out_->as<T>()); };
       const int iterations = iterations_for(s, launch, target);
       const auto t = time_repetitions(s, reps(7, 3), [&](int) { launch(iterations); });
@@ -211,9 +213,10 @@ class ComputeBenchmark final : public GpuBenchmark {
   double run_half2(cudaStream_t s) {
     const double target = quick() ? 1e-3 : 3e-3;
     double best = 0;
-    for (const Shape& shape : kShapes) {
+    for (int threads : kBlockSizes) {
+      const Shape shape{std::min(resident_blocks(chains_half2, threads), static_cast<int>(device().max_blocks_per_multiprocessor)), threads};
+      if (shape.per_sm == 0) continue;
       const int blocks = sms() * shape.per_sm;
-      if (resident_blocks(chains_half2, shape.threads) < shape.per_sm) continue;
       auto launch = [&](int iterations) { chains_half2<<<blocks, shape.threads, 0, s>>>(iterations, out_->as<float>()); };
       const int iterations = iterations_for(s, launch, target);
       const auto t = time_repetitions(s, reps(7, 3), [&](int) { launch(iterations); });

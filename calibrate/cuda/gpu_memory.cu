@@ -292,7 +292,7 @@ class ConcurrencyBenchmark final : public GpuBenchmark {
           expect_close(read_device_double(total.as<double>()), static_cast<double>(count) * (r + 1), 1e-9, "dram concurrency read");
           const bool power_of_two = (threads & (threads - 1)) == 0;
           record("dram.concurrency",
-                 {{"blocks_per_sm", per_sm}, {"threads", threads}, {"ilp", ilp}, {"bytes_in_flight", in_flight},
+                 {{"blocks_per_sm", per_sm}, {"threads", threads}, {"ilp", ilp}, {"element_bytes", 8}, {"sms", sms()},
                   {"holdout", power_of_two ? 0 : 1}},
                  t, static_cast<double>(count) * 8);
           best = std::max(best, median_rate(t, static_cast<double>(count) * 8));

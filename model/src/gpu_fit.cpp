@@ -48,6 +48,11 @@ double SaturationCurve::bandwidth_Bps(double q) const {
   return peak_Bps * x / std::pow(1.0 + std::pow(x, sharpness), 1.0 / sharpness);
 }
 
+double SaturationCurve::bytes_in_flight(double sms, double warps_per_sm, double loads_per_thread, double request_bytes) const {
+  const double loads = max_requests_per_warp > 0 ? std::min(loads_per_thread, max_requests_per_warp) : loads_per_thread;
+  return sms * warps_per_sm * loads * request_bytes;
+}
+
 double SaturationCurve::bytes_in_flight_for(double fraction) const {
   if (!(fraction > 0 && fraction < 1)) throw std::invalid_argument("fraction of peak must be in (0, 1)");
   const double x = fraction / std::pow(1.0 - std::pow(fraction, sharpness), 1.0 / sharpness);
@@ -216,6 +221,36 @@ SaturationCurve fit_saturation(const std::vector<XY>& fit_set, const std::vector
   return c;
 }
 
+SaturationCurve fit_concurrency(const std::vector<ConcurrencyPoint>& fit_set, const std::vector<ConcurrencyPoint>& holdout_set) {
+  auto points = [](const std::vector<ConcurrencyPoint>& set, double limit) {
+    SaturationCurve shape;
+    shape.max_requests_per_warp = limit;
+    std::vector<XY> out;
+    for (const ConcurrencyPoint& p : set)
+      out.push_back({shape.bytes_in_flight(p.sms, p.warps_per_sm, p.loads_per_thread, p.request_bytes), p.bandwidth_Bps});
+    return out;
+  };
+  SaturationCurve best;
+  double best_rss = std::numeric_limits<double>::max();
+  for (double limit = 1; limit <= 32; limit += 0.5) {
+    const std::vector<XY> fit_points = points(fit_set, limit);
+    SaturationCurve c = fit_saturation(fit_points, {});
+    double rss = 0;
+    for (const XY& p : fit_points) rss += std::pow((c.bandwidth_Bps(p.x) - p.y) / p.y, 2);
+    if (rss < best_rss) {
+      best_rss = rss;
+      best = c;
+      best.max_requests_per_warp = limit;
+    }
+  }
+  if (!holdout_set.empty()) {
+    std::vector<double> model, measured;
+    for (const XY& p : points(holdout_set, best.max_requests_per_warp)) model.push_back(best.bandwidth_Bps(p.x)), measured.push_back(p.y);
+    best.holdout = relative_errors(model, measured);
+  }
+  return best;
+}
+
 // ------------------------------------------------------------------ fit_gpu
 namespace {
 
@@ -277,32 +312,27 @@ void fit_ceilings(const std::map<std::string, Series>& all, GpuCalibration& gpu)
   }
 }
 
-void fit_concurrency(const Series& configs, GpuCalibration& gpu) {
-  std::vector<XY> fit_set, holdout_set;
+void fit_concurrency_series(const Series& configs, GpuCalibration& gpu) {
+  std::vector<ConcurrencyPoint> fit_set, holdout_set;
+  const std::string series = "dram.concurrency";
   for (const auto& [text, c] : configs) {
-    const XY p{c.param("bytes_in_flight", "dram.concurrency"), c.median_rate()};
-    (c.param("holdout", "dram.concurrency") != 0 ? holdout_set : fit_set).push_back(p);
+    ConcurrencyPoint p;
+    p.sms = c.param("sms", series);
+    p.warps_per_sm = c.param("blocks_per_sm", series) * c.param("threads", series) / 32.0;
+    p.loads_per_thread = c.param("ilp", series);
+    p.request_bytes = 32.0 * c.param("element_bytes", series);
+    p.bandwidth_Bps = c.median_rate();
+    (c.param("holdout", series) != 0 ? holdout_set : fit_set).push_back(p);
   }
   try {
-    gpu.dram_concurrency = fit_saturation(fit_set, holdout_set);
+    gpu.dram_concurrency = fit_concurrency(fit_set, holdout_set);
   } catch (const std::invalid_argument& e) {
     throw InputError(std::string("dram.concurrency: cannot fit: ") + e.what());
   }
 }
 
-void fit_latency(const Series& configs, GpuCalibration& gpu) {
-  // footprint → steps → median seconds; latency = slope between the smallest and largest step count.
-  std::map<double, std::map<double, double>> by_footprint;
-  for (const auto& [text, c] : configs)
-    by_footprint[c.param("footprint_bytes", "latency.chase")][c.param("steps", "latency.chase")] = c.median_seconds();
-  std::map<double, double> latency;  // footprint → seconds per load
-  for (const auto& [footprint, by_steps] : by_footprint) {
-    const auto lo = by_steps.begin();
-    const auto hi = std::prev(by_steps.end());
-    latency[footprint] = hi->first > lo->first ? (hi->second - lo->second) / (hi->first - lo->first) : lo->second / lo->first;
-    if (!(latency[footprint] > 0))
-      throw InputError("latency.chase: footprint " + std::to_string(footprint) + " B: time does not grow with steps");
-  }
+void fit_latency(const std::vector<SeriesPoint>& chase, GpuCalibration& gpu) {
+  const std::map<double, double> latency = chase_latency_by_footprint(chase);
   auto nearest = [&](double target) {
     auto best = latency.begin();
     for (auto it = latency.begin(); it != latency.end(); ++it)
@@ -452,6 +482,40 @@ bool has_prefix(const std::map<std::string, Series>& all, const std::string& pre
 
 }  // namespace
 
+std::vector<SeriesPoint> series_medians(const GpuSampleFile& file, const std::string& series) {
+  std::vector<GpuSample> selected;
+  for (const GpuSample& s : file.samples)
+    if (s.series == series) selected.push_back(s);
+  std::vector<SeriesPoint> out;
+  const auto grouped = group(selected);
+  if (grouped.empty()) return out;
+  for (const auto& [text, c] : grouped.begin()->second) {
+    const SampleSummary r = summarize(c.rates);
+    out.push_back({c.params, c.median_seconds(), r.median, r.p10, r.p90, r.count});
+  }
+  return out;
+}
+
+std::map<double, double> chase_latency_by_footprint(const std::vector<SeriesPoint>& chase) {
+  std::map<double, std::map<double, double>> by_footprint;  // footprint → steps → median seconds
+  for (const SeriesPoint& p : chase) {
+    const auto footprint = p.params.find("footprint_bytes"), steps = p.params.find("steps");
+    if (footprint == p.params.end() || steps == p.params.end())
+      throw InputError("latency.chase: a sample lacks footprint_bytes or steps");
+    by_footprint[footprint->second][steps->second] = p.median_seconds;
+  }
+  std::map<double, double> latency;
+  for (const auto& [footprint, by_steps] : by_footprint) {
+    const auto lo = by_steps.begin();
+    const auto hi = std::prev(by_steps.end());
+    const double l = hi->first > lo->first ? (hi->second - lo->second) / (hi->first - lo->first) : lo->second / lo->first;
+    if (!(l > 0))
+      throw InputError("latency.chase: footprint " + std::to_string(footprint) + " B: time does not grow with steps");
+    latency[footprint] = l;
+  }
+  return latency;
+}
+
 GpuCalibration fit_gpu(const GpuSampleFile& file, const std::string& samples_file) {
   GpuCalibration gpu;
   gpu.samples_file = samples_file;
@@ -466,8 +530,8 @@ GpuCalibration fit_gpu(const GpuSampleFile& file, const std::string& samples_fil
                      [&](const std::string& p) { return entry.first.rfind(p, 0) == 0; }))
       throw InputError(samples_file + ": unknown series '" + entry.first + "'");
   fit_ceilings(all, gpu);
-  if (all.count("dram.concurrency")) fit_concurrency(all.at("dram.concurrency"), gpu);
-  if (all.count("latency.chase")) fit_latency(all.at("latency.chase"), gpu);
+  if (all.count("dram.concurrency")) fit_concurrency_series(all.at("dram.concurrency"), gpu);
+  if (all.count("latency.chase")) fit_latency(series_medians(file, "latency.chase"), gpu);
   if (all.count("shared.conflict")) fit_conflicts(all.at("shared.conflict"), gpu);
   if (all.count("dram.partition") || all.count("dram.stride")) fit_partition(all, gpu);
   if (has_prefix(all, "launch.")) fit_launch(all, gpu);

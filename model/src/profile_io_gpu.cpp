@@ -32,7 +32,10 @@ std::vector<std::pair<const char*, D*>> number_fields(T& l) {
   else if constexpr (std::is_same_v<std::remove_const_t<T>, PartitionCalibration>)
     return {{"penalty", &l.penalty}, {"worst_granule_bytes", &l.worst_granule_bytes}, {"worst_stride_bytes", &l.worst_stride_bytes}};
   else if constexpr (std::is_same_v<std::remove_const_t<T>, SaturationCurve>)
-    return {{"peak_Bps", &l.peak_Bps}, {"latency_s", &l.latency_s}, {"sharpness", &l.sharpness}};
+    return {{"peak_Bps", &l.peak_Bps},
+            {"latency_s", &l.latency_s},
+            {"sharpness", &l.sharpness},
+            {"max_requests_per_warp", &l.max_requests_per_warp}};
   else
     static_assert(sizeof(T) == 0, "no field list for this type");
 }
@@ -134,7 +137,9 @@ void emit_gpu(YAML::Emitter& out, const GpuCalibration& gpu) {
   if (gpu.dram_concurrency) {
     const SaturationCurve& c = *gpu.dram_concurrency;
     out << YAML::Key << "dram_concurrency" << YAML::Value << YAML::BeginMap;
-    out << YAML::Key << "model" << YAML::Value << "peak * x / (1 + x^sharpness)^(1/sharpness), x = bytes_in_flight / (peak * latency)";
+    out << YAML::Key << "model" << YAML::Value
+        << "peak * x / (1 + x^sharpness)^(1/sharpness), x = q / (peak * latency), "
+           "q = SMs * warps/SM * min(loads/thread, max_requests_per_warp) * bytes/request";
     emit_numbers(out, c);
     out << YAML::Key << "points" << YAML::Value << c.points;
     emit_quality(out, "fit", c.fit);

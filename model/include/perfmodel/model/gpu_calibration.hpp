@@ -36,15 +36,23 @@ struct MeasuredRate {
 //   BW(q) = peak · x / (1 + x^k)^(1/k),   x = q / (peak · latency)
 // For small q, BW ≈ q / latency (each byte in flight completes once per latency); for large q,
 // BW → peak. k (sharpness) → ∞ gives S0-style min(peak, q/latency).
+// The bytes a kernel keeps in flight are
+//   q = SMs · warps per SM · min(independent loads per thread, max_requests_per_warp) · bytes per warp request
+// because the H100 measurements show that a warp does not keep more than a few requests in
+// flight however many independent loads its code has (S0's "12800 threads" rule, Eq 4.14,
+// is the T10 instance of q ≥ peak · latency).
 struct SaturationCurve {
   double peak_Bps = 0;
   double latency_s = 0;
   double sharpness = 0;
+  double max_requests_per_warp = 0;  // 0 = no per-warp limit was fitted
   std::size_t points = 0;
   FitQuality fit;
   std::optional<FitQuality> holdout;
 
   double bandwidth_Bps(double bytes_in_flight) const;
+  // q for a launch: warps per SM, independent loads per thread, bytes per warp-wide request.
+  double bytes_in_flight(double sms, double warps_per_sm, double loads_per_thread, double request_bytes) const;
   // Bytes in flight that reach `fraction` (0 < fraction < 1) of the peak.
   double bytes_in_flight_for(double fraction) const;
 };

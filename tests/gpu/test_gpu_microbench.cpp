@@ -1,0 +1,58 @@
+// GPU tests (CTest label `gpu`): the microbenchmarks in quick mode on the device, fitted, and
+// checked against physics (nothing above the datasheet peak) and against their own models.
+#include <gtest/gtest.h>
+
+#include "perfmodel/calibrate/benchmark.hpp"
+#include "perfmodel/calibrate/calibration.hpp"
+#include "perfmodel/calibrate/device.hpp"
+
+using namespace perfmodel;
+
+namespace {
+
+GpuCalibration quick_gpu_calibration() {
+  const BenchmarkRegistry registry = make_default_registry();
+  CalibrationOptions options;
+  options.quick = true;
+  CalibrationData data;
+  for (Benchmark* b : registry.select({"gpu"})) b->run(options, data);  // each verifies its results
+  return fit_gpu_samples({data.provenance, data.gpu_device, data.gpu_samples, data.gpu_wall_s}, "mem");
+}
+
+}  // namespace
+
+TEST(GpuMicrobench, QuickCalibrationIsPhysicallyPlausible) {
+  ASSERT_FALSE(gpu_unavailable_reason().has_value()) << *gpu_unavailable_reason();
+  const GpuCalibration gpu = quick_gpu_calibration();
+  const GpuDeviceInfo& d = gpu.device;
+  ASSERT_GT(d.multiprocessors, 0);
+  // Measured ceilings never exceed the datasheet peaks (5 % for clock reporting slack).
+  for (const char* name : {"dram_read", "dram_write", "dram_copy", "dram_triad"}) {
+    EXPECT_LT(gpu.ceiling(name).median, 1.05 * d.theoretical_dram_Bps()) << name;
+    EXPECT_GT(gpu.ceiling(name).median, 0.5 * d.theoretical_dram_Bps()) << name;
+  }
+  if (d.fp32_lanes_per_sm > 0) {
+    EXPECT_LT(gpu.ceiling("fp32").median, 1.05 * d.theoretical_flops(d.fp32_lanes_per_sm));
+    EXPECT_GT(gpu.ceiling("fp32").median, 0.5 * d.theoretical_flops(d.fp32_lanes_per_sm));
+  }
+  // The memory hierarchy is ordered: shared > L2 > DRAM bandwidth, L1 < L2 < DRAM latency.
+  EXPECT_GT(gpu.ceiling("shared_load").median, gpu.ceiling("l2_read").median);
+  EXPECT_GT(gpu.ceiling("l2_read").median, gpu.ceiling("dram_read").median);
+  ASSERT_TRUE(gpu.latency);
+  EXPECT_LT(gpu.latency->l1_s, gpu.latency->l2_s);
+  EXPECT_LT(gpu.latency->l2_s, gpu.latency->dram_s);
+  // Bank conflicts serialise: 32-way 4-byte accesses cost at least 16× a conflict-free one.
+  ASSERT_TRUE(gpu.bank_conflicts.count(4));
+  EXPECT_GT(gpu.bank_conflicts.at(4).penalty(32), 16.0);
+  // The saturation model fits the concurrency sweep it was fitted on.
+  ASSERT_TRUE(gpu.dram_concurrency);
+  EXPECT_LT(gpu.dram_concurrency->fit.mean_rel_error, 0.10);
+  EXPECT_LT(gpu.dram_concurrency->peak_Bps, 1.05 * d.theoretical_dram_Bps());
+  // Launches cost something, and a graph launch is cheaper per kernel than a stream launch.
+  ASSERT_TRUE(gpu.launch);
+  EXPECT_GT(gpu.launch->empty_kernel_s, 0.5e-6);
+  EXPECT_LT(gpu.launch->graph_kernel_s, gpu.launch->empty_kernel_s);
+  // Copy engines overlap: H2D and D2H together finish before they would one after the other.
+  ASSERT_TRUE(gpu.overlap);
+  EXPECT_LT(gpu.overlap->h2d_d2h_s, 0.9 * (gpu.overlap->h2d_s + gpu.overlap->d2h_s));
+}
