@@ -59,8 +59,8 @@ void add_gpu(Report& r, const GpuCalibration& gpu) {
                         {"p10", Cell(m.p10, unit)},
                         {"p90", Cell(m.p90, unit)},
                         {"repetitions", Cell(static_cast<std::int64_t>(m.samples))},
-                        {"theoretical", Cell(peak, unit)},
-                        {"of_theoretical", Cell(peak > 0 ? m.median / peak : 0.0, Unit::percent)},
+                        {"theoretical", peak > 0 ? Cell(peak, unit) : Cell("")},
+                        {"of_theoretical", peak > 0 ? Cell(m.median / peak, Unit::percent) : Cell("")},
                         {"best_configuration", Cell(m.config)}});
     }
     r.tables.push_back(std::move(t));
@@ -89,9 +89,9 @@ void add_gpu(Report& r, const GpuCalibration& gpu) {
       Record row{{"word_bytes", Cell(std::int64_t{word})},
                  {"degree_1_s_per_access", Cell(c.seconds_per_access.front(), Unit::seconds)},
                  {"slope_s_per_degree", Cell(c.slope_s, Unit::seconds)}};
-      for (int degree : {2, 4, 8, 16, 32})
-        if (degree <= static_cast<int>(c.seconds_per_access.size()))
-          row.push_back({"penalty_" + std::to_string(degree) + "way", Cell(c.penalty(degree), Unit::ratio)});
+      for (int degree : {2, 4, 8, 16, 32})  // 8-byte words have degrees up to 16 only
+        row.push_back({"penalty_" + std::to_string(degree) + "way",
+                       degree <= static_cast<int>(c.seconds_per_access.size()) ? Cell(c.penalty(degree), Unit::ratio) : Cell("")});
       add_quality(row, "line_fit", c.fit);
       t.rows.push_back(row);
     }

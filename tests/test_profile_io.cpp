@@ -32,6 +32,40 @@ Profile sample_profile() {
   p.pcie->curves[{Direction::h2d, HostMemory::pinned}] = c;
   c.holdout.reset();
   p.pcie->curves[{Direction::bidir, HostMemory::pinned}] = c;
+
+  GpuCalibration g;
+  g.samples_file = "x.gpu_samples.csv";
+  g.calibration_wall_s = 7.5;
+  for (auto& [name, value] : g.device.fields()) *value = 1;
+  g.device.multiprocessors = 132;
+  g.device.l2_cache_bytes = 52428800;
+  g.ceilings["dram_read"] = {3.1e12, 3.0e12, 3.2e12, 20, "threads=256"};
+  g.ceilings["fp32"] = {6.3e13, 6.2e13, 6.4e13, 7, "threads=128"};
+  SaturationCurve sat;
+  sat.peak_Bps = 3.08e12, sat.latency_s = 4.09e-7, sat.sharpness = 2.6, sat.max_requests_per_warp = 4.5, sat.points = 130;
+  sat.fit = {130, 0.025, 0.14};
+  sat.holdout = FitQuality{70, 0.02, 0.11};
+  g.dram_concurrency = sat;
+  g.latency = LatencyLevels{2e-8, 1.7e-7, 3.4e-7, 4096, 8388608, 536870912};
+  ConflictCurve conflicts;
+  conflicts.seconds_per_access = {5.1e-10, 1.02e-9, 1.53e-9};
+  conflicts.intercept_s = 0;
+  conflicts.slope_s = 5.1e-10;
+  conflicts.fit = {3, 0.001, 0.002};
+  g.bank_conflicts[4] = conflicts;
+  PartitionCalibration part;
+  part.penalty = 1.01, part.worst_granule_bytes = 256, part.worst_stride_bytes = 32768;
+  part.sweep = {{"granule_bytes", "stride_bytes", "slots_used", "Bps"}, {{256, 4096, 1, 2.8e12}, {256, 4096, 16, 2.83e12}}};
+  part.strided = {{"stride_elements", "element_bytes", "Bps", "efficiency", "sectors_per_request"}, {{1, 4, 2.7e12, 1, 4}}};
+  g.partition = part;
+  g.launch = LaunchCalibration{3.5e-6, 9.4e-6, 9.6e-7, 2.4e-6, 6.2e-7, 1056, {12, 0.026, 0.093}};
+  OverlapCalibration overlap;
+  overlap.copy_engines = 3, overlap.copy_bytes = 268435456, overlap.h2d_s = 4.8e-3, overlap.d2h_s = 4.9e-3;
+  overlap.kernel_s = 5.2e-3, overlap.h2d_d2h_s = 5e-3, overlap.h2d_kernel_s = 5.3e-3, overlap.d2h_kernel_s = 5.3e-3;
+  overlap.all_s = 5.7e-3, overlap.max_concurrent_kernels = 76;
+  overlap.kernel_concurrency = {{"streams", "seconds", "concurrency"}, {{1, 1e-3, 1}, {128, 1.7e-3, 75}}};
+  g.overlap = overlap;
+  p.gpu = g;
   return p;
 }
 
@@ -72,6 +106,16 @@ TEST(ProfileYaml, RoundTripIsExact) {
   ASSERT_TRUE(c.holdout);
   EXPECT_EQ(c.holdout->max_rel_error, 0.019);
   EXPECT_FALSE(back.pcie->curve({Direction::bidir, HostMemory::pinned}).holdout.has_value());
+  ASSERT_TRUE(back.gpu);
+  EXPECT_EQ(back.gpu->device.multiprocessors, 132);
+  EXPECT_EQ(back.gpu->ceiling("fp32").median, 6.3e13);
+  EXPECT_EQ(back.gpu->ceiling("dram_read").config, "threads=256");
+  EXPECT_THROW(back.gpu->ceiling("fp64"), InputError);
+  ASSERT_TRUE(back.gpu->dram_concurrency);
+  EXPECT_EQ(back.gpu->dram_concurrency->max_requests_per_warp, 4.5);
+  EXPECT_EQ(back.gpu->bank_conflicts.at(4).seconds_per_access.size(), 3u);
+  EXPECT_EQ(back.gpu->partition->sweep.rows.size(), 2u);
+  EXPECT_EQ(back.gpu->overlap->kernel_concurrency.rows.back()[2], 75);
   EXPECT_EQ(profile_to_yaml(back), profile_to_yaml(p));
 }
 
@@ -79,8 +123,8 @@ TEST(ProfileYaml, EachKindOfBadProfileGetsItsOwnError) {
   const struct {
     std::string from, to, expected;  // expected: a regex the message must match
   } cases[] = {
-      {"schema_version: 1", "schema_version: 2", R"(bad\.yaml:2:\d+: schema_version: unsupported profile schema version 2)"},
-      {"schema_version: 1", "schema_version: one", R"(bad\.yaml:2:\d+: schema_version: expected an integer)"},
+      {"schema_version: 2", "schema_version: 1", R"(bad\.yaml:2:\d+: schema_version: unsupported profile schema version 1; this perfmodel reads version 2)"},
+      {"schema_version: 2", "schema_version: one", R"(bad\.yaml:2:\d+: schema_version: expected an integer)"},
       {"  samples_file: x.pcie_samples.csv\n", "", R"(bad\.yaml:\d+:\d+: pcie\.samples_file: missing key)"},
       {"samples_file:", "sample_file:", R"(pcie\.sample_file: unknown key)"},
       {"setup_s: 9.1", "setup_s: -9.1", R"(bad\.yaml:\d+:\d+: pcie\.curves\.h2d\.pinned\.segments\[0\]\.setup_s: must be >= 0)"},
@@ -96,6 +140,20 @@ TEST(ProfileYaml, EachKindOfBadProfileGetsItsOwnError) {
       {"curves:\n(    .*\n)+", "curves: [1, 2]\n", R"(pcie\.curves: expected a mapping)"},
       {"segments:\n(          .*\n)+", "segments: {}\n", R"(segments: expected a list)"},
       {"  h2d:", "  h3d:", R"(pcie\.curves\.h3d: unknown key \(expected one of: h2d, d2h, bidir\))"},
+      // gpu section
+      {"    fp32:", "    fp33:", R"(bad\.yaml:\d+:\d+: gpu\.ceilings\.fp33: unknown key)"},
+      {"unit: B/s", "unit: GB/s", R"(gpu\.ceilings\.dram_read\.unit: must be B/s for dram_read)"},
+      {"p10: 3000000000000", "p10: 3300000000000", R"(gpu\.ceilings\.dram_read: needs p10 <= median <= p90)"},
+      {"    multiprocessors: 132\n", "", R"(gpu\.device\.multiprocessors: missing key)"},
+      {"multiprocessors: 132", "multiprocessors: 0", R"(gpu\.device\.multiprocessors: must be > 0)"},
+      {"l1_s: [^\n]+", "l1_s: -2e-08", R"(gpu\.latency\.l1_s: must be >= 0)"},
+      {"peak_Bps: [^\n]+", "peak_Bps: 0", R"(gpu\.dram_concurrency\.peak_Bps: must be > 0)"},
+      {R"(seconds_per_access: \[[^\]]*\])", "seconds_per_access: []", R"(gpu\.bank_conflicts\.word_4B\.seconds_per_access: needs)"},
+      {"word_4B", "word_5B", R"(gpu\.bank_conflicts\.word_5B: unknown key)"},
+      {R"(columns: \[granule_bytes)", "columns: [granularity", R"(gpu\.partition\.sweep\.columns: must be \[granule_bytes, stride_bytes, slots_used, Bps\])"},
+      {R"(- \[256, 4096, 1, [^\]]+\])", "- [256, 4096, 1]", R"(gpu\.partition\.sweep\.rows\[0\]: has 3 values for 4 columns)"},
+      {"empty_kernel_s: [^\n]+", "empty_kernel_s: soon", R"(gpu\.launch\.empty_kernel_s: expected a number)"},
+      {"  overlap:", "  overlaps:", R"(gpu\.overlaps: unknown key)"},
   };
   for (const auto& c : cases) {
     const std::string message = error_of(mutated(c.from, c.to));
