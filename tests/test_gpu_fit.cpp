@@ -1,0 +1,227 @@
+// The GPU fitting routines on synthetic data with known answers, the raw-sample CSV, and the
+// whole fit_gpu pipeline on a small synthetic sample set.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <regex>
+
+#include "perfmodel/model/errors.hpp"
+#include "perfmodel/model/gpu_fit.hpp"
+
+using namespace perfmodel;
+
+namespace {
+
+SaturationCurve curve(double peak, double latency, double sharpness, double limit = 0) {
+  SaturationCurve c;
+  c.peak_Bps = peak, c.latency_s = latency, c.sharpness = sharpness, c.max_requests_per_warp = limit;
+  return c;
+}
+
+std::string error_of(const std::string& csv) {
+  try {
+    parse_gpu_samples(csv, "s.csv");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(accepted)";
+}
+
+GpuSample sample(const std::string& series, std::map<std::string, double> params, double seconds, double amount, int rep = 0) {
+  return {series, std::move(params), rep, seconds, amount};
+}
+
+}  // namespace
+
+TEST(SaturationCurve, LimitsAreLittlesLawAndThePeak) {
+  const SaturationCurve c = curve(3e12, 400e-9, 3);
+  EXPECT_NEAR(c.bandwidth_Bps(1e3) / (1e3 / 400e-9), 1.0, 1e-6);  // far below the knee: q / latency
+  EXPECT_NEAR(c.bandwidth_Bps(1e12) / 3e12, 1.0, 1e-9);          // far above: the peak
+  EXPECT_LT(c.bandwidth_Bps(3e12 * 400e-9), 3e12);                // at the knee: below both asymptotes
+  for (double f : {0.5, 0.9, 0.99}) EXPECT_NEAR(c.bandwidth_Bps(c.bytes_in_flight_for(f)) / (f * 3e12), 1.0, 1e-9) << f;
+  EXPECT_THROW(c.bytes_in_flight_for(1.0), std::invalid_argument);
+  // The per-warp request limit caps the loads that count.
+  const SaturationCurve limited = curve(3e12, 400e-9, 3, 4);
+  EXPECT_EQ(limited.bytes_in_flight(132, 8, 16, 256), 132.0 * 8 * 4 * 256);
+  EXPECT_EQ(limited.bytes_in_flight(132, 8, 2, 256), 132.0 * 8 * 2 * 256);
+}
+
+TEST(SaturationFit, RecoversKnownParametersAndReportsHeldOutError) {
+  const SaturationCurve truth = curve(3.1e12, 410e-9, 2.6);
+  std::vector<XY> fit, holdout;
+  for (double e = 14; e <= 26; e += 0.5) fit.push_back({std::exp2(e), truth.bandwidth_Bps(std::exp2(e))});
+  for (double e = 14.25; e <= 26; e += 1) holdout.push_back({std::exp2(e), truth.bandwidth_Bps(std::exp2(e))});
+  const SaturationCurve c = fit_saturation(fit, holdout);
+  EXPECT_NEAR(c.peak_Bps / truth.peak_Bps, 1, 1e-3);
+  EXPECT_NEAR(c.latency_s / truth.latency_s, 1, 1e-3);
+  EXPECT_NEAR(c.sharpness / truth.sharpness, 1, 1e-2);
+  EXPECT_LT(c.fit.max_rel_error, 1e-4);
+  ASSERT_TRUE(c.holdout);
+  EXPECT_EQ(c.holdout->sizes, holdout.size());
+  EXPECT_LT(c.holdout->max_rel_error, 1e-4);
+  EXPECT_THROW(fit_saturation({{1, 1}, {2, 2}}, {}), std::invalid_argument);
+  EXPECT_THROW(fit_saturation({{1, 1}, {2, -2}, {3, 3}}, {}), std::invalid_argument);
+}
+
+TEST(SaturationFit, FindsThePerWarpRequestLimit) {
+  const SaturationCurve truth = curve(3e12, 400e-9, 2.5, 4.5);
+  std::vector<ConcurrencyPoint> fit, holdout;
+  for (double warps : {1, 2, 4, 8, 16, 32, 64})
+    for (double ilp : {1, 2, 4, 8, 16}) {
+      ConcurrencyPoint p{132, warps, ilp, 256, 0};
+      p.bandwidth_Bps = truth.bandwidth_Bps(truth.bytes_in_flight(132, warps, ilp, 256));
+      fit.push_back(p);
+      p.warps_per_sm = warps * 1.5;  // "non-power-of-two block sizes"
+      p.bandwidth_Bps = truth.bandwidth_Bps(truth.bytes_in_flight(132, p.warps_per_sm, ilp, 256));
+      holdout.push_back(p);
+    }
+  const SaturationCurve c = fit_concurrency(fit, holdout);
+  EXPECT_EQ(c.max_requests_per_warp, 4.5);
+  EXPECT_NEAR(c.peak_Bps / 3e12, 1, 1e-3);
+  EXPECT_NEAR(c.latency_s / 400e-9, 1, 1e-3);
+  ASSERT_TRUE(c.holdout);
+  EXPECT_LT(c.holdout->max_rel_error, 1e-3);
+}
+
+TEST(LineFit, IsExactOnALineAndRelative) {
+  const LineFit f = fit_line({{1, 0.51e-9}, {2, 1.02e-9}, {3, 1.53e-9}, {32, 16.32e-9}});
+  EXPECT_NEAR(f.slope, 0.51e-9, 1e-15);
+  EXPECT_NEAR(f.intercept, 0, 1e-15);
+  EXPECT_LT(f.quality.max_rel_error, 1e-9);
+  EXPECT_THROW(fit_line({{1, 1}}), std::invalid_argument);
+  EXPECT_THROW(fit_line({{1, 1}, {2, 0}}), std::invalid_argument);
+}
+
+TEST(ConflictCurve, PenaltyInterpolatesAndExtrapolatesAlongTheLine) {
+  ConflictCurve c;
+  c.seconds_per_access = {1e-9, 2e-9, 4e-9};
+  c.intercept_s = 0, c.slope_s = 1.3e-9;
+  EXPECT_EQ(c.penalty(1), 1.0);
+  EXPECT_EQ(c.penalty(0.5), 1.0);
+  EXPECT_DOUBLE_EQ(c.penalty(2), 2.0);
+  EXPECT_DOUBLE_EQ(c.penalty(2.5), 3.0);
+  EXPECT_DOUBLE_EQ(c.penalty(6), 4.0 * (1.3 * 6) / (1.3 * 3));  // line beyond the measured degrees
+}
+
+TEST(GpuSamplesCsv, RoundTripsAndNamesBadLines) {
+  GpuSampleFile f;
+  f.provenance.device_name = "GPU";
+  f.device.multiprocessors = 132;
+  f.calibration_wall_s = 7.25;
+  f.samples.push_back(sample("ceiling.fp32", {{"threads", 256}, {"blocks_per_sm", 8}}, 1e-3, 6.3e10, 0));
+  f.samples.push_back(sample("launch.empty", {}, 3.5e-3, 1000, 1));
+  const GpuSampleFile back = parse_gpu_samples(to_csv(f), "s.csv");
+  ASSERT_EQ(back.samples.size(), 2u);
+  EXPECT_EQ(back.samples[0].param("threads"), 256);
+  EXPECT_EQ(back.samples[0].params_text(), "blocks_per_sm=8;threads=256");
+  EXPECT_TRUE(back.samples[1].params.empty());
+  EXPECT_EQ(back.samples[1].rep, 1);
+  EXPECT_EQ(back.device.multiprocessors, 132);
+  EXPECT_EQ(back.calibration_wall_s, 7.25);
+  EXPECT_EQ(back.provenance.device_name, "GPU");
+  EXPECT_THROW(back.samples[0].param("nope"), std::out_of_range);
+
+  const std::string head = "# perfmodel gpu samples v1\nseries,params,rep,seconds,amount\n";
+  const struct {
+    std::string csv, expected;
+  } cases[] = {
+      {"series,params\n", R"(s\.csv:1: not a perfmodel gpu samples v1 file)"},
+      {"# perfmodel gpu samples v1\nseries,params\n", R"(s\.csv:2: header: expected)"},
+      {head + "a,,0,1\n", R"(s\.csv:3: row: expected 5 columns, found 4)"},
+      {head + "a b,,0,1,1\n", R"(s\.csv:3: series: 'a b' is not a series name)"},
+      {head + "a,x,0,1,1\n", R"(s\.csv:3: params: 'x' is not name=value)"},
+      {head + "a,x=1;x=2,0,1,1\n", R"(s\.csv:3: params: parameter 'x' given twice)"},
+      {head + "a,x=one,0,1,1\n", R"(s\.csv:3: params\.x: 'one' is not a number)"},
+      {head + "a,,0,-1,1\n", R"(s\.csv:3: seconds: must be > 0)"},
+      {head + "a,,0,1,nan\n", R"(s\.csv:3: amount: must be finite)"},
+      {head + "a,,1.5,1,1\n", R"(s\.csv:3: rep: must be an integer >= 0)"},
+      {"# perfmodel gpu samples v1\n# gpu.bogus: 3\n" + head.substr(27), R"(s\.csv:2: gpu\.bogus: unknown device property)"},
+  };
+  for (const auto& c : cases) {
+    const std::string message = error_of(c.csv);
+    EXPECT_TRUE(std::regex_search(message, std::regex(c.expected))) << c.csv << "\n  got: " << message;
+  }
+}
+
+TEST(FitGpu, DerivesEveryConstantFromSyntheticSamples) {
+  GpuSampleFile f;
+  f.device.multiprocessors = 132;
+  f.device.warp_size = 32;
+  f.device.sector_bytes = 32;
+  f.device.l2_cache_bytes = 50e6;
+  f.device.async_engines = 3;
+  auto& s = f.samples;
+  // Ceilings: the better of two configurations wins, with its own spread.
+  for (int rep = 0; rep < 3; ++rep) {
+    s.push_back(sample("ceiling.dram_read", {{"threads", 256}}, 1e-3, 2.9e9 + rep * 1e7, rep));
+    s.push_back(sample("ceiling.dram_read", {{"threads", 1024}}, 1e-3, 3.1e9 + rep * 1e7, rep));
+  }
+  // Latency: 1000 and 3000 steps; per-load latency = slope (launch overhead of 5 µs cancels).
+  for (double footprint : {4096.0, 8388608.0, 536870912.0}) {
+    const double latency = footprint < 1e5 ? 20e-9 : footprint < 1e8 ? 170e-9 : 350e-9;
+    for (double steps : {1000.0, 3000.0}) s.push_back(sample("latency.chase", {{"footprint_bytes", footprint}, {"steps", steps}}, 5e-6 + steps * latency, steps));
+  }
+  // Conflicts: t(d) = 0.5 ns · d, amount = accesses per SM.
+  for (int d = 1; d <= 4; ++d) s.push_back(sample("shared.conflict", {{"word_bytes", 4}, {"degree", d}}, 0.5e-9 * d * 1e6, 1e6));
+  // Partition: camping costs 2× in one case, nothing in the other.
+  s.push_back(sample("dram.partition", {{"granule_bytes", 256}, {"stride_bytes", 4096}, {"slots_used", 1}}, 1, 1e12));
+  s.push_back(sample("dram.partition", {{"granule_bytes", 256}, {"stride_bytes", 4096}, {"slots_used", 16}}, 1, 2e12));
+  s.push_back(sample("dram.partition", {{"granule_bytes", 4096}, {"stride_bytes", 65536}, {"slots_used", 1}}, 1, 3e12));
+  s.push_back(sample("dram.partition", {{"granule_bytes", 4096}, {"stride_bytes", 65536}, {"slots_used", 16}}, 1, 3e12));
+  for (double stride : {1.0, 2.0, 8.0, 16.0})
+    s.push_back(sample("dram.stride", {{"stride_elements", stride}, {"element_bytes", 4}}, 1, 3e12 / stride));
+  // Launch: t(waves) = 2 µs + 0.6 µs · waves, per kernel.
+  s.push_back(sample("launch.empty", {}, 3.5e-3, 1000));
+  s.push_back(sample("launch.sync", {}, 9e-6 * 50, 50));
+  s.push_back(sample("launch.graph", {}, 1e-3, 1000));
+  for (double waves : {1.0, 2.0, 4.0, 8.0})
+    s.push_back(sample("launch.waves", {{"waves", waves}, {"blocks", waves * 1056}}, 20 * (2e-6 + 0.6e-6 * waves), 20));
+  for (const auto& [name, t] : std::vector<std::pair<std::string, double>>{
+           {"h2d", 5e-3}, {"d2h", 5e-3}, {"kernel", 5e-3}, {"h2d+d2h", 5.1e-3}, {"h2d+kernel", 5.2e-3}, {"d2h+kernel", 5.2e-3}, {"all", 5.5e-3}})
+    s.push_back(sample("overlap." + name, {{"bytes", 268435456}}, t, 1));
+  for (double streams : {1.0, 8.0, 128.0})
+    s.push_back(sample("overlap.kernels", {{"streams", streams}}, streams <= 8 ? 1e-3 : 2e-3, streams));
+
+  const GpuCalibration g = fit_gpu(f, "s.csv");
+  EXPECT_NEAR(g.ceiling("dram_read").median, 3.11e12, 1);
+  EXPECT_EQ(g.ceiling("dram_read").config, "threads=1024");
+  EXPECT_EQ(g.ceiling("dram_read").samples, 3u);
+  ASSERT_TRUE(g.latency);
+  EXPECT_NEAR(g.latency->l1_s, 20e-9, 1e-15);
+  EXPECT_NEAR(g.latency->l2_s, 170e-9, 1e-15);
+  EXPECT_NEAR(g.latency->dram_s, 350e-9, 1e-15);
+  ASSERT_EQ(g.bank_conflicts.count(4), 1u);
+  EXPECT_NEAR(g.bank_conflicts.at(4).slope_s, 0.5e-9, 1e-15);
+  EXPECT_DOUBLE_EQ(g.bank_conflicts.at(4).penalty(4), 4.0);
+  ASSERT_TRUE(g.partition);
+  EXPECT_DOUBLE_EQ(g.partition->penalty, 2.0);
+  EXPECT_EQ(g.partition->worst_granule_bytes, 256);
+  EXPECT_EQ(g.partition->sweep.rows.size(), 4u);
+  const NumericTable& strided = g.partition->strided;
+  ASSERT_EQ(strided.rows.size(), 4u);
+  // 4-byte elements: stride 1 → 4 sectors per warp, 2 → 8, ≥ 8 → 32 (one per lane).
+  EXPECT_EQ(strided.rows[0][strided.column("sectors_per_request")], 4);
+  EXPECT_EQ(strided.rows[1][strided.column("sectors_per_request")], 8);
+  EXPECT_EQ(strided.rows[2][strided.column("sectors_per_request")], 32);
+  EXPECT_DOUBLE_EQ(strided.rows[3][strided.column("efficiency")], 1.0 / 16);
+  ASSERT_TRUE(g.launch);
+  EXPECT_NEAR(g.launch->empty_kernel_s, 3.5e-6, 1e-15);
+  EXPECT_NEAR(g.launch->per_wave_s, 0.6e-6, 1e-12);
+  EXPECT_NEAR(g.launch->wave_base_s, 2e-6, 1e-12);
+  EXPECT_EQ(g.launch->blocks_per_wave, 1056);
+  ASSERT_TRUE(g.overlap);
+  EXPECT_EQ(g.overlap->copy_engines, 3);
+  EXPECT_EQ(g.overlap->all_s, 5.5e-3);
+  EXPECT_DOUBLE_EQ(g.overlap->max_concurrent_kernels, 64.0);  // 128 one-ms kernels in 2 ms
+  EXPECT_FALSE(g.dram_concurrency);
+
+  GpuSampleFile unknown = f;
+  unknown.samples.push_back(sample("ceiling.fp128", {}, 1, 1));
+  EXPECT_THROW(fit_gpu(unknown, "s.csv"), InputError);
+  GpuSampleFile stray = f;
+  stray.samples.push_back(sample("warp.drive", {}, 1, 1));
+  EXPECT_THROW(fit_gpu(stray, "s.csv"), InputError);
+  GpuSampleFile gap = f;
+  gap.samples.push_back(sample("shared.conflict", {{"word_bytes", 4}, {"degree", 7}}, 1, 1));
+  EXPECT_THROW(fit_gpu(gap, "s.csv"), InputError);
+}
