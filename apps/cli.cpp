@@ -3,6 +3,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cmath>
+
 #include <boost/program_options.hpp>
 #include <cstdlib>
 #include <map>
@@ -54,6 +56,7 @@ const char* kTopUsage =
     "  fit                  re-fit a profile from recorded raw samples (no GPU needed)\n"
     "  predict transfer     host<->device copy time(s) from a profile\n"
     "  profile show         print a profile readably (validates it)\n"
+    "  predict cpu          CPU time of a reference kernel (bandwidth curves + FMA ceiling + fitted efficiency)\n"
     "  plot transfers       measured vs predicted transfer time and bandwidth (gnuplot: SVG + PNG)\n"
     "  plot microbench      GPU microbenchmarks: bandwidth vs bytes in flight, bank conflicts, strides,\n"
     "                       partition camping, bandwidth vs working set, latency (gnuplot: SVG + PNG)\n"
@@ -136,6 +139,27 @@ LoadedProfile load_selected_profile(const po::variables_map& vm) {
   }
   loaded.profile = load_profile(loaded.path);
   return loaded;
+}
+
+void add_profile_meta(Report& report, const LoadedProfile& loaded) {
+  report.notes.push_back(loaded.note());
+  report.meta.push_back({"profile", Cell(loaded.path)});
+  report.meta.push_back({"profile_source", Cell(loaded.bundled ? "bundled" : "user")});
+  report.meta.push_back({"device", Cell(loaded.profile.provenance.device_name)});
+  report.meta.push_back({"host_cpu", Cell(loaded.profile.provenance.host_cpu)});
+}
+
+double parse_positive_number(const std::string& text, const std::string& what) {
+  double v = 0;
+  try {
+    std::size_t used = 0;
+    v = std::stod(text, &used);
+    if (used != text.size()) throw std::invalid_argument(text);
+  } catch (const std::logic_error&) {
+    throw InputError(what + ": '" + text + "' is not a number");
+  }
+  if (!(v > 0) || !std::isfinite(v)) throw InputError(what + ": must be a positive, finite number, got '" + text + "'");
+  return v;
 }
 
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {

@@ -37,6 +37,11 @@ struct LoadedProfile {
 
 // --profile if given, else the bundled H100 profile.
 LoadedProfile load_selected_profile(const po::variables_map& vm);
+// The profile lines every prediction starts with (path, bundled or not, device), and its note.
+void add_profile_meta(Report& report, const LoadedProfile& loaded);
+
+// A finite number > 0 ("4096", "1.5e6"); InputError naming `what` otherwise.
+double parse_positive_number(const std::string& text, const std::string& what);
 
 // The bundled profiles folder: $PERFMODEL_DATA_DIR/profiles, <exe>/../share/perfmodel/profiles,
 // or the source tree's data/profiles, whichever exists first.

@@ -23,7 +23,7 @@ int cmd_calibrate(const Invocation& inv) {
   po::variables_map vm;
   if (!parse_or_help(inv,
                      "usage: perfmodel calibrate [--list] [--only KEY]... [--quick] [--out PROFILE.yaml]\n\n"
-                     "Runs the microbenchmarks on GPU 0, keeps every raw sample, fits the models and writes a profile.",
+                     "Runs the microbenchmarks (GPU 0 and the host CPU), keeps every raw sample, fits the models and writes a profile.",
                      options, nullptr, vm))
     return kExitOk;
   const Format format = selected_format(vm);
@@ -46,7 +46,6 @@ int cmd_calibrate(const Invocation& inv) {
   }
   std::vector<std::string> only;
   if (vm.count("only")) only = vm["only"].as<std::vector<std::string>>();
-  if (registry.all().empty()) throw RuntimeFailure("cannot calibrate: " + *gpu_unavailable_reason());
 
   CalibrationOptions calibration;
   calibration.quick = vm.count("quick") > 0;
@@ -55,7 +54,7 @@ int cmd_calibrate(const Invocation& inv) {
   const CalibrationOutputs outputs = run_calibration(registry, only, calibration, out_path, inv.command_line);
   Report report = profile_report(load_profile(outputs.profile_path));
   std::string wrote = "wrote " + outputs.profile_path;
-  for (const std::string* extra : {&outputs.gpu_samples_path, &outputs.pcie_samples_path})
+  for (const std::string* extra : {&outputs.gpu_samples_path, &outputs.cpu_samples_path, &outputs.pcie_samples_path})
     if (!extra->empty()) wrote += ", " + *extra;
   report.notes.push_back(wrote);
   render(report, format, inv.out);
@@ -66,19 +65,21 @@ int cmd_fit(const Invocation& inv) {
   po::options_description options("perfmodel fit options");
   options.add_options()("samples,s", po::value<std::string>(), "raw transfer samples (NAME.pcie_samples.csv written by calibrate)")(
       "gpu-samples", po::value<std::string>(), "raw GPU microbenchmark samples (NAME.gpu_samples.csv written by calibrate)")(
+      "cpu-samples", po::value<std::string>(), "raw CPU benchmark samples (NAME.cpu_samples.csv written by calibrate)")(
       "out,o", po::value<std::string>()->required(), "profile to write (atomically)")(
       "timer", po::value<std::string>()->default_value("events"), "which timing to fit: events (CUDA events) | host (steady clock)");
   add_format_option(options);
   po::variables_map vm;
   if (!parse_or_help(inv,
-                     "usage: perfmodel fit [--samples PCIE.csv] [--gpu-samples GPU.csv] --out PROFILE.yaml\n\n"
+                     "usage: perfmodel fit [--samples PCIE.csv] [--gpu-samples GPU.csv] [--cpu-samples CPU.csv] --out PROFILE.yaml\n\n"
                      "Re-fits the models from recorded raw samples; provenance is taken from the samples files.",
                      options, nullptr, vm))
     return kExitOk;
   const Format format = selected_format(vm);
   const std::string timer_name = vm["timer"].as<std::string>();
   if (timer_name != "events" && timer_name != "host") throw InputError("--timer: must be events or host, got '" + timer_name + "'");
-  if (!vm.count("samples") && !vm.count("gpu-samples")) throw InputError("fit: give --samples and/or --gpu-samples");
+  if (!vm.count("samples") && !vm.count("gpu-samples") && !vm.count("cpu-samples"))
+    throw InputError("fit: give at least one of --samples, --gpu-samples, --cpu-samples");
   auto base_name = [](const std::string& path) { return path.substr(path.find_last_of('/') + 1); };
   Profile profile;
   if (vm.count("gpu-samples")) {
@@ -86,6 +87,12 @@ int cmd_fit(const Invocation& inv) {
     const GpuSampleFile samples = load_gpu_samples(path);
     profile.provenance = samples.provenance;
     profile.gpu = fit_gpu_samples(samples, base_name(path));
+  }
+  if (vm.count("cpu-samples")) {
+    const std::string path = vm["cpu-samples"].as<std::string>();
+    const CpuSampleFile samples = load_cpu_samples(path);
+    profile.provenance = samples.provenance;
+    profile.cpu = fit_cpu_samples(samples, base_name(path));
   }
   if (vm.count("samples")) {
     const std::string path = vm["samples"].as<std::string>();

@@ -5,6 +5,7 @@
 #include "perfmodel/model/errors.hpp"
 #include "perfmodel/model/units.hpp"
 #include "perfmodel/predictors/communication.hpp"
+#include "perfmodel/predictors/cpu_compute.hpp"
 
 namespace perfmodel::cli {
 namespace {
@@ -75,10 +76,7 @@ int predict_transfer(const Invocation& inv) {
   const TransferListPrediction prediction = predictor.predict(transfers);
 
   Report report;
-  report.notes.push_back(loaded.note());
-  report.meta.push_back({"profile", Cell(loaded.path)});
-  report.meta.push_back({"profile_source", Cell(loaded.bundled ? "bundled" : "user")});
-  report.meta.push_back({"device", Cell(loaded.profile.provenance.device_name)});
+  add_profile_meta(report, loaded);
   report.meta.push_back({"total_seconds", Cell(prediction.total_seconds, Unit::seconds)});
   Table table{"transfers", {}};
   bool extrapolated = false;
@@ -101,8 +99,56 @@ int predict_transfer(const Invocation& inv) {
   return kExitOk;
 }
 
+int predict_cpu_command(const Invocation& inv) {
+  po::options_description options("perfmodel predict cpu options");
+  std::string kernels;
+  for (const std::string& k : cpu_kernel_names()) kernels += (kernels.empty() ? "" : " | ") + k;
+  options.add_options()("kernel,k", po::value<std::string>()->required(), ("reference kernel: " + kernels).c_str())(
+      "n", po::value<std::vector<std::string>>()->composing()->required(), "problem size (repeatable): matrix order, vector length or image side")(
+      "threads,t", po::value<std::string>(), "threads (default: the count the kernel model was fitted at)");
+  add_profile_option(options);
+  add_format_option(options);
+  po::variables_map vm;
+  if (!parse_or_help(inv,
+                     "usage: perfmodel predict cpu --kernel K --n N [--n N]... [--threads T] [--profile P]\n\n"
+                     "Predicts a CPU reference kernel's time from the profile's cpu section: measured bandwidth\n"
+                     "curves and FMA ceiling, plus the kernel's fitted overhead and efficiency.",
+                     options, nullptr, vm))
+    return kExitOk;
+  const Format format = selected_format(vm);
+  const LoadedProfile loaded = load_selected_profile(vm);
+  const std::string kernel = vm["kernel"].as<std::string>();
+  double threads = 0;
+  if (vm.count("threads")) threads = parse_positive_number(vm["threads"].as<std::string>(), "--threads");
+  Report report;
+  add_profile_meta(report, loaded);
+  report.meta.push_back({"kernel", Cell(kernel)});
+  report.meta.push_back({"n_means", Cell(size_meaning(kernel))});
+  Table table{"predictions", {}};
+  for (const std::string& text : vm["n"].as<std::vector<std::string>>()) {
+    const CpuPrediction p = predict_cpu(loaded.profile, kernel, parse_positive_number(text, "--n"), threads);
+    table.rows.push_back({{"n", Cell(p.n)},
+                          {"threads", Cell(p.threads)},
+                          {"seconds", Cell(p.seconds, Unit::seconds)},
+                          {"bound", Cell(p.memory_bound ? "memory" : "compute")},
+                          {"memory_s", Cell(p.memory_s, Unit::seconds)},
+                          {"compute_s", Cell(p.compute_s, Unit::seconds)},
+                          {"synchronisation_s", Cell(p.synchronisation_s, Unit::seconds)},
+                          {"efficiency", Cell(p.efficiency, Unit::percent)},
+                          {"working_set_bytes", Cell(p.workload.working_set_bytes, Unit::bytes)},
+                          {"read_bw_at_working_set", Cell(p.read_Bps, Unit::bytes_per_s)},
+                          {"flops", Cell(p.workload.flops)},
+                          {"extrapolated_threads", Cell(p.extrapolated)}});
+  }
+  report.tables.push_back(std::move(table));
+  render(report, format, inv.out);
+  return kExitOk;
+}
+
 }  // namespace
 
-int cmd_predict(const Invocation& inv) { return dispatch_target(inv, "predict", {{"transfer", predict_transfer}}); }
+int cmd_predict(const Invocation& inv) {
+  return dispatch_target(inv, "predict", {{"transfer", predict_transfer}, {"cpu", predict_cpu_command}});
+}
 
 }  // namespace perfmodel::cli

@@ -27,7 +27,7 @@ std::string error_of(const std::string& csv) {
   return "(accepted)";
 }
 
-GpuSample sample(const std::string& series, std::map<std::string, double> params, double seconds, double amount, int rep = 0) {
+BenchmarkSample sample(const std::string& series, std::map<std::string, double> params, double seconds, double amount, int rep = 0) {
   return {series, std::move(params), rep, seconds, amount};
 }
 
@@ -135,7 +135,7 @@ TEST(GpuSamplesCsv, RoundTripsAndNamesBadLines) {
       {head + "a,,0,-1,1\n", R"(s\.csv:3: seconds: must be > 0)"},
       {head + "a,,0,1,nan\n", R"(s\.csv:3: amount: must be finite)"},
       {head + "a,,1.5,1,1\n", R"(s\.csv:3: rep: must be an integer >= 0)"},
-      {"# perfmodel gpu samples v1\n# gpu.bogus: 3\n" + head.substr(27), R"(s\.csv:2: gpu\.bogus: unknown device property)"},
+      {"# perfmodel gpu samples v1\n# gpu.bogus: 3\n" + head.substr(27), R"(s\.csv:2: gpu\.bogus: unknown gpu property)"},
   };
   for (const auto& c : cases) {
     const std::string message = error_of(c.csv);

@@ -9,6 +9,7 @@
 #include "perfmodel/calibrate/device.hpp"
 #include "perfmodel/model/atomic_file.hpp"
 #include "perfmodel/model/errors.hpp"
+#include "perfmodel/model/cpu_fit.hpp"
 #include "perfmodel/model/gpu_fit.hpp"
 #include "perfmodel/model/profile_io.hpp"
 
@@ -39,6 +40,14 @@ std::string samples_file_name_for(const std::string& profile_path, const std::st
   const auto dot = name.rfind('.');
   if (dot != std::string::npos && dot > 0) name = name.substr(0, dot);
   return name + "." + kind + "_samples.csv";
+}
+
+CpuCalibration fit_cpu_samples(const CpuSampleFile& samples, const std::string& samples_file) {
+  try {
+    return fit_cpu(samples, samples_file);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(samples_file + ": cannot fit: " + e.what());
+  }
 }
 
 GpuCalibration fit_gpu_samples(const GpuSampleFile& samples, const std::string& samples_file) {
@@ -88,6 +97,13 @@ CalibrationOutputs run_calibration(const BenchmarkRegistry& registry, const std:
     const GpuSampleFile file{data.provenance, data.gpu_device, data.gpu_samples, data.gpu_wall_s};
     write_file_atomically(outputs.gpu_samples_path, to_csv(file));
     profile.gpu = fit_gpu_samples(file, samples_name);
+  }
+  if (!data.cpu_samples.empty()) {
+    const std::string samples_name = samples_file_name_for(profile_path, "cpu");
+    outputs.cpu_samples_path = directory + samples_name;
+    const CpuSampleFile file{data.provenance, data.cpu_info, data.cpu_samples, data.cpu_wall_s};
+    write_file_atomically(outputs.cpu_samples_path, to_csv(file));
+    profile.cpu = fit_cpu_samples(file, samples_name);
   }
   if (!data.transfer_samples.empty()) {
     const std::string samples_name = samples_file_name_for(profile_path, "pcie");

@@ -1,6 +1,7 @@
 #include <algorithm>
 
 #include "perfmodel/calibrate/benchmark.hpp"
+#include "perfmodel/calibrate/cpu.hpp"
 #include "perfmodel/model/errors.hpp"
 
 namespace perfmodel {
@@ -37,6 +38,7 @@ std::vector<Benchmark*> BenchmarkRegistry::select(const std::vector<std::string>
 BenchmarkRegistry make_default_registry() {
   BenchmarkRegistry registry;
   register_gpu_benchmarks(registry);
+  register_cpu_benchmarks(registry);
   return registry;
 }
 

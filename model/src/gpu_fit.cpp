@@ -275,9 +275,9 @@ struct Config {
 // Samples of one series grouped by configuration, in a deterministic order.
 using Series = std::map<std::string, Config>;
 
-std::map<std::string, Series> group(const std::vector<GpuSample>& samples) {
+std::map<std::string, Series> group(const std::vector<BenchmarkSample>& samples) {
   std::map<std::string, Series> out;
-  for (const GpuSample& s : samples) {
+  for (const BenchmarkSample& s : samples) {
     Config& c = out[s.series][s.params_text()];
     c.params = s.params;
     c.seconds.push_back(s.seconds);
@@ -483,8 +483,8 @@ bool has_prefix(const std::map<std::string, Series>& all, const std::string& pre
 }  // namespace
 
 std::vector<SeriesPoint> series_medians(const GpuSampleFile& file, const std::string& series) {
-  std::vector<GpuSample> selected;
-  for (const GpuSample& s : file.samples)
+  std::vector<BenchmarkSample> selected;
+  for (const BenchmarkSample& s : file.samples)
     if (s.series == series) selected.push_back(s);
   std::vector<SeriesPoint> out;
   const auto grouped = group(selected);

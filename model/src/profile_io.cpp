@@ -24,6 +24,11 @@ const GpuCalibration& Profile::require_gpu() const {
   return *gpu;
 }
 
+const CpuCalibration& Profile::require_cpu() const {
+  if (!cpu) throw InputError("the profile has no cpu section; run `perfmodel calibrate --only cpu` on the machine");
+  return *cpu;
+}
+
 const TransferCurve& PcieCalibration::curve(const TransferKey& key) const {
   const auto it = curves.find(key);
   if (it == curves.end()) throw InputError("the profile has no calibration for " + key.name() + " transfers");
@@ -93,6 +98,10 @@ std::string profile_to_yaml(const Profile& profile) {
   if (profile.gpu) {
     out << YAML::Key << "gpu" << YAML::Value;
     sections::emit_gpu(out, *profile.gpu);
+  }
+  if (profile.cpu) {
+    out << YAML::Key << "cpu" << YAML::Value;
+    sections::emit_cpu(out, *profile.cpu);
   }
   out << YAML::EndMap;
   return std::string("# perfmodel calibration profile\n") + out.c_str() + "\n";
@@ -168,7 +177,7 @@ PcieCalibration read_pcie(const yaml::Value& v) {
 Profile parse_profile(const std::string& yaml_text, const std::string& file_name) {
   const yaml::Value root(yaml::parse(yaml_text, file_name), "", file_name);
   if (!root.node().IsMap()) throw root.error("a profile must be a YAML mapping, starting with schema_version");
-  root.allow_only({"schema_version", "provenance", "pcie", "gpu"});
+  root.allow_only({"schema_version", "provenance", "pcie", "gpu", "cpu"});
   Profile profile;
   const yaml::Value version = root.get("schema_version");
   const long long found = version.as_integer();
@@ -187,6 +196,7 @@ Profile parse_profile(const std::string& yaml_text, const std::string& file_name
 
   if (root.has("pcie")) profile.pcie = read_pcie(root.get("pcie"));
   if (root.has("gpu")) profile.gpu = sections::read_gpu(root.get("gpu"));
+  if (root.has("cpu")) profile.cpu = sections::read_cpu(root.get("cpu"));
   return profile;
 }
 

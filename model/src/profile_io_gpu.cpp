@@ -56,6 +56,14 @@ void read_numbers(const yaml::Value& v, T& object) {
   for (auto& [name, value] : number_fields(object)) *value = v.get(name).as_nonnegative();
 }
 
+double read_positive(const yaml::Value& v) {
+  const double x = v.as_nonnegative();
+  if (!(x > 0)) throw v.error("must be > 0");
+  return x;
+}
+
+}  // namespace
+
 void emit_table(YAML::Emitter& out, const char* name, const NumericTable& t) {
   out << YAML::Key << name << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "columns" << YAML::Value << YAML::Flow << t.columns;
@@ -86,14 +94,6 @@ NumericTable read_table(const yaml::Value& v, const std::vector<std::string>& ex
   }
   return t;
 }
-
-double read_positive(const yaml::Value& v) {
-  const double x = v.as_nonnegative();
-  if (!(x > 0)) throw v.error("must be > 0");
-  return x;
-}
-
-}  // namespace
 
 void emit_quality(YAML::Emitter& out, const char* name, const FitQuality& q) {
   out << YAML::Key << name << YAML::Value << YAML::Flow << YAML::BeginMap;

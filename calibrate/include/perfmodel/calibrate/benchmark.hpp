@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "perfmodel/model/gpu_samples.hpp"
+#include "perfmodel/model/benchmark_samples.hpp"
 #include "perfmodel/model/provenance.hpp"
 #include "perfmodel/model/transfer_samples.hpp"
 
@@ -27,9 +27,12 @@ struct CalibrationData {
   Provenance provenance;
   std::vector<TransferSample> transfer_samples;
   double pcie_wall_s = 0;
-  std::vector<GpuSample> gpu_samples;
+  std::vector<BenchmarkSample> gpu_samples;
   GpuDeviceInfo gpu_device;  // filled by the first GPU microbenchmark that runs
   double gpu_wall_s = 0;
+  std::vector<BenchmarkSample> cpu_samples;
+  CpuInfo cpu_info;          // filled by the first CPU benchmark that runs
+  double cpu_wall_s = 0;
 };
 
 class Benchmark {
@@ -55,7 +58,7 @@ class BenchmarkRegistry {
   std::vector<std::unique_ptr<Benchmark>> benchmarks_;
 };
 
-// The registry with every benchmark this build has (GPU ones only in CUDA builds).
+// The registry with every benchmark this build has (GPU ones only in CUDA builds; CPU ones always).
 BenchmarkRegistry make_default_registry();
 
 // Adds the GPU microbenchmarks; a no-op in builds without CUDA.

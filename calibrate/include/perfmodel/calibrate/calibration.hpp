@@ -17,11 +17,15 @@ struct CalibrationOutputs {
   std::string profile_path;       // written atomically
   std::string pcie_samples_path;  // written atomically, beside the profile ("" when none)
   std::string gpu_samples_path;   // likewise
+  std::string cpu_samples_path;   // likewise
 };
 
 // The `gpu` section from raw GPU samples; a sample set that cannot be fitted is an InputError
 // naming the file.
 GpuCalibration fit_gpu_samples(const GpuSampleFile& samples, const std::string& samples_file);
+
+// The `cpu` section from raw CPU samples (InputError naming the file when it cannot be fitted).
+CpuCalibration fit_cpu_samples(const CpuSampleFile& samples, const std::string& samples_file);
 
 // Runs the selected benchmarks, writes the raw samples and the fitted profile.
 // Throws InputError for a bad selection, RuntimeFailure when the GPU is missing or fails.

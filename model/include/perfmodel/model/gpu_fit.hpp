@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "perfmodel/model/gpu_calibration.hpp"
-#include "perfmodel/model/gpu_samples.hpp"
+#include "perfmodel/model/benchmark_samples.hpp"
 
 namespace perfmodel {
 

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "perfmodel/model/cpu_calibration.hpp"
 #include "perfmodel/model/gpu_calibration.hpp"
 #include "perfmodel/model/provenance.hpp"
 #include "perfmodel/model/transfer_model.hpp"
@@ -13,7 +14,8 @@ namespace perfmodel {
 
 // The schema this build reads and writes. A file with any other version is rejected.
 // 1: provenance + pcie.  2: + gpu (device, ceilings, concurrency, latency, bank conflicts,
-// partition camping, launch, overlap).
+// partition camping, launch, overlap) + cpu (bandwidth curves, cache plateaus, compute
+// ceilings, per-kernel time model).
 inline constexpr int kProfileSchemaVersion = 2;
 
 struct PcieCalibration {
@@ -31,10 +33,12 @@ struct Profile {
   Provenance provenance;
   std::optional<PcieCalibration> pcie;
   std::optional<GpuCalibration> gpu;
+  std::optional<CpuCalibration> cpu;
 
   // Throw InputError saying which section the profile lacks (and how to measure it).
   const PcieCalibration& require_pcie() const;
   const GpuCalibration& require_gpu() const;
+  const CpuCalibration& require_cpu() const;
 };
 
 }  // namespace perfmodel

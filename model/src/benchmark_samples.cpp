@@ -1,4 +1,4 @@
-#include "perfmodel/model/gpu_samples.hpp"
+#include "perfmodel/model/benchmark_samples.hpp"
 
 #include <cctype>
 #include <sstream>
@@ -11,9 +11,9 @@
 namespace perfmodel {
 namespace {
 
-constexpr const char* kMagic = "# perfmodel gpu samples v1";
+constexpr const char* kGpuMagic = "# perfmodel gpu samples v1";
+constexpr const char* kCpuMagic = "# perfmodel cpu samples v1";
 constexpr const char* kHeader = "series,params,rep,seconds,amount";
-constexpr const char* kDevicePrefix = "gpu.";
 
 bool valid_name(const std::string& s) {
   if (s.empty()) return false;
@@ -24,52 +24,58 @@ bool valid_name(const std::string& s) {
 
 }  // namespace
 
-double GpuSample::param(const std::string& name) const {
+double BenchmarkSample::param(const std::string& name) const {
   const auto it = params.find(name);
   if (it == params.end()) throw std::out_of_range("sample of series " + series + " has no parameter '" + name + "'");
   return it->second;
 }
 
-std::string GpuSample::params_text() const {
+std::string BenchmarkSample::params_text() const {
   std::string out;
   for (const auto& [name, value] : params) out += (out.empty() ? "" : ";") + name + "=" + csv::format_g(value);
   return out;
 }
 
-std::string to_csv(const GpuSampleFile& file) {
+namespace {
+
+// Both file kinds: provenance, the info fields under `prefix`, the wall time, the rows.
+template <class Info>
+std::string samples_csv(const std::string& magic, const std::string& prefix, const Provenance& provenance, const Info& info,
+                        double wall, const std::vector<BenchmarkSample>& samples) {
   std::ostringstream out;
-  out << csv::header_lines(kMagic, file.provenance);
-  for (const auto& [name, value] : file.device.fields()) out << "# " << kDevicePrefix << name << ": " << csv::format_g(*value) << "\n";
-  out << "# calibration_wall_s: " << csv::format_g(file.calibration_wall_s) << "\n";
+  out << csv::header_lines(magic, provenance);
+  for (const auto& [name, value] : info.fields()) out << "# " << prefix << name << ": " << csv::format_g(*value) << "\n";
+  out << "# calibration_wall_s: " << csv::format_g(wall) << "\n";
   out << kHeader << "\n";
-  for (const GpuSample& s : file.samples)
+  for (const BenchmarkSample& s : samples)
     out << s.series << ',' << s.params_text() << ',' << s.rep << ',' << csv::format_g(s.seconds) << ','
         << csv::format_g(s.amount) << "\n";
   return out.str();
 }
 
-GpuSampleFile parse_gpu_samples(const std::string& text, const std::string& file_name) {
-  GpuSampleFile file;
-  auto device_fields = file.device.fields();
+template <class Info>
+void parse_samples(const std::string& text, const std::string& file_name, const std::string& magic, const std::string& prefix,
+                   Provenance& provenance, Info& info, double& wall, std::vector<BenchmarkSample>& samples) {
+  auto info_fields = info.fields();
   const auto on_metadata = [&](const std::string& key, const std::string& value, const csv::ErrorAt& error) {
     if (key == "calibration_wall_s") {
-      file.calibration_wall_s = csv::parse_number(value, key, error);
+      wall = csv::parse_number(value, key, error);
       return;
     }
-    if (key.rfind(kDevicePrefix, 0) != 0) return;  // other comments are allowed and ignored
-    const std::string name = key.substr(std::string(kDevicePrefix).size());
-    for (auto& [field, target] : device_fields)
+    if (key.rfind(prefix, 0) != 0) return;  // other comments are allowed and ignored
+    const std::string name = key.substr(prefix.size());
+    for (auto& [field, target] : info_fields)
       if (field == name) {
         *target = csv::parse_number(value, key, error);
         if (*target < 0) throw error(key, "must be >= 0");
         return;
       }
-    throw error(key, "unknown device property");
+    throw error(key, "unknown " + prefix.substr(0, prefix.size() - 1) + " property");
   };
-  csv::read_sample_file(text, file_name, kMagic, kHeader, file.provenance, on_metadata,
+  csv::read_sample_file(text, file_name, magic, kHeader, provenance, on_metadata,
                         [&](const std::vector<std::string>& cells, const csv::ErrorAt& error) {
     if (cells.size() != 5) throw error("row", "expected 5 columns, found " + std::to_string(cells.size()));
-    GpuSample s;
+    BenchmarkSample s;
     s.series = cells[0];
     if (!valid_name(s.series)) throw error("series", "'" + s.series + "' is not a series name");
     if (!cells[1].empty())
@@ -88,11 +94,28 @@ GpuSampleFile parse_gpu_samples(const std::string& text, const std::string& file
     if (!(s.seconds > 0)) throw error("seconds", "must be > 0");
     s.amount = csv::parse_number(cells[4], "amount", error);
     if (!(s.amount > 0)) throw error("amount", "must be > 0");
-    file.samples.push_back(std::move(s));
+    samples.push_back(std::move(s));
   });
-  return file;
 }
 
+}  // namespace
+
+std::string to_csv(const GpuSampleFile& f) {
+  return samples_csv(kGpuMagic, "gpu.", f.provenance, f.device, f.calibration_wall_s, f.samples);
+}
+std::string to_csv(const CpuSampleFile& f) { return samples_csv(kCpuMagic, "cpu.", f.provenance, f.cpu, f.calibration_wall_s, f.samples); }
+
+GpuSampleFile parse_gpu_samples(const std::string& text, const std::string& file_name) {
+  GpuSampleFile f;
+  parse_samples(text, file_name, kGpuMagic, "gpu.", f.provenance, f.device, f.calibration_wall_s, f.samples);
+  return f;
+}
+CpuSampleFile parse_cpu_samples(const std::string& text, const std::string& file_name) {
+  CpuSampleFile f;
+  parse_samples(text, file_name, kCpuMagic, "cpu.", f.provenance, f.cpu, f.calibration_wall_s, f.samples);
+  return f;
+}
 GpuSampleFile load_gpu_samples(const std::string& path) { return parse_gpu_samples(read_file(path), path); }
+CpuSampleFile load_cpu_samples(const std::string& path) { return parse_cpu_samples(read_file(path), path); }
 
 }  // namespace perfmodel

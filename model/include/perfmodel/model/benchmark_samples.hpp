@@ -1,6 +1,6 @@
 #pragma once
-// Raw GPU microbenchmark timings, every repetition kept, as CSV with provenance and the queried
-// device properties in '#' lines:
+// Raw microbenchmark timings (GPU or CPU), every repetition kept, as CSV with provenance and the
+// queried device or CPU properties in '#' lines:
 //
 //   # perfmodel gpu samples v1
 //   # device_name: NVIDIA H100 80GB HBM3            (provenance, as in every sample file)
@@ -11,17 +11,19 @@
 //
 // One row is one timed repetition of the measurement `series` under the configuration `params`
 // (name=value pairs, ';'-separated): `seconds` of device time during which `amount` units of
-// work were done (bytes, flops, accesses or launches, by series; see gpu_fit.hpp).
+// work were done (bytes, flops, accesses or launches, by series; see gpu_fit.hpp, cpu_fit.hpp).
+// CPU files have the magic "# perfmodel cpu samples v1" and "# cpu.<field>" lines (CpuInfo).
 #include <map>
 #include <string>
 #include <vector>
 
+#include "perfmodel/model/cpu_info.hpp"
 #include "perfmodel/model/gpu_device.hpp"
 #include "perfmodel/model/provenance.hpp"
 
 namespace perfmodel {
 
-struct GpuSample {
+struct BenchmarkSample {
   std::string series;
   std::map<std::string, double> params;
   int rep = 0;
@@ -36,13 +38,23 @@ struct GpuSample {
 struct GpuSampleFile {
   Provenance provenance;
   GpuDeviceInfo device;
-  std::vector<GpuSample> samples;
+  std::vector<BenchmarkSample> samples;
   double calibration_wall_s = 0;  // wall time of all GPU microbenchmarks ("# calibration_wall_s: …")
 };
 
+struct CpuSampleFile {
+  Provenance provenance;
+  CpuInfo cpu;
+  std::vector<BenchmarkSample> samples;
+  double calibration_wall_s = 0;
+};
+
 std::string to_csv(const GpuSampleFile& file);
-// Throws InputError "file:line: column: problem" on any malformed line.
+std::string to_csv(const CpuSampleFile& file);
+// Throw InputError "file:line: column: problem" on any malformed line.
 GpuSampleFile parse_gpu_samples(const std::string& text, const std::string& file_name);
 GpuSampleFile load_gpu_samples(const std::string& path);
+CpuSampleFile parse_cpu_samples(const std::string& text, const std::string& file_name);
+CpuSampleFile load_cpu_samples(const std::string& path);
 
 }  // namespace perfmodel

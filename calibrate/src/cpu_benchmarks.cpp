@@ -1,0 +1,468 @@
+// CPU benchmarks: bandwidth versus working set and threads (likwid-bench's read / write / copy /
+// triad, threads pinned), FP32/FP64 FMA ceilings, and the reference kernels timed over a fit set
+// and a held-out set of sizes. Every kernel's result is spot-checked before its time is kept.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <memory>
+#include <ostream>
+#include <random>
+#include <sstream>
+
+#include "cpu_stream_kernels.hpp"
+#include "perfmodel/calibrate/benchmark.hpp"
+#include "perfmodel/calibrate/cpu.hpp"
+#include "perfmodel/kernels/cpu_kernels.hpp"
+#include "perfmodel/model/errors.hpp"
+#include "perfmodel/model/kernel_workload.hpp"
+#include "perfmodel/model/statistics.hpp"
+#include "perfmodel/model/units.hpp"
+
+namespace perfmodel {
+
+// ------------------------------------------------------------------ CPU description
+namespace {
+
+double read_number_file(const std::string& path) {
+  std::ifstream f(path);
+  std::string text;
+  if (!(f >> text)) return 0;
+  double v = 0;
+  try {
+    v = std::stod(text);
+  } catch (const std::logic_error&) {
+    return 0;
+  }
+  if (!text.empty() && (text.back() == 'K' || text.back() == 'k')) v *= 1024;
+  if (!text.empty() && text.back() == 'M') v *= 1024 * 1024;
+  return v;
+}
+
+// "0-3,8" → 5
+double count_cpu_list(const std::string& path) {
+  std::ifstream f(path);
+  std::string text;
+  if (!(f >> text)) return 0;
+  double count = 0;
+  std::stringstream in(text);
+  std::string part;
+  while (std::getline(in, part, ',')) {
+    const auto dash = part.find('-');
+    count += dash == std::string::npos ? 1 : std::stod(part.substr(dash + 1)) - std::stod(part.substr(0, dash)) + 1;
+  }
+  return count;
+}
+
+}  // namespace
+
+CpuInfo query_cpu_info() {
+  CpuInfo c;
+  c.logical_cpus = static_cast<double>(cpu::allowed_cpus().size());
+  const std::string base = "/sys/devices/system/cpu/cpu" + std::to_string(cpu::allowed_cpus().front()) + "/cache/index";
+  for (int i = 0; i < 8; ++i) {
+    std::ifstream type_file(base + std::to_string(i) + "/type");
+    std::string type;
+    if (!(type_file >> type)) continue;
+    if (type == "Instruction") continue;
+    const double level = read_number_file(base + std::to_string(i) + "/level");
+    const double size = read_number_file(base + std::to_string(i) + "/size");
+    const double shared = count_cpu_list(base + std::to_string(i) + "/shared_cpu_list");
+    if (level == 1) c.l1d_bytes = size, c.l1d_shared_by = shared;
+    if (level == 2) c.l2_bytes = size, c.l2_shared_by = shared;
+    if (level == 3) c.l3_bytes = size, c.l3_shared_by = shared;
+  }
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  double kib = 0;
+  while (meminfo >> key >> kib) {
+    if (key == "MemTotal:") c.memory_bytes = kib * 1024;
+    meminfo.ignore(256, '\n');
+  }
+  return c;
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using Params = std::map<std::string, double>;
+
+class CpuBenchmark : public Benchmark {
+ public:
+  std::optional<std::string> unavailable_reason() const override { return std::nullopt; }
+
+  void run(const CalibrationOptions& options, CalibrationData& data) final {
+    if (data.cpu_info.logical_cpus == 0) data.cpu_info = query_cpu_info();
+    data_ = &data;
+    options_ = &options;
+    const auto t0 = Clock::now();
+    measure();
+    pool_.reset();  // unpins the calling thread
+    const double wall = std::chrono::duration<double>(Clock::now() - t0).count();
+    data.cpu_wall_s += wall;
+    if (options.progress) *options.progress << "     " << key() << ": " << summary_ << " (" << format_seconds(wall) << ")\n";
+  }
+
+ protected:
+  virtual void measure() = 0;
+  bool quick() const { return options_->quick; }
+  const CpuInfo& info() const { return data_->cpu_info; }
+  cpu::ThreadPool& pool() {
+    if (!pool_) pool_ = std::make_unique<cpu::ThreadPool>();
+    return *pool_;
+  }
+  // 1, 2, 4, … and the full count.
+  std::vector<int> thread_counts() {
+    const int all = pool().size();
+    std::vector<int> out;
+    if (quick()) return all > 1 ? std::vector<int>{1, all} : std::vector<int>{1};
+    for (int t = 1; t < all; t *= 2) out.push_back(t);
+    out.push_back(all);
+    return out;
+  }
+  void record(const std::string& series, const Params& params, const std::vector<double>& seconds, double amount) {
+    for (std::size_t i = 0; i < seconds.size(); ++i)
+      data_->cpu_samples.push_back({series, params, static_cast<int>(i), seconds[i], amount});
+  }
+  void set_summary(std::string s) { summary_ = std::move(s); }
+
+  // Wall time of fn() per repetition: `reps` timed runs, after one untimed warm-up unless told
+  // the caller has just run it.
+  template <class Fn>
+  static std::vector<double> time_runs(int reps, Fn&& fn, bool warm = false) {
+    if (!warm) fn();
+    std::vector<double> out;
+    for (int r = 0; r < reps; ++r) {
+      const auto t0 = Clock::now();
+      fn();
+      out.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+    }
+    return out;
+  }
+
+ private:
+  CalibrationData* data_ = nullptr;
+  const CalibrationOptions* options_ = nullptr;
+  std::unique_ptr<cpu::ThreadPool> pool_;
+  std::string summary_ = "done";
+};
+
+// ------------------------------------------------------------------ bandwidth
+class CpuBandwidthBenchmark final : public CpuBenchmark {
+ public:
+  std::string key() const override { return "cpu.bandwidth"; }
+  std::string description() const override {
+    return "CPU read / write / copy / triad bandwidth vs working set (4 KiB per thread ... 4x last-level cache) and threads (pinned)";
+  }
+
+ protected:
+  void measure() override {
+    const int all = pool().size();
+    const double llc = std::max({info().l3_bytes, info().aggregate_cache_bytes(2, all), 8.0 * 1024 * 1024});
+    double max_ws = std::max(4 * llc, 64.0 * 1024 * 1024);
+    if (info().memory_bytes > 0) max_ws = std::min(max_ws, info().memory_bytes / 16);
+    std::size_t top = 4096;
+    while (static_cast<double>(top) * 2 <= max_ws) top *= 2;
+    if (static_cast<double>(top) < 4 * llc) top *= 2;  // at least 4× the last-level cache
+    // Per-thread buffers sized for the largest share each thread ever gets (thread i gets at most
+    // top / (i+1)), first touched by their own thread.
+    const std::size_t slots = static_cast<std::size_t>(all);
+    std::vector<std::vector<double>> buffers(slots);
+    pool().run(all, [&](int i, int) {
+      buffers[static_cast<std::size_t>(i)].assign(top / 8 / static_cast<std::size_t>(i + 1) + 64, 1.0);
+    });
+    const double target = quick() ? 2e-3 : 10e-3;
+    const int reps = quick() ? 3 : 5;
+    std::ostringstream summary;
+    for (int threads : thread_counts()) {
+      double best_read = 0, dram_read = 0;
+      // Working sets: ×√2 apart (quick: ×4), ending on the top size; multiples of 4 KiB per thread.
+      std::vector<std::size_t> sets;
+      const std::size_t unit = 4096 * static_cast<std::size_t>(threads);
+      for (double ws = static_cast<double>(unit); ws <= static_cast<double>(top) * 1.0001; ws *= quick() ? 4 : std::sqrt(2.0)) {
+        const std::size_t rounded = static_cast<std::size_t>(std::llround(ws / static_cast<double>(unit))) * unit;
+        if (sets.empty() || rounded > sets.back()) sets.push_back(rounded);
+      }
+      if (sets.back() != top) sets.push_back(top);
+      for (std::size_t ws : sets) {
+        const std::size_t per_thread = ws / 8 / static_cast<std::size_t>(threads);  // doubles
+        for (const char* kind : {"read", "write", "copy", "triad"}) {
+          const std::string k = kind;
+          const std::size_t arrays = k == "read" || k == "write" ? 1 : k == "copy" ? 2 : 3;
+          const std::size_t n = per_thread / arrays;
+          std::vector<double> sink(slots, 0.0);
+          long passes = 1;
+          auto run_passes = [&] {
+            pool().run(threads, [&](int i, int) {
+              double* a = buffers[static_cast<std::size_t>(i)].data();
+              double* b = a + n;
+              double* c = b + n;
+              double s = 0;
+              for (long p = 0; p < passes; ++p) {
+                if (k == "read") s += cpu_stream::read(a, n);
+                else if (k == "write") cpu_stream::write(a, n, 1.0);
+                else if (k == "copy") cpu_stream::copy(a, b, n);
+                else cpu_stream::triad(a, b, c, n, 0.0);  // a = b + 0·c keeps every value 1.0
+              }
+              sink[static_cast<std::size_t>(i)] = s;
+            });
+          };
+          // Passes that make one measurement last about `target`.
+          for (;;) {
+            const auto t0 = Clock::now();
+            run_passes();
+            const double t = std::chrono::duration<double>(Clock::now() - t0).count();
+            if (t >= target / 4 || passes > (1L << 30)) {
+              passes = std::max(1L, static_cast<long>(static_cast<double>(passes) * target / t));
+              break;
+            }
+            passes *= 8;
+          }
+          // The pass-count probe above warmed the caches; large sets (one pass is long) get fewer reps.
+          const auto seconds = time_runs(ws > (std::size_t{1} << 28) && quick() ? 2 : reps, run_passes, true);
+          if (k == "read")  // every element is 1.0: each thread's last sum is n × passes
+            for (int i = 0; i < threads; ++i)
+              if (sink[static_cast<std::size_t>(i)] != static_cast<double>(n) * static_cast<double>(passes))
+                throw RuntimeFailure("cpu read bandwidth: wrong sum");
+          const double bytes = static_cast<double>(n * arrays * 8 * static_cast<std::size_t>(threads)) * static_cast<double>(passes);
+          record("bandwidth." + k, {{"threads", threads}, {"working_set_bytes", static_cast<double>(ws)}}, seconds, bytes);
+          if (k == "read") {
+            const double rate = bytes / summarize(seconds).median;
+            best_read = std::max(best_read, rate);
+            if (ws == top) dram_read = rate;
+          }
+        }
+      }
+      summary << threads << " thread" << (threads > 1 ? "s" : "") << ": read " << format_rate(best_read) << " (cache) / "
+              << format_rate(dram_read) << " (" << format_bytes(static_cast<double>(top)) << "); ";
+    }
+    set_summary(summary.str());
+  }
+};
+
+// ------------------------------------------------------------------ arithmetic ceilings
+class CpuComputeBenchmark final : public CpuBenchmark {
+ public:
+  std::string key() const override { return "cpu.compute"; }
+  std::string description() const override {
+    return "CPU FP32 and FP64 FMA throughput vs threads (widest vector ISA available), thread-pool fork-join cost";
+  }
+
+ protected:
+  void measure() override {
+    std::ostringstream summary;
+    for (int threads : thread_counts()) {
+      // One empty fork-join of the pool, in batches.
+      constexpr int kBatch = 2000;
+      const auto dispatch = time_runs(quick() ? 3 : 7, [&] {
+        for (int i = 0; i < kBatch; ++i) pool().run(threads, [](int, int) {});
+      });
+      record("sync.dispatch", {{"threads", threads}}, dispatch, kBatch);
+      if (threads == pool().size()) summary << "dispatch " << format_seconds(summarize(dispatch).median / kBatch) << "; ";
+      for (const bool fp64 : {false, true}) {
+        long iterations = 1 << 12;
+        std::vector<double> sink(static_cast<std::size_t>(pool().size()));
+        auto run_all = [&] {
+          pool().run(threads, [&](int i, int) {
+            sink[static_cast<std::size_t>(i)] =
+                fp64 ? cpu_stream::fma_f64(iterations, 0.5 + i) : static_cast<double>(cpu_stream::fma_f32(iterations, 0.5f + static_cast<float>(i)));
+          });
+        };
+        for (;;) {
+          const auto t0 = Clock::now();
+          run_all();
+          const double t = std::chrono::duration<double>(Clock::now() - t0).count();
+          if (t > 2e-3) {
+            iterations = std::max(1L, static_cast<long>(static_cast<double>(iterations) * (quick() ? 5e-3 : 20e-3) / t));
+            break;
+          }
+          iterations *= 4;
+        }
+        const auto seconds = time_runs(quick() ? 3 : 5, run_all);
+        // The chains converge to 1 in every lane: 128 float (64 double) lanes per thread.
+        for (int i = 0; i < threads; ++i)
+          if (std::abs(sink[static_cast<std::size_t>(i)] - (fp64 ? 64.0 : 128.0)) > (fp64 ? 64.0 : 128.0) * 0.05 && iterations > 20000)
+            throw RuntimeFailure("cpu fma: result check failed");
+        const double flops = static_cast<double>(threads) * static_cast<double>(iterations) * (fp64 ? 128.0 : 256.0);
+        record(fp64 ? "compute.fp64" : "compute.fp32", {{"threads", threads}}, seconds, flops);
+        if (threads == pool().size())
+          summary << (fp64 ? "fp64 " : "fp32 ") << flops / summarize(seconds).median / 1e9 << " Gflop/s  ";
+      }
+    }
+    set_summary(summary.str() + "(all threads)");
+  }
+};
+
+// ------------------------------------------------------------------ reference kernels
+struct Sizes {
+  std::vector<double> fit, holdout;
+};
+
+// Fit sizes, held-out sizes (none of them in the fit set) per kernel; quick drops the largest.
+Sizes sizes_for(const std::string& kernel, bool quick) {
+  auto geometric = [](double from, double to, double factor) {
+    std::vector<double> v;
+    for (double x = from; x <= to * 1.0001; x *= factor) v.push_back(std::round(x));
+    return v;
+  };
+  Sizes s;
+  if (kernel == "mv" || kernel == "cg") s = {geometric(256, quick ? 2048 : 8192, 2), geometric(384, quick ? 1536 : 6144, 2)};
+  if (kernel == "cg" && !quick) s = {geometric(256, 4096, 2), geometric(384, 3072, 2)};
+  if (kernel == "mm" || kernel == "cholesky") s = {geometric(128, quick ? 1024 : 2048, 2), geometric(192, quick ? 768 : 1536, 2)};
+  if (kernel == "dot") s = {geometric(16384, quick ? 4194304 : 67108864, 4), geometric(32768, quick ? 2097152 : 33554432, 4)};
+  if (kernel == "conv2d" || kernel == "blur") s = {geometric(256, quick ? 2048 : 4096, 2), geometric(384, quick ? 1536 : 3072, 2)};
+  if (kernel == "cosine") s = {geometric(4096, quick ? 262144 : 1048576, 4), geometric(8192, quick ? 131072 : 524288, 4)};
+  return s;
+}
+
+class CpuKernelBenchmark final : public CpuBenchmark {
+ public:
+  std::string key() const override { return "cpu.kernels"; }
+  std::string description() const override {
+    return "CPU reference kernels (mv, mm, dot, cg, cholesky, conv2d, blur, cosine) on all threads over fit and held-out sizes";
+  }
+
+ protected:
+  void measure() override {
+    std::mt19937 rng(2026);
+    std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+    const int threads = pool().size();
+    std::ostringstream summary;
+    for (const std::string& kernel : cpu_kernel_names()) {
+      const Sizes sizes = sizes_for(kernel, quick());
+      double largest_s = 0;
+      for (int set = 0; set < 2; ++set)
+        for (double nd : set == 0 ? sizes.fit : sizes.holdout) {
+          const auto n = static_cast<std::size_t>(nd);
+          const int ni = static_cast<int>(n);
+          const bool matrix = kernel == "mv" || kernel == "mm" || kernel == "cg" || kernel == "cholesky" || kernel == "conv2d";
+          std::vector<float> a(matrix ? n * n : (kernel == "blur" ? 0 : n)), x(n), y(kernel == "mm" || kernel == "conv2d" ? n * n : n);
+          for (float& v : a) v = uniform(rng);
+          for (float& v : x) v = uniform(rng);
+          if (kernel == "cg" || kernel == "cholesky")  // symmetric, strongly diagonally dominant: SPD
+            for (std::size_t i = 0; i < n; ++i) {
+              for (std::size_t j = 0; j < i; ++j) a[i * n + j] = a[j * n + i] = 0.5f * a[j * n + i] / static_cast<float>(n);
+              a[i * n + i] = 2.0f;
+            }
+          std::vector<float> b_matrix(kernel == "mm" ? n * n : 0);
+          for (float& v : b_matrix) v = uniform(rng);
+          std::vector<float> filter(kConvFilter * kConvFilter);
+          for (float& v : filter) v = uniform(rng);
+          std::vector<unsigned char> image_in(kernel == "blur" ? 3 * n * n : 0), image_out(image_in.size());
+          for (unsigned char& v : image_in) v = static_cast<unsigned char>(rng() & 0xff);
+          std::vector<float> work;  // cholesky's in-place copy, cosine's vector
+          auto run_once = [&] {
+            if (kernel == "mv") cpu::mv(pool(), threads, a.data(), x.data(), y.data(), ni);
+            else if (kernel == "mm") cpu::mm(pool(), threads, a.data(), b_matrix.data(), y.data(), ni);
+            else if (kernel == "dot") y[0] = static_cast<float>(cpu::dot(pool(), threads, a.data(), x.data(), n));
+            else if (kernel == "cg") cpu::cg(pool(), threads, a.data(), x.data(), y.data(), ni, kCgIterations);
+            else if (kernel == "cholesky") work = a, cpu::cholesky(pool(), threads, work.data(), ni);
+            else if (kernel == "conv2d") cpu::conv2d(pool(), threads, a.data(), filter.data(), y.data(), ni, kConvFilter);
+            else if (kernel == "blur") cpu::blur(pool(), threads, image_in.data(), image_out.data(), ni, ni, kBlurRadius);
+            else work = x, cpu::cosine(pool(), threads, work.data(), n, kCosineRepeats);
+          };
+          // Cholesky and cosine copy their input first: time the copy alone and take it off.
+          double copy_s = 0;
+          if (kernel == "cholesky" || kernel == "cosine") {
+            const auto t = time_runs(3, [&] { work = kernel == "cholesky" ? a : x; });
+            copy_s = summarize(t).median;
+          }
+          const auto probe = time_runs(1, run_once);
+          const int reps = std::clamp(static_cast<int>((quick() ? 0.05 : 0.3) / std::max(probe[0], 1e-6)), 3, quick() ? 5 : 9);
+          std::vector<double> seconds = time_runs(reps - 1, run_once);
+          seconds.push_back(probe[0]);
+          for (double& s : seconds) s = std::max(s - copy_s, 1e-9);
+          check(kernel, n, a, x, y, b_matrix, filter, image_in, image_out, work);
+          record("kernel." + kernel, {{"n", nd}, {"threads", threads}, {"holdout", set}}, seconds, 1);
+          if (set == 0 && nd == sizes.fit.back()) largest_s = summarize(seconds).median;
+        }
+      summary << kernel << " " << format_seconds(largest_s) << " at n=" << sizes.fit.back() << "; ";
+    }
+    set_summary(summary.str());
+  }
+
+ private:
+  // Spot checks against the definitions (a few outputs recomputed directly).
+  static void check(const std::string& kernel, std::size_t n, const std::vector<float>& a, const std::vector<float>& x,
+                    const std::vector<float>& y, const std::vector<float>& b, const std::vector<float>& filter,
+                    const std::vector<unsigned char>& in, const std::vector<unsigned char>& out, const std::vector<float>& work) {
+    auto fail = [&](const std::string& what) {
+      throw RuntimeFailure("cpu kernel " + kernel + " (n = " + std::to_string(n) + "): " + what);
+    };
+    const std::size_t picks[] = {0, n / 3, n - 1};
+    if (kernel == "mv")
+      for (std::size_t i : picks) {
+        double s = 0, mag = 0;
+        for (std::size_t j = 0; j < n; ++j) s += static_cast<double>(a[i * n + j]) * x[j], mag += std::abs(a[i * n + j] * x[j]);
+        if (std::abs(s - y[i]) > 1e-5 * mag + 1e-6) fail("row " + std::to_string(i) + " is wrong");
+      }
+    if (kernel == "mm")
+      for (std::size_t i : picks) {
+        double s = 0, mag = 0;
+        for (std::size_t k = 0; k < n; ++k) s += static_cast<double>(a[i * n + k]) * b[k * n + i], mag += std::abs(a[i * n + k] * b[k * n + i]);
+        if (std::abs(s - y[i * n + i]) > 1e-5 * mag + 1e-6) fail("entry is wrong");
+      }
+    if (kernel == "dot") {
+      double s = 0, mag = 0;
+      for (std::size_t i = 0; i < n; ++i) s += static_cast<double>(a[i]) * x[i], mag += std::abs(a[i] * x[i]);
+      if (std::abs(s - y[0]) > 1e-5 * mag + 1e-6) fail("sum is wrong");
+    }
+    if (kernel == "cg") {  // the residual must have dropped well below ‖b‖
+      double r2 = 0, b2 = 0;
+      for (std::size_t i : picks) {
+        double s = 0;
+        for (std::size_t j = 0; j < n; ++j) s += static_cast<double>(a[i * n + j]) * y[j];
+        r2 += (x[i] - s) * (x[i] - s), b2 += static_cast<double>(x[i]) * x[i];
+      }
+      if (!(r2 < 1e-4 * b2 + 1e-12)) fail("did not converge");
+    }
+    if (kernel == "cholesky")
+      for (std::size_t i : picks)
+        for (std::size_t j : picks) {
+          if (j > i) continue;
+          double s = 0;
+          for (std::size_t k = 0; k <= j; ++k) s += static_cast<double>(work[i * n + k]) * work[j * n + k];
+          if (std::abs(s - a[i * n + j]) > 1e-4) fail("L·Lᵀ differs from A");
+        }
+    if (kernel == "conv2d")
+      for (std::size_t i : picks) {
+        const int r = (kConvFilter - 1) / 2;
+        double s = 0;
+        for (int u = 0; u < kConvFilter; ++u)
+          for (int v = 0; v < kConvFilter; ++v) {
+            const long yy = static_cast<long>(i) + u - r, xx = static_cast<long>(i) + v - r;
+            if (yy >= 0 && yy < static_cast<long>(n) && xx >= 0 && xx < static_cast<long>(n))
+              s += static_cast<double>(a[static_cast<std::size_t>(yy) * n + static_cast<std::size_t>(xx)]) * filter[static_cast<std::size_t>(u * kConvFilter + v)];
+          }
+        if (std::abs(s - y[i * n + i]) > 1e-4) fail("pixel is wrong");
+      }
+    if (kernel == "blur")
+      for (std::size_t i : picks) {
+        const long r = kBlurRadius;
+        long sum = 0, hits = 0;
+        for (long oy = -r; oy <= r; ++oy)
+          for (long ox = -r; ox <= r; ++ox) {
+            const long yy = static_cast<long>(i) + oy, xx = static_cast<long>(i) + ox;
+            if (yy >= 0 && yy < static_cast<long>(n) && xx >= 0 && xx < static_cast<long>(n))
+              sum += in[(static_cast<std::size_t>(yy) * n + static_cast<std::size_t>(xx)) * 3], ++hits;
+          }
+        if (out[(i * n + i) * 3] != sum / hits) fail("pixel is wrong");
+      }
+    if (kernel == "cosine")
+      for (std::size_t i : picks) {
+        float v = x[i];
+        for (int k = 0; k < kCosineRepeats; ++k) v = std::cos(v);
+        if (std::abs(v - work[i]) > 1e-6f) fail("element is wrong");
+      }
+  }
+};
+
+}  // namespace
+
+void register_cpu_benchmarks(BenchmarkRegistry& registry) {
+  registry.add(std::make_unique<CpuBandwidthBenchmark>());
+  registry.add(std::make_unique<CpuComputeBenchmark>());
+  registry.add(std::make_unique<CpuKernelBenchmark>());
+}
+
+}  // namespace perfmodel

@@ -1,0 +1,56 @@
+#pragma once
+// A fixed pool of worker threads, each pinned to its own CPU of the process's affinity mask (in
+// mask order), for the CPU bandwidth benchmarks and the CPU reference kernels. run(t, fn) calls
+// fn(i, t) on workers 0 … t−1 at once and returns when all have finished. Idle workers spin for
+// a while before they sleep (as OpenMP runtimes do), so a run() right after another costs about a
+// microsecond, not a futex wake-up.
+#include <atomic>
+#include <sched.h>
+
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace perfmodel::cpu {
+
+class ThreadPool {
+ public:
+  // threads = 0: one per CPU the process may run on. The constructing thread is worker 0 and
+  // is pinned to the first CPU until the pool is destroyed (destroy it on the same thread).
+  explicit ThreadPool(int threads = 0);
+  ~ThreadPool();
+  ThreadPool(const ThreadPool&) = delete;
+  ThreadPool& operator=(const ThreadPool&) = delete;
+
+  int size() const { return static_cast<int>(workers_.size()) + 1; }  // the caller is worker 0
+  // Runs fn(index, count) for index = 0 … count−1, index 0 on the calling thread. count is
+  // clamped to [1, size()]. Exceptions from workers are rethrown here.
+  void run(int count, const std::function<void(int, int)>& fn);
+  bool pinned() const { return pinned_; }
+
+  // Splits [0, n) into `count` near-equal contiguous parts; part `index` is [first, last).
+  static void split(std::size_t n, int index, int count, std::size_t& first, std::size_t& last);
+
+ private:
+  void worker_loop(int index);
+
+  std::vector<std::thread> workers_;
+  std::mutex mutex_;
+  std::condition_variable start_;
+  const std::function<void(int, int)>* job_ = nullptr;
+  int count_ = 0;
+  std::atomic<long> generation_{0};
+  std::atomic<int> remaining_{0};
+  std::atomic<bool> stop_{false};
+  bool pinned_ = false;
+  std::exception_ptr error_;
+  bool restore_caller_ = false;
+  cpu_set_t caller_mask_{};  // the constructing thread's affinity, restored by the destructor
+};
+
+// CPUs of this process's affinity mask, in order (as it was at the first call).
+std::vector<int> allowed_cpus();
+
+}  // namespace perfmodel::cpu

@@ -1,0 +1,125 @@
+#include "perfmodel/kernels/thread_pool.hpp"
+
+#include <pthread.h>
+#include <sched.h>
+
+#include <algorithm>
+#include <chrono>
+
+namespace perfmodel::cpu {
+namespace {
+
+bool pin_to(int cpu) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET(cpu, &set);
+  return pthread_setaffinity_np(pthread_self(), sizeof set, &set) == 0;
+}
+
+}  // namespace
+
+std::vector<int> allowed_cpus() {
+  // Read once, before any pool pins a thread (the mask is per thread).
+  static const std::vector<int> cpus = [] {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    std::vector<int> out;
+    if (sched_getaffinity(0, sizeof set, &set) == 0)
+      for (int c = 0; c < CPU_SETSIZE; ++c)
+        if (CPU_ISSET(c, &set)) out.push_back(c);
+    if (out.empty()) out.push_back(0);
+    return out;
+  }();
+  return cpus;
+}
+
+ThreadPool::ThreadPool(int threads) {
+  const std::vector<int> cpus = allowed_cpus();
+  const int n = threads > 0 ? threads : static_cast<int>(cpus.size());
+  // The caller becomes worker 0, pinned to the first CPU for the pool's lifetime.
+  pinned_ = n <= static_cast<int>(cpus.size());
+  if (pinned_) {
+    restore_caller_ = pthread_getaffinity_np(pthread_self(), sizeof caller_mask_, &caller_mask_) == 0;
+    pin_to(cpus.front());
+  }
+  for (int i = 1; i < n; ++i)
+    workers_.emplace_back([this, i, cpu = cpus[static_cast<std::size_t>(i) % cpus.size()]] {
+      if (pinned_) pin_to(cpu);
+      worker_loop(i);
+    });
+}
+
+ThreadPool::~ThreadPool() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stop_ = true;
+    ++generation_;
+  }
+  start_.notify_all();
+  for (std::thread& t : workers_) t.join();
+  if (restore_caller_) pthread_setaffinity_np(pthread_self(), sizeof caller_mask_, &caller_mask_);
+}
+
+void ThreadPool::split(std::size_t n, int index, int count, std::size_t& first, std::size_t& last) {
+  const std::size_t c = static_cast<std::size_t>(count), i = static_cast<std::size_t>(index);
+  first = n * i / c;
+  last = n * (i + 1) / c;
+}
+
+void ThreadPool::worker_loop(int index) {
+  long seen = 0;
+  for (;;) {
+    // Spin (~1 ms) for the next job, then sleep until one is posted.
+    const auto spin_until = std::chrono::steady_clock::now() + std::chrono::milliseconds(1);
+    while (generation_.load(std::memory_order_acquire) == seen && std::chrono::steady_clock::now() < spin_until) {
+    }
+    if (generation_.load(std::memory_order_acquire) == seen) {
+      std::unique_lock<std::mutex> lock(mutex_);
+      start_.wait(lock, [&] { return generation_.load() != seen; });
+    }
+    if (stop_) return;
+    const std::function<void(int, int)>* job = nullptr;
+    int count = 0;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);  // job_ and count_ were written under it
+      seen = generation_.load();
+      job = job_;
+      count = count_;
+    }
+    if (index < count) {
+      try {
+        (*job)(index, count);
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (!error_) error_ = std::current_exception();
+      }
+      remaining_.fetch_sub(1, std::memory_order_acq_rel);
+    }
+  }
+}
+
+void ThreadPool::run(int count, const std::function<void(int, int)>& fn) {
+  count = std::clamp(count, 1, size());
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    job_ = &fn;
+    count_ = count;
+    error_ = nullptr;
+    remaining_.store(count - 1);
+    generation_.fetch_add(1);
+  }
+  start_.notify_all();
+  std::exception_ptr mine;
+  try {
+    fn(0, count);
+  } catch (...) {
+    mine = std::current_exception();
+  }
+  while (remaining_.load(std::memory_order_acquire) != 0) {
+  }
+  if (mine) std::rethrow_exception(mine);
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (error_) std::rethrow_exception(error_);
+}
+
+}  // namespace perfmodel::cpu

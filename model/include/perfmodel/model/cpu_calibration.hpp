@@ -1,0 +1,70 @@
+#pragma once
+// The `cpu` section of a profile: the host CPU, its measured bandwidth curves (working set ×
+// threads), the cache plateaus detected in them, its arithmetic ceilings, and the fitted
+// per-kernel constants of the CPU time model:
+//
+//   T(kernel, n, threads) = regions · dispatch(threads) + max(T_mem, T_compute) / efficiency_k(W)
+//   T_mem     = bytes_read / BW_read(W, threads) + bytes_written / BW_write(W, threads)
+//   T_compute = serial_flops / FP32 peak(1) + (flops − serial_flops) / FP32 peak(threads)
+//
+// with W the kernel's working set and the bandwidths read off the measured curves (log-log
+// interpolation in W, linear in threads). S0 fitted an effective bandwidth per kernel against n
+// on a 2009 Xeon (Mv: min(max(16384/n, 2), 8) GB/s, MM 51 GB/s). Here the machine's curves carry
+// the cache hierarchy and the kernel carries one thing: its efficiency against that roofline,
+// measured at the fit sizes and interpolated (linearly in log W; constant beyond the ends) —
+// because one constant cannot describe a kernel whose code is instruction-bound in cache and
+// bandwidth-bound in memory. Checked on held-out sizes the fit never saw.
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "perfmodel/model/cpu_info.hpp"
+#include "perfmodel/model/gpu_calibration.hpp"  // NumericTable
+#include "perfmodel/model/kernel_workload.hpp"
+#include "perfmodel/model/transfer_model.hpp"  // FitQuality
+
+namespace perfmodel {
+
+// The bandwidth kernels, likwid-bench style: read (sum), write (fill), copy, triad (a = b + s·c).
+const std::vector<std::string>& cpu_bandwidth_kinds();
+
+struct CachePlateau {
+  double threads = 0;
+  std::string level;          // "L1", "L2", "L3" or "memory"
+  double from_bytes = 0, to_bytes = 0;  // working-set range (to_bytes = +inf for the last)
+  double read_Bps = 0;        // median read bandwidth over the plateau's points
+  double points = 0;
+};
+
+struct CpuKernelModel {
+  NumericTable efficiency;   // [working_set_bytes, efficiency], ascending: roofline time / measured time
+  double threads = 0;        // thread count it was fitted at
+  std::optional<FitQuality> holdout;
+
+  double efficiency_at(double working_set_bytes) const;
+};
+
+struct CpuCalibration {
+  std::string samples_file;
+  double calibration_wall_s = 0;
+  CpuInfo cpu;
+  std::map<std::string, NumericTable> bandwidth;  // kind → [threads, working_set_bytes, Bps]
+  std::vector<CachePlateau> plateaus;
+  NumericTable compute;                           // [threads, fp32_flops, fp64_flops]
+  NumericTable dispatch;                          // [threads, seconds]: one empty fork-join of the pool
+  std::map<std::string, CpuKernelModel> kernels;
+
+  // Interpolated measured bandwidth of `kind` (InputError when not measured).
+  double bandwidth_Bps(const std::string& kind, double working_set_bytes, double threads) const;
+  double fp32_flops(double threads) const;
+  double dispatch_seconds(double threads) const;  // 0 when not measured
+  // max(T_mem, T_compute), see above (the part the efficiency scales).
+  double roofline_seconds(const CpuWorkload& w, double threads) const;
+  // regions · dispatch(threads) (the part it does not).
+  double synchronisation_seconds(const CpuWorkload& w, double threads) const;
+  double max_threads() const;
+};
+
+}  // namespace perfmodel

@@ -1,0 +1,286 @@
+#include "perfmodel/model/cpu_fit.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <set>
+
+#include "perfmodel/model/errors.hpp"
+#include "perfmodel/model/gpu_fit.hpp"  // fit_line, relative_errors
+#include "perfmodel/model/statistics.hpp"
+
+namespace perfmodel {
+
+const std::vector<std::string>& cpu_bandwidth_kinds() {
+  static const std::vector<std::string> kinds = {"read", "write", "copy", "triad"};
+  return kinds;
+}
+
+// ------------------------------------------------------------------ CpuCalibration queries
+namespace {
+
+// Log-log interpolation of (size, rate) points sorted by size; clamped at both ends.
+double interpolate_loglog(const std::vector<std::pair<double, double>>& pts, double x) {
+  if (pts.empty()) return 0;
+  if (x <= pts.front().first) return pts.front().second;
+  if (x >= pts.back().first) return pts.back().second;
+  const auto hi = std::lower_bound(pts.begin(), pts.end(), x, [](const auto& p, double v) { return p.first < v; });
+  const auto lo = std::prev(hi);
+  const double t = std::log(x / lo->first) / std::log(hi->first / lo->first);
+  return std::exp(std::log(lo->second) * (1 - t) + std::log(hi->second) * t);
+}
+
+// Linear interpolation in threads between the measured thread counts bracketing `threads`.
+template <class At>
+double interpolate_threads(const std::set<double>& measured, double threads, At&& at) {
+  if (measured.empty()) return 0;
+  if (threads <= *measured.begin()) return at(*measured.begin());
+  if (threads >= *measured.rbegin()) return at(*measured.rbegin());
+  const auto hi = measured.lower_bound(threads);
+  if (*hi == threads) return at(threads);
+  const auto lo = std::prev(hi);
+  const double t = (threads - *lo) / (*hi - *lo);
+  return at(*lo) * (1 - t) + at(*hi) * t;
+}
+
+}  // namespace
+
+double CpuCalibration::bandwidth_Bps(const std::string& kind, double working_set_bytes, double threads) const {
+  const auto it = bandwidth.find(kind);
+  if (it == bandwidth.end()) throw InputError("the profile has no measured CPU " + kind + " bandwidth (cpu.bandwidth." + kind + ")");
+  const NumericTable& t = it->second;
+  std::map<double, std::vector<std::pair<double, double>>> by_threads;
+  for (const auto& row : t.rows) by_threads[row[0]].push_back({row[1], row[2]});
+  std::set<double> counts;
+  for (auto& [threads_measured, pts] : by_threads) std::sort(pts.begin(), pts.end()), counts.insert(threads_measured);
+  return interpolate_threads(counts, threads, [&](double th) { return interpolate_loglog(by_threads[th], working_set_bytes); });
+}
+
+double CpuCalibration::fp32_flops(double threads) const {
+  std::set<double> counts;
+  std::map<double, double> rate;
+  for (const auto& row : compute.rows) counts.insert(row[0]), rate[row[0]] = row[1];
+  if (counts.empty()) throw InputError("the profile has no measured CPU compute ceiling (cpu.compute)");
+  return interpolate_threads(counts, threads, [&](double th) { return rate[th]; });
+}
+
+double CpuCalibration::dispatch_seconds(double threads) const {
+  std::set<double> counts;
+  std::map<double, double> seconds;
+  for (const auto& row : dispatch.rows) counts.insert(row[0]), seconds[row[0]] = row[1];
+  return interpolate_threads(counts, threads, [&](double th) { return seconds[th]; });
+}
+
+double CpuCalibration::roofline_seconds(const CpuWorkload& w, double threads) const {
+  double memory = 0;
+  if (w.bytes_read > 0) memory += w.bytes_read / bandwidth_Bps("read", w.working_set_bytes, threads);
+  if (w.bytes_written > 0) memory += w.bytes_written / bandwidth_Bps("write", w.working_set_bytes, threads);
+  double arithmetic = 0;
+  if (w.flops > 0) arithmetic = w.serial_flops / fp32_flops(1) + (w.flops - w.serial_flops) / fp32_flops(threads);
+  return std::max(memory, arithmetic);
+}
+
+double CpuCalibration::synchronisation_seconds(const CpuWorkload& w, double threads) const {
+  return w.parallel_regions * dispatch_seconds(threads);
+}
+
+double CpuCalibration::max_threads() const {
+  double m = 0;
+  for (const auto& row : compute.rows) m = std::max(m, row[0]);
+  return m;
+}
+
+// ------------------------------------------------------------------ fits
+std::vector<std::pair<std::size_t, std::size_t>> find_plateaus(const std::vector<double>& bandwidths, std::size_t max_plateaus) {
+  const std::size_t n = bandwidths.size();
+  if (n == 0) return {};
+  std::vector<double> y(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!(bandwidths[i] > 0)) throw std::invalid_argument("bandwidths must be positive");
+    y[i] = std::log(bandwidths[i]);
+  }
+  // prefix sums for O(1) segment SSE
+  std::vector<double> s1(n + 1, 0), s2(n + 1, 0);
+  for (std::size_t i = 0; i < n; ++i) s1[i + 1] = s1[i] + y[i], s2[i + 1] = s2[i] + y[i] * y[i];
+  auto sse = [&](std::size_t a, std::size_t b) {  // [a, b)
+    const double m = static_cast<double>(b - a);
+    return std::max(0.0, s2[b] - s2[a] - (s1[b] - s1[a]) * (s1[b] - s1[a]) / m);
+  };
+  constexpr std::size_t kMinPoints = 2;
+  const std::size_t kmax = std::min(max_plateaus, n / kMinPoints);
+  const double inf = std::numeric_limits<double>::infinity();
+  // cost[k][j]: best SSE of the first j points in k segments
+  std::vector<std::vector<double>> cost(kmax + 1, std::vector<double>(n + 1, inf));
+  std::vector<std::vector<std::size_t>> from(kmax + 1, std::vector<std::size_t>(n + 1, 0));
+  cost[0][0] = 0;
+  for (std::size_t k = 1; k <= kmax; ++k)
+    for (std::size_t j = k * kMinPoints; j <= n; ++j)
+      for (std::size_t i = (k - 1) * kMinPoints; i + kMinPoints <= j; ++i) {
+        if (cost[k - 1][i] == inf) continue;
+        const double c = cost[k - 1][i] + sse(i, j);
+        if (c < cost[k][j]) cost[k][j] = c, from[k][j] = i;
+      }
+  // BIC with a floor on the residual variance (0.5 % noise), so perfect fits do not run away.
+  std::size_t best_k = 1;
+  double best_bic = inf;
+  const double nd = static_cast<double>(n);
+  for (std::size_t k = 1; k <= kmax; ++k) {
+    if (cost[k][n] == inf) continue;
+    const double variance = std::max(cost[k][n] / nd, 0.005 * 0.005);
+    const double bic = nd * std::log(variance) + (2.0 * static_cast<double>(k) - 1) * std::log(nd);
+    if (bic < best_bic) best_bic = bic, best_k = k;
+  }
+  std::vector<std::pair<std::size_t, std::size_t>> out;
+  std::size_t j = n;
+  for (std::size_t k = best_k; k >= 1; --k) {
+    const std::size_t i = from[k][j];
+    out.push_back({i, j - 1});
+    j = i;
+  }
+  std::reverse(out.begin(), out.end());
+  return out;
+}
+
+double CpuKernelModel::efficiency_at(double w) const {
+  std::vector<std::pair<double, double>> nodes;
+  for (const auto& row : efficiency.rows) nodes.push_back({row[0], row[1]});
+  if (nodes.empty()) throw InputError("a CPU kernel model without efficiency nodes");
+  if (w <= nodes.front().first) return nodes.front().second;
+  if (w >= nodes.back().first) return nodes.back().second;
+  const auto hi = std::lower_bound(nodes.begin(), nodes.end(), w, [](const auto& p, double v) { return p.first < v; });
+  const auto lo = std::prev(hi);
+  const double t = std::log(w / lo->first) / std::log(hi->first / lo->first);
+  return lo->second * (1 - t) + hi->second * t;
+}
+
+CpuKernelModel fit_kernel_model(std::vector<KernelPoint> fit_set, const std::vector<KernelPoint>& holdout_set) {
+  if (fit_set.empty()) throw std::invalid_argument("a kernel model needs at least one fitted size");
+  std::sort(fit_set.begin(), fit_set.end(), [](const KernelPoint& a, const KernelPoint& b) { return a.working_set_bytes < b.working_set_bytes; });
+  CpuKernelModel m;
+  m.efficiency.columns = {"working_set_bytes", "efficiency"};
+  for (const KernelPoint& p : fit_set) {
+    if (!(p.roofline_s > 0 && p.measured_s > 0)) throw std::invalid_argument("times must be positive");
+    if (!m.efficiency.rows.empty() && m.efficiency.rows.back()[0] == p.working_set_bytes) continue;
+    m.efficiency.rows.push_back({p.working_set_bytes, p.roofline_s / p.measured_s});
+  }
+  if (!holdout_set.empty()) {
+    std::vector<double> model, measured;
+    for (const KernelPoint& p : holdout_set)
+      model.push_back(p.roofline_s / m.efficiency_at(p.working_set_bytes)), measured.push_back(p.measured_s);
+    m.holdout = relative_errors(model, measured);
+  }
+  return m;
+}
+
+namespace {
+
+double param_of(const SeriesPoint& p, const std::string& name, const std::string& series) {
+  const auto it = p.params.find(name);
+  if (it == p.params.end()) throw InputError(series + ": a sample has no parameter '" + name + "'");
+  return it->second;
+}
+
+std::string level_for(const CpuInfo& cpu, double upper_bytes, double threads) {
+  for (int level = 1; level <= 3; ++level) {
+    const double capacity = cpu.aggregate_cache_bytes(level, threads);
+    if (capacity > 0 && upper_bytes <= 2 * capacity) return "L" + std::to_string(level);
+  }
+  return "memory";
+}
+
+}  // namespace
+
+CpuCalibration fit_cpu(const CpuSampleFile& file, const std::string& samples_file) {
+  CpuCalibration c;
+  c.samples_file = samples_file;
+  c.calibration_wall_s = file.calibration_wall_s;
+  c.cpu = file.cpu;
+  // The sample file reuses the GPU grouping helpers (same row format).
+  GpuSampleFile as_series{file.provenance, {}, file.samples, 0};
+  std::set<std::string> series_names;
+  for (const BenchmarkSample& s : file.samples) series_names.insert(s.series);
+  for (const std::string& name : series_names) {
+    const bool known = name.rfind("kernel.", 0) == 0 || name == "compute.fp32" || name == "compute.fp64" || name == "sync.dispatch" ||
+                       (name.rfind("bandwidth.", 0) == 0 &&
+                        std::count(cpu_bandwidth_kinds().begin(), cpu_bandwidth_kinds().end(), name.substr(10)) == 1);
+    if (!known) throw InputError(samples_file + ": unknown series '" + name + "'");
+  }
+  // Bandwidth curves and their plateaus.
+  for (const std::string& kind : cpu_bandwidth_kinds()) {
+    const std::string series = "bandwidth." + kind;
+    if (!series_names.count(series)) continue;
+    NumericTable t{{"threads", "working_set_bytes", "Bps"}, {}};
+    std::map<double, std::map<double, double>> curves;  // threads → size → rate
+    for (const SeriesPoint& p : series_medians(as_series, series))
+      curves[param_of(p, "threads", series)][param_of(p, "working_set_bytes", series)] = p.median_rate;
+    for (const auto& [threads, curve] : curves)
+      for (const auto& [size, rate] : curve) t.rows.push_back({threads, size, rate});
+    c.bandwidth[kind] = t;
+    if (kind != "read") continue;
+    for (const auto& [threads, curve] : curves) {
+      std::vector<double> sizes, rates;
+      for (const auto& [size, rate] : curve) sizes.push_back(size), rates.push_back(rate);
+      const auto ranges = find_plateaus(rates);
+      for (std::size_t i = 0; i < ranges.size(); ++i) {
+        const auto [a, b] = ranges[i];
+        CachePlateau p;
+        p.threads = threads;
+        p.from_bytes = i == 0 ? 0 : std::sqrt(sizes[a - 1] * sizes[a]);
+        p.to_bytes = i + 1 == ranges.size() ? std::numeric_limits<double>::infinity() : std::sqrt(sizes[b] * sizes[b + 1]);
+        p.read_Bps = summarize(std::vector<double>(rates.begin() + static_cast<long>(a), rates.begin() + static_cast<long>(b) + 1)).median;
+        p.points = static_cast<double>(b - a + 1);
+        p.level = i + 1 == ranges.size() && ranges.size() > 1 ? "memory" : level_for(c.cpu, p.to_bytes, threads);
+        c.plateaus.push_back(p);
+      }
+    }
+  }
+  // Thread-pool dispatch cost.
+  if (series_names.count("sync.dispatch")) {
+    c.dispatch.columns = {"threads", "seconds"};
+    for (const SeriesPoint& p : series_medians(as_series, "sync.dispatch"))
+      c.dispatch.rows.push_back({param_of(p, "threads", "sync.dispatch"), 1.0 / p.median_rate});
+    std::sort(c.dispatch.rows.begin(), c.dispatch.rows.end());
+  }
+  // Compute ceilings.
+  if (series_names.count("compute.fp32")) {
+    c.compute.columns = {"threads", "fp32_flops", "fp64_flops"};
+    std::map<double, std::pair<double, double>> rates;
+    for (const char* precision : {"fp32", "fp64"}) {
+      const std::string series = std::string("compute.") + precision;
+      for (const SeriesPoint& p : series_medians(as_series, series)) {
+        auto& r = rates[param_of(p, "threads", series)];
+        (precision[2] == '3' ? r.first : r.second) = std::max(precision[2] == '3' ? r.first : r.second, p.median_rate);
+      }
+    }
+    for (const auto& [threads, r] : rates) c.compute.rows.push_back({threads, r.first, r.second});
+  }
+  // Kernel models, on top of the curves just derived.
+  for (const std::string& name : series_names) {
+    if (name.rfind("kernel.", 0) != 0) continue;
+    const std::string kernel = name.substr(7);
+    std::vector<KernelPoint> fit_set, holdout_set;
+    double threads = 0;
+    for (const SeriesPoint& p : series_medians(as_series, name)) {
+      threads = param_of(p, "threads", name);
+      const CpuWorkload w = cpu_workload(kernel, param_of(p, "n", name));
+      // The dispatch cost is measured, not fitted: the model fits what remains.
+      const double remaining = p.median_seconds - c.synchronisation_seconds(w, threads);
+      if (!(remaining > 0))
+        throw InputError(samples_file + ": " + name + ": n = " + std::to_string(param_of(p, "n", name)) +
+                         " ran faster than its measured thread-pool dispatches");
+      (param_of(p, "holdout", name) != 0 ? holdout_set : fit_set)
+          .push_back({w.working_set_bytes, c.roofline_seconds(w, threads), remaining});
+    }
+    try {
+      CpuKernelModel m = fit_kernel_model(fit_set, holdout_set);
+      m.threads = threads;
+      c.kernels[kernel] = m;
+    } catch (const std::invalid_argument& e) {
+      throw InputError(samples_file + ": " + name + ": cannot fit: " + e.what());
+    }
+  }
+  return c;
+}
+
+}  // namespace perfmodel

@@ -1,0 +1,35 @@
+#pragma once
+// CPU computation time of a reference kernel, from a profile's `cpu` section:
+//
+//   T = regions·dispatch(threads) + max(T_mem, T_compute) / efficiency_k(W)      (see model/cpu_calibration.hpp)
+//
+// T_mem reads the machine's measured read and write bandwidth curves at the kernel's working
+// set and thread count; T_compute its measured FP32 FMA ceiling (serial part at one thread).
+// efficiency_k(W) is the kernel's efficiency curve, measured at its fit sizes (S0 §3.5.1
+// generalised: S0 fitted an effective bandwidth per kernel against n; here the machine's curves
+// carry the hierarchy and the kernel carries its efficiency against them).
+#include <string>
+
+#include "perfmodel/model/kernel_workload.hpp"
+#include "perfmodel/model/profile.hpp"
+
+namespace perfmodel {
+
+struct CpuPrediction {
+  std::string kernel;
+  double n = 0, threads = 0;
+  CpuWorkload workload;
+  double seconds = 0;
+  double memory_s = 0, compute_s = 0;  // the two roofline terms, before the efficiency
+  double synchronisation_s = 0;
+  double efficiency = 0;
+  double read_Bps = 0, flops_per_s = 0;  // the curve values used
+  bool memory_bound = false;
+  bool extrapolated = false;  // threads beyond those measured, or n outside the fitted range is not tracked here
+};
+
+// Throws InputError for an unknown kernel, n < 1, threads < 1, or a profile without the cpu
+// section or without a fitted model for the kernel.
+CpuPrediction predict_cpu(const Profile& profile, const std::string& kernel, double n, double threads = 0 /* all measured */);
+
+}  // namespace perfmodel
