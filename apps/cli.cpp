@@ -58,6 +58,7 @@ const char* kTopUsage =
     "  profile show         print a profile readably (validates it)\n"
     "  predict cpu          CPU time of a reference kernel (bandwidth curves + FMA ceiling + fitted efficiency)\n"
     "  plot transfers       measured vs predicted transfer time and bandwidth (gnuplot: SVG + PNG)\n"
+    "  plot cpu             CPU bandwidth vs working set and threads, with the cache plateaus (gnuplot)\n"
     "  plot microbench      GPU microbenchmarks: bandwidth vs bytes in flight, bank conflicts, strides,\n"
     "                       partition camping, bandwidth vs working set, latency (gnuplot: SVG + PNG)\n"
     "  version              toolkit version and commit\n"

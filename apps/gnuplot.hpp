@@ -21,5 +21,6 @@ void make_directory(const std::string& dir);        // RuntimeFailure when it ca
 // The `plot` subcommands (one file each).
 struct Invocation;
 int plot_microbench(const Invocation& inv);
+int plot_cpu(const Invocation& inv);
 
 }  // namespace perfmodel::cli

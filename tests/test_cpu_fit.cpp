@@ -1,0 +1,169 @@
+// The CPU model on synthetic data with known answers: plateau detection, the bandwidth and
+// compute interpolation, the kernel efficiency curve, the whole fit_cpu pipeline, and the cpu
+// profile section's YAML (round trip and bad keys).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <regex>
+
+#include "perfmodel/model/cpu_fit.hpp"
+#include "perfmodel/model/errors.hpp"
+#include "perfmodel/model/profile_io.hpp"
+#include "perfmodel/predictors/cpu_compute.hpp"
+
+using namespace perfmodel;
+
+namespace {
+
+// A 2-thread machine: L1 48 KiB, L2 2 MiB per core, L3 32 MiB shared; read plateaus at
+// 200 / 120 / 50 / 25 GB/s; write at 0.8× read; FP32 190 Gflop/s per thread.
+CpuSampleFile synthetic_machine() {
+  CpuSampleFile f;
+  f.cpu.logical_cpus = 2;
+  f.cpu.l1d_bytes = 48 * 1024, f.cpu.l2_bytes = 2 << 20, f.cpu.l3_bytes = 32 << 20;
+  f.cpu.l1d_shared_by = 1, f.cpu.l2_shared_by = 1, f.cpu.l3_shared_by = 2;
+  for (double threads : {1.0, 2.0})
+    for (double ws = 8192; ws <= 512e6; ws *= 2) {
+      const double per_core = ws / threads;
+      const double bw = threads * (per_core <= 48e3 ? 100e9 : per_core <= 2e6 ? 60e9 : ws <= 32e6 ? 25e9 : 12.5e9);
+      for (const char* kind : {"read", "write", "copy", "triad"}) {
+        const double rate = std::string(kind) == "write" ? 0.8 * bw : bw;
+        for (int rep = 0; rep < 3; ++rep)
+          f.samples.push_back({std::string("bandwidth.") + kind, {{"threads", threads}, {"working_set_bytes", ws}}, rep, 1e-3, rate * 1e-3});
+      }
+    }
+  for (double threads : {1.0, 2.0}) {
+    f.samples.push_back({"compute.fp32", {{"threads", threads}}, 0, 1, 190e9 * threads});
+    f.samples.push_back({"compute.fp64", {{"threads", threads}}, 0, 1, 95e9 * threads});
+    f.samples.push_back({"sync.dispatch", {{"threads", threads}}, 0, 1e-3 * threads, 1000});
+  }
+  return f;
+}
+
+}  // namespace
+
+TEST(CpuPlateaus, FindsStepsAndTheirCount) {
+  std::vector<double> bw;
+  for (int i = 0; i < 4; ++i) bw.push_back(200e9 * (1 + 0.01 * (i % 2)));
+  for (int i = 0; i < 5; ++i) bw.push_back(120e9);
+  for (int i = 0; i < 3; ++i) bw.push_back(25e9 * (1 - 0.01 * (i % 2)));
+  const auto p = find_plateaus(bw);
+  ASSERT_EQ(p.size(), 3u);
+  EXPECT_EQ(p[0], (std::pair<std::size_t, std::size_t>{0, 3}));
+  EXPECT_EQ(p[1], (std::pair<std::size_t, std::size_t>{4, 8}));
+  EXPECT_EQ(p[2], (std::pair<std::size_t, std::size_t>{9, 11}));
+  EXPECT_EQ(find_plateaus(std::vector<double>(6, 1e9)).size(), 1u);  // flat: one plateau, not noise-chasing
+  EXPECT_THROW(find_plateaus({1, -1}), std::invalid_argument);
+}
+
+TEST(CpuKernelModel, EfficiencyCurveInterpolatesAndIsJudgedOnHeldOutPoints) {
+  const CpuKernelModel m = fit_kernel_model({{1e6, 1.0, 2.0}, {4e6, 1.0, 1.25}, {1e6, 1.0, 2.0}}, {{2e6, 2.0, 2.0 / 0.65}});
+  ASSERT_EQ(m.efficiency.rows.size(), 2u);  // duplicate working sets collapse
+  EXPECT_DOUBLE_EQ(m.efficiency_at(1e6), 0.5);
+  EXPECT_DOUBLE_EQ(m.efficiency_at(4e6), 0.8);
+  EXPECT_DOUBLE_EQ(m.efficiency_at(2e6), 0.65);  // halfway in log W
+  EXPECT_DOUBLE_EQ(m.efficiency_at(1e3), 0.5);   // constant beyond the ends
+  EXPECT_DOUBLE_EQ(m.efficiency_at(1e9), 0.8);
+  ASSERT_TRUE(m.holdout);
+  EXPECT_LT(m.holdout->max_rel_error, 1e-12);
+  EXPECT_THROW(fit_kernel_model({}, {}), std::invalid_argument);
+}
+
+TEST(CpuWorkloads, CountTheSeedsDefinitions) {
+  const CpuWorkload mv = cpu_workload("mv", 1000);
+  EXPECT_EQ(mv.flops, 2e6);
+  EXPECT_EQ(mv.bytes_read, 4.0 * (1e6 + 1000));
+  EXPECT_EQ(cpu_workload("mm", 100).flops, 2e6);
+  EXPECT_EQ(cpu_workload("conv2d", 10).flops, 2.0 * 25 * 100);
+  EXPECT_EQ(cpu_workload("cg", 10).parallel_regions, 51);
+  const CpuWorkload chol = cpu_workload("cholesky", 256);
+  EXPECT_EQ(chol.parallel_regions, 3);          // 2 blocks: panel + update, then the last diagonal block
+  EXPECT_EQ(chol.serial_flops, 256.0 * 128 * 128 / 3);
+  EXPECT_THROW(cpu_workload("fft", 8), InputError);
+  EXPECT_THROW(cpu_workload("mv", 0), InputError);
+}
+
+TEST(FitCpu, DerivesCurvesPlateausCeilingsAndKernelModels) {
+  CpuSampleFile f = synthetic_machine();
+  // A memory-bound kernel at 80 % of the curve everywhere, timed on 2 threads.
+  CpuCalibration curves = fit_cpu(f, "s.csv");
+  for (double n : {256.0, 512.0, 1024.0, 2048.0, 4096.0, 384.0, 768.0, 1536.0, 3072.0}) {
+    const bool holdout = std::fmod(std::log2(n), 1.0) != 0;
+    const CpuWorkload w = cpu_workload("mv", n);
+    const double t = curves.synchronisation_seconds(w, 2) + curves.roofline_seconds(w, 2) / 0.8;
+    f.samples.push_back({"kernel.mv", {{"n", n}, {"threads", 2}, {"holdout", holdout ? 1.0 : 0.0}}, 0, t, 1});
+  }
+  const CpuCalibration c = fit_cpu(f, "s.csv");
+  EXPECT_EQ(c.bandwidth.size(), 4u);
+  EXPECT_NEAR(c.bandwidth_Bps("read", 16384, 1), 100e9, 1);
+  EXPECT_NEAR(c.bandwidth_Bps("read", 16384, 1.5), 150e9, 1);   // linear in threads
+  EXPECT_NEAR(c.bandwidth_Bps("write", 1e9, 2), 0.8 * 25e9, 1);  // clamped beyond the last size
+  EXPECT_NEAR(c.fp32_flops(2), 380e9, 1);
+  EXPECT_NEAR(c.dispatch_seconds(2), 2e-6, 1e-15);
+  // Plateaus of the 2-thread read curve: L1 (2 × 48 KiB), L2 (2 × 2 MiB), L3 (32 MiB), memory.
+  std::vector<std::string> levels;
+  for (const CachePlateau& p : c.plateaus)
+    if (p.threads == 2) levels.push_back(p.level);
+  EXPECT_EQ(levels, (std::vector<std::string>{"L1", "L2", "L3", "memory"}));
+  for (const CachePlateau& p : c.plateaus)
+    if (p.threads == 2 && p.level == "L2") {
+      EXPECT_NEAR(p.read_Bps, 120e9, 1);
+    }
+  ASSERT_EQ(c.kernels.count("mv"), 1u);
+  const CpuKernelModel& m = c.kernels.at("mv");
+  EXPECT_EQ(m.threads, 2);
+  for (const auto& row : m.efficiency.rows) EXPECT_NEAR(row[1], 0.8, 1e-9);
+  ASSERT_TRUE(m.holdout);
+  EXPECT_LT(m.holdout->max_rel_error, 1e-9);
+
+  Profile p;
+  p.cpu = c;
+  const CpuPrediction pred = predict_cpu(p, "mv", 3000, 2);
+  const CpuWorkload w = cpu_workload("mv", 3000);
+  EXPECT_NEAR(pred.seconds, c.synchronisation_seconds(w, 2) + c.roofline_seconds(w, 2) / 0.8, 1e-12);
+  EXPECT_TRUE(pred.memory_bound);
+  EXPECT_THROW(predict_cpu(p, "mm", 100), InputError);  // no model fitted for mm
+
+  CpuSampleFile stray = f;
+  stray.samples.push_back({"bandwidth.scatter", {}, 0, 1, 1});
+  EXPECT_THROW(fit_cpu(stray, "s.csv"), InputError);
+}
+
+TEST(CpuProfileYaml, RoundTripsAndRejectsBadKeys) {
+  CpuSampleFile f = synthetic_machine();
+  f.samples.push_back({"kernel.dot", {{"n", 1e6}, {"threads", 2}, {"holdout", 0}}, 0, 1e-3, 1});
+  f.samples.push_back({"kernel.dot", {{"n", 4e6}, {"threads", 2}, {"holdout", 0}}, 0, 4e-3, 1});
+  Profile p;
+  p.cpu = fit_cpu(f, "x.cpu_samples.csv");
+  const std::string yaml = profile_to_yaml(p);
+  const Profile back = parse_profile(yaml, "p.yaml");
+  ASSERT_TRUE(back.cpu);
+  EXPECT_EQ(profile_to_yaml(back), yaml);
+  EXPECT_EQ(back.cpu->plateaus.size(), p.cpu->plateaus.size());
+  EXPECT_EQ(back.cpu->kernels.at("dot").efficiency.rows.size(), 2u);
+
+  auto error_of = [&](const std::string& from, const std::string& to) {
+    EXPECT_TRUE(std::regex_search(yaml, std::regex(from))) << "test bug: " << from;
+    try {
+      parse_profile(std::regex_replace(yaml, std::regex(from), to, std::regex_constants::format_first_only), "bad.yaml");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(accepted)");
+  };
+  const struct {
+    std::string from, to, expected;
+  } cases[] = {
+      {"logical_cpus: 2", "logical_cpus: 0", R"(bad\.yaml:\d+:\d+: cpu\.info\.logical_cpus: must be >= 1)"},
+      {"level: L1", "level: L4", R"(cpu\.plateaus\[0\]\.level: must be L1, L2, L3 or memory)"},
+      {"    read:", "    gather:", R"(cpu\.bandwidth\.gather: unknown key)"},
+      {"  dispatch:", "  dispatcher:", R"(cpu\.dispatcher: unknown key)"},
+      {"    dot:", "    fft:", R"(cpu\.kernels\.fft: unknown key)"},
+      {R"(columns: \[working_set_bytes, efficiency\])", "columns: [n, efficiency]", R"(cpu\.kernels\.dot\.efficiency\.columns: must be)"},
+      {R"(- \[1, 8192, [^\]]+\])", "- [1, 8192, -5]", R"(cpu\.bandwidth\.read\.rows\[0\]\[2\]: must be >= 0)"},
+  };
+  for (const auto& c : cases) {
+    const std::string message = error_of(c.from, c.to);
+    EXPECT_TRUE(std::regex_search(message, std::regex(c.expected))) << c.from << " -> " << c.to << "\n  got: " << message;
+  }
+}
