@@ -265,7 +265,8 @@ CpuCalibration fit_cpu(const CpuSampleFile& file, const std::string& samples_fil
       threads = param_of(p, "threads", name);
       const CpuWorkload w = cpu_workload(kernel, param_of(p, "n", name));
       // The dispatch cost is measured, not fitted: the model fits what remains.
-      const double remaining = p.median_seconds - c.synchronisation_seconds(w, threads);
+      const double per_run = 1.0 / p.median_rate;  // a sample times `amount` back-to-back runs
+      const double remaining = per_run - c.synchronisation_seconds(w, threads);
       if (!(remaining > 0))
         throw InputError(samples_file + ": " + name + ": n = " + std::to_string(param_of(p, "n", name)) +
                          " ran faster than its measured thread-pool dispatches");

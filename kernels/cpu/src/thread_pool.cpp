@@ -75,17 +75,15 @@ void ThreadPool::worker_loop(int index) {
     }
     if (generation_.load(std::memory_order_acquire) == seen) {
       std::unique_lock<std::mutex> lock(mutex_);
+      ++sleeping_;
       start_.wait(lock, [&] { return generation_.load() != seen; });
+      --sleeping_;
     }
     if (stop_) return;
-    const std::function<void(int, int)>* job = nullptr;
-    int count = 0;
-    {
-      std::lock_guard<std::mutex> lock(mutex_);  // job_ and count_ were written under it
-      seen = generation_.load();
-      job = job_;
-      count = count_;
-    }
+    // job_ and count_ are written before the generation is published (release/acquire).
+    seen = generation_.load(std::memory_order_acquire);
+    const std::function<void(int, int)>* job = job_.load(std::memory_order_relaxed);
+    const int count = count_.load(std::memory_order_relaxed);
     if (index < count) {
       try {
         (*job)(index, count);
@@ -100,15 +98,21 @@ void ThreadPool::worker_loop(int index) {
 
 void ThreadPool::run(int count, const std::function<void(int, int)>& fn) {
   count = std::clamp(count, 1, size());
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    job_ = &fn;
-    count_ = count;
-    error_ = nullptr;
-    remaining_.store(count - 1);
-    generation_.fetch_add(1);
+  if (count == 1) {  // nothing to fork: no synchronisation at all
+    fn(0, 1);
+    return;
   }
-  start_.notify_all();
+  job_.store(&fn, std::memory_order_relaxed);
+  count_.store(count, std::memory_order_relaxed);
+  error_ = nullptr;
+  remaining_.store(count - 1, std::memory_order_relaxed);
+  {
+    // Under the mutex, so that a worker about to sleep either sees the new generation or is
+    // counted in sleeping_ and woken.
+    std::lock_guard<std::mutex> lock(mutex_);
+    generation_.fetch_add(1, std::memory_order_release);
+  }
+  if (sleeping_.load() > 0) start_.notify_all();
   std::exception_ptr mine;
   try {
     fn(0, count);
@@ -118,7 +122,6 @@ void ThreadPool::run(int count, const std::function<void(int, int)>& fn) {
   while (remaining_.load(std::memory_order_acquire) != 0) {
   }
   if (mine) std::rethrow_exception(mine);
-  std::lock_guard<std::mutex> lock(mutex_);
   if (error_) std::rethrow_exception(error_);
 }
 

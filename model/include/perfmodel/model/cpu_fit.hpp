@@ -5,7 +5,7 @@
 //   bandwidth.<kind>    bytes; params threads, working_set_bytes     (kind: read, write, copy, triad)
 //   compute.fp32|fp64   flops; params threads
 //   sync.dispatch       empty fork-joins of the thread pool; params threads
-//   kernel.<name>       1 (one run); params n, threads, holdout (1 = never fitted)
+//   kernel.<name>       runs (a batch, back to back); params n, threads, holdout (1 = never fitted)
 #include <string>
 #include <vector>
 

@@ -39,10 +39,11 @@ class ThreadPool {
   std::vector<std::thread> workers_;
   std::mutex mutex_;
   std::condition_variable start_;
-  const std::function<void(int, int)>* job_ = nullptr;
-  int count_ = 0;
+  std::atomic<const std::function<void(int, int)>*> job_{nullptr};
+  std::atomic<int> count_{0};
   std::atomic<long> generation_{0};
   std::atomic<int> remaining_{0};
+  std::atomic<int> sleeping_{0};  // workers blocked on start_: only then does run() pay for a wake-up
   std::atomic<bool> stop_{false};
   bool pinned_ = false;
   std::exception_ptr error_;
