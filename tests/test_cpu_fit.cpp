@@ -90,7 +90,7 @@ TEST(FitCpu, DerivesCurvesPlateausCeilingsAndKernelModels) {
   for (double n : {256.0, 512.0, 1024.0, 2048.0, 4096.0, 384.0, 768.0, 1536.0, 3072.0}) {
     const bool holdout = std::fmod(std::log2(n), 1.0) != 0;
     const CpuWorkload w = cpu_workload("mv", n);
-    const double t = curves.synchronisation_seconds(w, 2) + curves.roofline_seconds(w, 2) / 0.8;
+    const double t = (curves.synchronisation_seconds(w, 2) + curves.roofline_seconds(w, 2)) / 0.8;
     f.samples.push_back({"kernel.mv", {{"n", n}, {"threads", 2}, {"holdout", holdout ? 1.0 : 0.0}}, 0, t, 1});
   }
   const CpuCalibration c = fit_cpu(f, "s.csv");
@@ -120,7 +120,7 @@ TEST(FitCpu, DerivesCurvesPlateausCeilingsAndKernelModels) {
   p.cpu = c;
   const CpuPrediction pred = predict_cpu(p, "mv", 3000, 2);
   const CpuWorkload w = cpu_workload("mv", 3000);
-  EXPECT_NEAR(pred.seconds, c.synchronisation_seconds(w, 2) + c.roofline_seconds(w, 2) / 0.8, 1e-12);
+  EXPECT_NEAR(pred.seconds, (c.synchronisation_seconds(w, 2) + c.roofline_seconds(w, 2)) / 0.8, 1e-12);
   EXPECT_TRUE(pred.memory_bound);
   EXPECT_THROW(predict_cpu(p, "mm", 100), InputError);  // no model fitted for mm
 

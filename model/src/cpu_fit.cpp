@@ -264,14 +264,9 @@ CpuCalibration fit_cpu(const CpuSampleFile& file, const std::string& samples_fil
     for (const SeriesPoint& p : series_medians(as_series, name)) {
       threads = param_of(p, "threads", name);
       const CpuWorkload w = cpu_workload(kernel, param_of(p, "n", name));
-      // The dispatch cost is measured, not fitted: the model fits what remains.
       const double per_run = 1.0 / p.median_rate;  // a sample times `amount` back-to-back runs
-      const double remaining = per_run - c.synchronisation_seconds(w, threads);
-      if (!(remaining > 0))
-        throw InputError(samples_file + ": " + name + ": n = " + std::to_string(param_of(p, "n", name)) +
-                         " ran faster than its measured thread-pool dispatches");
       (param_of(p, "holdout", name) != 0 ? holdout_set : fit_set)
-          .push_back({w.working_set_bytes, c.roofline_seconds(w, threads), remaining});
+          .push_back({w.working_set_bytes, c.roofline_seconds(w, threads) + c.synchronisation_seconds(w, threads), per_run});
     }
     try {
       CpuKernelModel m = fit_kernel_model(fit_set, holdout_set);

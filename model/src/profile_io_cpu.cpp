@@ -11,8 +11,8 @@ void emit_cpu(YAML::Emitter& out, const CpuCalibration& c) {
   out << YAML::Key << "samples_file" << YAML::Value << c.samples_file;
   out << YAML::Key << "calibration_wall_s" << YAML::Value << c.calibration_wall_s;
   out << YAML::Key << "model" << YAML::Value
-      << "T = regions*dispatch(threads) + max(bytes_read/BW_read(W,threads) + bytes_written/BW_write(W,threads), "
-         "serial_flops/fp32(1) + (flops - serial_flops)/fp32(threads)) / efficiency(W)";
+      << "T = (regions*dispatch(threads) + max(bytes_read/BW_read(W,threads) + bytes_written/BW_write(W,threads), "
+         "serial_flops/fp32(1) + (flops - serial_flops)/fp32(threads))) / efficiency(W)";
   out << YAML::Key << "info" << YAML::Value << YAML::BeginMap;
   for (const auto& [name, value] : c.cpu.fields()) out << YAML::Key << name << YAML::Value << *value;
   out << YAML::EndMap;

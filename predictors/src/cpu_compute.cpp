@@ -27,7 +27,7 @@ CpuPrediction predict_cpu(const Profile& profile, const std::string& kernel, dou
   p.memory_bound = p.memory_s >= p.compute_s;
   p.synchronisation_s = c.synchronisation_seconds(w, p.threads);
   p.efficiency = m.efficiency_at(w.working_set_bytes);
-  p.seconds = p.synchronisation_s + std::max(p.memory_s, p.compute_s) / p.efficiency;
+  p.seconds = (p.synchronisation_s + std::max(p.memory_s, p.compute_s)) / p.efficiency;
   return p;
 }
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 
 namespace perfmodel::cpu {
 namespace {
@@ -66,11 +67,32 @@ void ThreadPool::split(std::size_t n, int index, int count, std::size_t& first, 
   last = n * (i + 1) / c;
 }
 
+namespace {
+
+// How long an idle worker spins before it sleeps: PERFMODEL_POOL_SPIN_US, default 50 µs. Long
+// spins cost CPU time, which a CPU quota (cgroup cpu.max) turns into throttling stalls of
+// milliseconds; short ones keep back-to-back fork-joins cheap.
+std::chrono::microseconds spin_time() {
+  static const std::chrono::microseconds spin = [] {
+    const char* text = std::getenv("PERFMODEL_POOL_SPIN_US");
+    long us = 50;
+    if (text) {
+      char* end = nullptr;
+      const long v = std::strtol(text, &end, 10);
+      if (end != text && *end == '\0' && v >= 0) us = v;
+    }
+    return std::chrono::microseconds(us);
+  }();
+  return spin;
+}
+
+}  // namespace
+
 void ThreadPool::worker_loop(int index) {
   long seen = 0;
   for (;;) {
-    // Spin (~1 ms) for the next job, then sleep until one is posted.
-    const auto spin_until = std::chrono::steady_clock::now() + std::chrono::milliseconds(1);
+    // Spin briefly for the next job, then sleep until one is posted.
+    const auto spin_until = std::chrono::steady_clock::now() + spin_time();
     while (generation_.load(std::memory_order_acquire) == seen && std::chrono::steady_clock::now() < spin_until) {
     }
     if (generation_.load(std::memory_order_acquire) == seen) {

@@ -3,7 +3,7 @@
 // threads), the cache plateaus detected in them, its arithmetic ceilings, and the fitted
 // per-kernel constants of the CPU time model:
 //
-//   T(kernel, n, threads) = regions · dispatch(threads) + max(T_mem, T_compute) / efficiency_k(W)
+//   T(kernel, n, threads) = (regions · dispatch(threads) + max(T_mem, T_compute)) / efficiency_k(W)
 //   T_mem     = bytes_read / BW_read(W, threads) + bytes_written / BW_write(W, threads)
 //   T_compute = serial_flops / FP32 peak(1) + (flops − serial_flops) / FP32 peak(threads)
 //
@@ -60,9 +60,9 @@ struct CpuCalibration {
   double bandwidth_Bps(const std::string& kind, double working_set_bytes, double threads) const;
   double fp32_flops(double threads) const;
   double dispatch_seconds(double threads) const;  // 0 when not measured
-  // max(T_mem, T_compute), see above (the part the efficiency scales).
+  // max(T_mem, T_compute), see above.
   double roofline_seconds(const CpuWorkload& w, double threads) const;
-  // regions · dispatch(threads) (the part it does not).
+  // regions · dispatch(threads): the measured fork-join cost of the kernel's parallel steps.
   double synchronisation_seconds(const CpuWorkload& w, double threads) const;
   double max_threads() const;
 };

@@ -20,8 +20,8 @@ namespace perfmodel {
 std::vector<std::pair<std::size_t, std::size_t>> find_plateaus(const std::vector<double>& bandwidths,
                                                                std::size_t max_plateaus = 5);
 
-// One measured size of a kernel: its working set, its roofline time and the measured time (less
-// the measured thread-pool dispatches).
+// One measured size of a kernel: its working set, its model time before the efficiency
+// (roofline + thread-pool dispatches) and the measured time.
 struct KernelPoint {
   double working_set_bytes = 0, roofline_s = 0, measured_s = 0;
 };

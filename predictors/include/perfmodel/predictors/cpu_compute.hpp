@@ -1,7 +1,7 @@
 #pragma once
 // CPU computation time of a reference kernel, from a profile's `cpu` section:
 //
-//   T = regions·dispatch(threads) + max(T_mem, T_compute) / efficiency_k(W)      (see model/cpu_calibration.hpp)
+//   T = (regions·dispatch(threads) + max(T_mem, T_compute)) / efficiency_k(W)      (see model/cpu_calibration.hpp)
 //
 // T_mem reads the machine's measured read and write bandwidth curves at the kernel's working
 // set and thread count; T_compute its measured FP32 FMA ceiling (serial part at one thread).

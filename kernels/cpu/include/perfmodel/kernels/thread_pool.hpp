@@ -2,8 +2,8 @@
 // A fixed pool of worker threads, each pinned to its own CPU of the process's affinity mask (in
 // mask order), for the CPU bandwidth benchmarks and the CPU reference kernels. run(t, fn) calls
 // fn(i, t) on workers 0 … t−1 at once and returns when all have finished. Idle workers spin for
-// a while before they sleep (as OpenMP runtimes do), so a run() right after another costs about a
-// microsecond, not a futex wake-up.
+// a short while before they sleep (as OpenMP runtimes do; PERFMODEL_POOL_SPIN_US, default 50),
+// so a run() right after another costs about a microsecond, not a futex wake-up.
 #include <atomic>
 #include <sched.h>
 
