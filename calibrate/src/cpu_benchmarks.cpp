@@ -312,7 +312,7 @@ Sizes sizes_for(const std::string& kernel, bool quick) {
   if (kernel == "mv") s = {geometric(192, quick ? 1536 : 6144, 2), geometric(320, quick ? 1280 : 5120, 2)};
   if (kernel == "cg") s = {geometric(192, quick ? 1536 : 3072, 2), geometric(320, quick ? 1280 : 2560, 2)};
   if (kernel == "mm" || kernel == "cholesky") s = {geometric(96, quick ? 768 : 1536, 2), geometric(160, quick ? 640 : 1280, 2)};
-  if (kernel == "dot") s = {geometric(12288, quick ? 3145728 : 50331648, 4), geometric(20480, quick ? 1310720 : 20971520, 4)};
+  if (kernel == "dot") s = {geometric(12288, quick ? 3145728 : 50331648, quick ? 4 : 2), geometric(20480, quick ? 1310720 : 41943040, quick ? 4 : 2)};
   if (kernel == "conv2d" || kernel == "blur") s = {geometric(192, quick ? 1536 : 3072, 2), geometric(320, quick ? 1280 : 2560, 2)};
   if (kernel == "cosine") s = {geometric(3072, quick ? 196608 : 786432, 4), geometric(5120, quick ? 81920 : 327680, 4)};
   return s;
