@@ -50,7 +50,8 @@ TEST(RecordedH100, RefittingTheRawSamplesReproducesTheBundledProfile) {
     const TransferCurve& c = again.curve(key);
     ASSERT_EQ(c.segments.size(), curve.segments.size()) << key.name();
     for (std::size_t i = 0; i < c.segments.size(); ++i) {
-      EXPECT_EQ(c.segments[i].from_bytes, curve.segments[i].from_bytes) << key.name();
+      // Breakpoints come from where two fitted lines cross: a byte either way from the rounding.
+      EXPECT_NEAR(c.segments[i].from_bytes, curve.segments[i].from_bytes, 1 + 1e-6 * curve.segments[i].from_bytes) << key.name();
       EXPECT_NEAR(c.segments[i].setup_s, curve.segments[i].setup_s, 1e-6 * curve.segments[i].setup_s + 1e-15);
       EXPECT_NEAR(c.segments[i].s_per_byte, curve.segments[i].s_per_byte, 1e-6 * curve.segments[i].s_per_byte);
     }
@@ -68,19 +69,19 @@ TEST(RecordedH100, PinnedBandwidthAt1GiBIsWithin2PercentOfNvbandwidth) {
 // Held-out error of the model on the recorded run. The limits are the issue's targets where the
 // recorded run meets them, and otherwise the level this model reaches today plus a small
 // margin, so that any regression fails. Issue targets (issue 2): pinned ≤ 1 % mean / 3 % max;
-// pageable and bidir ≤ 3 % mean / 8 % max. The bundled run of 2026-11-22 19:18 (the second
-// H100 run of that day) met the means except pinned h2d and bidir, and no max but none.
+// pageable and bidir ≤ 3 % mean / 8 % max. The bundled run (2026-11-22, 20:35 UTC) meets both
+// for d2h (pinned and pageable), the means for pageable h2d, and neither for pinned h2d and bidir.
 TEST(RecordedH100, HeldOutErrorDoesNotRegress) {
   const PcieCalibration pcie = refit();
   const struct {
     TransferKey key;
     double mean, max;
   } limits[] = {
-      {{Direction::d2h, HostMemory::pinned}, 0.010, 0.045},     // target 1 % / 3 %: mean met
-      {{Direction::h2d, HostMemory::pinned}, 0.0135, 0.081},    // target 1 % / 3 %
-      {{Direction::d2h, HostMemory::pageable}, 0.0135, 0.091},  // target 3 % / 8 %: mean met
-      {{Direction::h2d, HostMemory::pageable}, 0.0235, 0.145},  // target 3 % / 8 %: mean met
-      {{Direction::bidir, HostMemory::pinned}, 0.0395, 0.28},   // target 3 % / 8 %
+      {{Direction::d2h, HostMemory::pinned}, 0.010, 0.030},     // target 1 % / 3 %: met
+      {{Direction::h2d, HostMemory::pinned}, 0.0135, 0.048},    // target 1 % / 3 %
+      {{Direction::d2h, HostMemory::pageable}, 0.030, 0.080},   // target 3 % / 8 %: met
+      {{Direction::h2d, HostMemory::pageable}, 0.030, 0.10},    // target 3 % / 8 %: mean met
+      {{Direction::bidir, HostMemory::pinned}, 0.0395, 0.22},   // target 3 % / 8 %
   };
   for (const auto& l : limits) {
     const TransferCurve& c = pcie.curve(l.key);

@@ -219,8 +219,16 @@ CpuCalibration fit_cpu(const CpuSampleFile& file, const std::string& samples_fil
     c.bandwidth[kind] = t;
     if (kind != "read") continue;
     for (const auto& [threads, curve] : curves) {
-      std::vector<double> sizes, rates;
-      for (const auto& [size, rate] : curve) sizes.push_back(size), rates.push_back(rate);
+      std::vector<double> sizes, raw;
+      for (const auto& [size, rate] : curve) sizes.push_back(size), raw.push_back(rate);
+      // A 3-point running median first: one stalled measurement (seen on the H100 host: 9 GB/s
+      // between 507 and 1122 GB/s) must not become a plateau of its own.
+      std::vector<double> rates = raw;
+      for (std::size_t i = 1; i + 1 < raw.size(); ++i) {
+        double w[3] = {raw[i - 1], raw[i], raw[i + 1]};
+        std::sort(w, w + 3);
+        rates[i] = w[1];
+      }
       const auto ranges = find_plateaus(rates);
       for (std::size_t i = 0; i < ranges.size(); ++i) {
         const auto [a, b] = ranges[i];

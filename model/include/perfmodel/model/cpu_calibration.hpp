@@ -34,7 +34,7 @@ struct CachePlateau {
   double threads = 0;
   std::string level;          // "L1", "L2", "L3" or "memory"
   double from_bytes = 0, to_bytes = 0;  // working-set range (to_bytes = +inf for the last)
-  double read_Bps = 0;        // median read bandwidth over the plateau's points
+  double read_Bps = 0;        // median read bandwidth over the plateau's points (after a 3-point running median)
   double points = 0;
 };
 

@@ -1,0 +1,136 @@
+// Tests on the recorded CPU calibrations in data/profiles: the H100 host (16 vCPUs, measured on
+// the device machine inside the bundled profile) and this project's 2-core CI-class VM
+// (xeon-2core-vm.yaml). They re-derive the cpu section from the raw samples, check the detected
+// cache plateaus against the measured curves, and pin the held-out accuracy of the CPU time
+// model so that a change that worsens it fails CI.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
+
+#include "cli.hpp"
+#include "perfmodel/calibrate/calibration.hpp"
+#include "perfmodel/model/profile_io.hpp"
+
+using namespace perfmodel;
+
+namespace {
+
+const std::string kDir = std::string(PERFMODEL_TEST_DATA_DIR) + "/profiles/";
+
+struct Recorded {
+  std::string profile;
+  double logical_cpus;
+  // Held-out limits for this machine: the mean over kernels of their mean error, and any
+  // kernel's max error. Today's levels plus a small margin (see each use).
+  double mean_of_means, worst_max;
+};
+
+const Recorded kMachines[] = {
+    // The 2-core VM: issue 4's targets are 5 % mean / 10 % max per kernel; this run averages
+    // 4.3 % over the eight kernels, but mv, cholesky and conv2d have held-out sizes off by 13–23 %.
+    {"xeon-2core-vm.yaml", 2, 0.05, 0.25},
+    // The H100 host: a 16-vCPU VM whose multi-threaded timings vary run to run by 10–30 %
+    // (interquartile range / median of repeated runs); the model cannot do better than its
+    // measurements. Regression limits only.
+    {"nvidia-h100-80gb-hbm3.yaml", 16, 0.15, 0.50},
+};
+
+}  // namespace
+
+TEST(RecordedCpu, RefittingTheRawSamplesReproducesTheProfiles) {
+  for (const Recorded& m : kMachines) {
+    const Profile p = load_profile(kDir + m.profile);
+    const CpuCalibration& c = p.require_cpu();
+    EXPECT_EQ(c.cpu.logical_cpus, m.logical_cpus) << m.profile;
+    const CpuCalibration again = fit_cpu_samples(load_cpu_samples(kDir + c.samples_file), c.samples_file);
+    ASSERT_EQ(again.kernels.size(), 8u) << m.profile;
+    for (const auto& [name, model] : c.kernels) {
+      const CpuKernelModel& r = again.kernels.at(name);
+      ASSERT_EQ(r.efficiency.rows.size(), model.efficiency.rows.size()) << name;
+      for (std::size_t i = 0; i < r.efficiency.rows.size(); ++i)
+        EXPECT_NEAR(r.efficiency.rows[i][1] / model.efficiency.rows[i][1], 1, 1e-6) << m.profile << " " << name;
+      EXPECT_NEAR(r.holdout->mean_rel_error, model.holdout->mean_rel_error, 1e-6) << name;
+    }
+  }
+}
+
+// Plateaus: L1 first, memory last, and the levels' rates falling L1 > L2 > L3 > memory (a level
+// may be split in two where the curve bends inside it). On the quiet 2-core VM the memory plateau
+// is within 5 % of the read kernel's rate at the largest working set; on the H100 host the
+// 16-thread curve declines slowly from 64 MiB to 2 GiB (300 MiB of L3, shared), so the plateau
+// only has to sit within 50 % of it there.
+TEST(RecordedCpu, CachePlateausAreOrderedAndMatchTheCurves) {
+  for (const Recorded& m : kMachines) {
+    // Re-derived from the raw samples: the plateau detection under test is this build's.
+    const std::string samples = load_profile(kDir + m.profile).require_cpu().samples_file;
+    const CpuCalibration c = fit_cpu_samples(load_cpu_samples(kDir + samples), samples);
+    const double threads = c.max_threads();
+    std::vector<CachePlateau> all;
+    std::map<std::string, double> best;
+    for (const CachePlateau& p : c.plateaus)
+      if (p.threads == threads) all.push_back(p), best[p.level] = std::max(best[p.level], p.read_Bps);
+    ASSERT_GE(all.size(), 3u) << m.profile;
+    EXPECT_EQ(all.front().level, "L1") << m.profile;
+    EXPECT_EQ(all.back().level, "memory") << m.profile;
+    const std::vector<std::string> order = {"L1", "L2", "L3", "memory"};
+    for (std::size_t i = 1; i < order.size(); ++i)
+      if (best.count(order[i]) && best.count(order[i - 1])) {
+        EXPECT_LT(best[order[i]], best[order[i - 1]]) << m.profile << " " << order[i];
+      }
+    EXPECT_GT(best["L1"], 3 * best["memory"]) << m.profile;
+    double largest = 0, at_largest = 0;
+    for (const auto& row : c.bandwidth.at("read").rows)
+      if (row[0] == threads && row[1] > largest) largest = row[1], at_largest = row[2];
+    EXPECT_NEAR(all.back().read_Bps / at_largest, 1.0, m.logical_cpus <= 2 ? 0.05 : 0.5) << m.profile;
+    // More threads, more memory bandwidth.
+    EXPECT_GT(c.bandwidth_Bps("read", largest, threads), 1.5 * c.bandwidth_Bps("read", largest, 1)) << m.profile;
+  }
+}
+
+TEST(RecordedCpu, HeldOutKernelTimesDoNotRegress) {
+  for (const Recorded& m : kMachines) {
+    const CpuCalibration c = load_profile(kDir + m.profile).require_cpu();
+    double sum = 0;
+    for (const auto& [name, model] : c.kernels) {
+      ASSERT_TRUE(model.holdout) << name;
+      EXPECT_GE(model.holdout->sizes, 4u) << name;
+      EXPECT_LE(model.holdout->max_rel_error, m.worst_max) << m.profile << " " << name;
+      sum += model.holdout->mean_rel_error;
+    }
+    EXPECT_LE(sum / static_cast<double>(c.kernels.size()), m.mean_of_means) << m.profile;
+  }
+}
+
+// Issue 4: the quick CPU calibration finishes in ≤ 20 s on 2 cores (the recorded log's wall time).
+TEST(RecordedCpu, QuickCalibrationFitsIn20SecondsOnTwoCores) {
+  std::ifstream log(kDir + "runs/2026-11-22-xeon-2core-vm-calibrate-cpu-quick.log");
+  ASSERT_TRUE(log.good());
+  std::stringstream text;
+  text << log.rdbuf();
+  std::smatch match;
+  const std::string s = text.str();
+  ASSERT_TRUE(std::regex_search(s, match, std::regex(R"(exit 0, wall ([0-9.]+) s)")));
+  EXPECT_LE(std::stod(match[1]), 20.0);
+}
+
+TEST(RecordedCpu, PredictCpuAndPlotCpu) {
+  std::ostringstream out, err;
+  ASSERT_EQ(cli::run({"predict", "cpu", "--kernel", "mv", "--n", "4096", "--format", "json"}, out, err), 0) << err.str();
+  EXPECT_NE(out.str().find("\"bound\": \"memory\""), std::string::npos) << out.str();
+  ASSERT_EQ(cli::run({"predict", "cpu", "--kernel", "mm", "--n", "2048", "--format", "json"}, out, err), 0) << err.str();
+  EXPECT_NE(out.str().find("\"bound\": \"compute\""), std::string::npos) << out.str();
+  std::ostringstream bad_out, bad_err;
+  EXPECT_EQ(cli::run({"predict", "cpu", "--kernel", "fft", "--n", "64"}, bad_out, bad_err), 1);
+  EXPECT_EQ(cli::run({"predict", "cpu", "--kernel", "mv", "--n", "-3"}, bad_out, bad_err), 1);
+  if (std::system("command -v gnuplot >/dev/null 2>&1") != 0) GTEST_SKIP() << "gnuplot not installed";
+  const std::string dir = ::testing::TempDir() + "/perfmodel_plot_cpu_test";
+  ASSERT_EQ(cli::run({"plot", "cpu", "--profile", kDir + "xeon-2core-vm.yaml", "--out", dir}, out, err), 0) << err.str();
+  for (const char* name : {"cpu.svg", "cpu.png", "cpu.gp", "cpu_bandwidth.csv", "cpu_plateaus.csv"}) {
+    std::ifstream f(dir + "/" + name, std::ios::binary | std::ios::ate);
+    ASSERT_TRUE(f.good()) << name;
+    EXPECT_GT(f.tellg(), 100) << name;
+  }
+}
