@@ -46,6 +46,11 @@ int cmd_calibrate(const Invocation& inv) {
   }
   std::vector<std::string> only;
   if (vm.count("only")) only = vm["only"].as<std::vector<std::string>>();
+  // A GPU benchmark asked for by name in a build without CUDA: the machine, not the flag, is the problem.
+  if (!built_with_cuda())
+    for (const std::string& pattern : only)
+      if (pattern.rfind("gpu", 0) == 0 || pattern.rfind("pcie", 0) == 0)
+        throw RuntimeFailure("cannot calibrate " + pattern + ": " + *gpu_unavailable_reason());
 
   CalibrationOptions calibration;
   calibration.quick = vm.count("quick") > 0;
