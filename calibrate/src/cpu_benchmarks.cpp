@@ -334,8 +334,13 @@ class CpuKernelBenchmark final : public CpuBenchmark {
     for (const std::string& kernel : cpu_kernel_names()) {
       const Sizes sizes = sizes_for(kernel, quick());
       double largest_s = 0;
-      for (int set = 0; set < 2; ++set)
-        for (double nd : set == 0 ? sizes.fit : sizes.holdout) {
+      // Fit and held-out sizes interleaved in a shuffled order: on a host whose speed drifts
+      // (the H100 host's 16 vCPUs do), drift must not turn into a bias between the two sets.
+      std::vector<std::pair<int, double>> order;
+      for (double nd : sizes.fit) order.push_back({0, nd});
+      for (double nd : sizes.holdout) order.push_back({1, nd});
+      std::shuffle(order.begin(), order.end(), rng);
+      for (const auto& [set, nd] : order) {
           const auto n = static_cast<std::size_t>(nd);
           const int ni = static_cast<int>(n);
           const bool matrix = kernel == "mv" || kernel == "mm" || kernel == "cg" || kernel == "cholesky" || kernel == "conv2d";
