@@ -5,6 +5,7 @@
 // model so that a change that worsens it fails CI.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <regex>
