@@ -125,6 +125,7 @@ int predict_cpu_command(const Invocation& inv) {
   report.meta.push_back({"kernel", Cell(kernel)});
   report.meta.push_back({"n_means", Cell(size_meaning(kernel))});
   Table table{"predictions", {}};
+  bool any_outside = false;
   for (const std::string& text : vm["n"].as<std::vector<std::string>>()) {
     const CpuPrediction p = predict_cpu(loaded.profile, kernel, parse_positive_number(text, "--n"), threads);
     table.rows.push_back({{"n", Cell(p.n)},
@@ -138,9 +139,13 @@ int predict_cpu_command(const Invocation& inv) {
                           {"working_set_bytes", Cell(p.workload.working_set_bytes, Unit::bytes)},
                           {"read_bw_at_working_set", Cell(p.read_Bps, Unit::bytes_per_s)},
                           {"flops", Cell(p.workload.flops)},
-                          {"extrapolated_threads", Cell(p.extrapolated)}});
+                          {"extrapolated_threads", Cell(p.extrapolated_threads)},
+                          {"outside_fitted_sizes", Cell(p.outside_fitted_sizes)}});
+    any_outside = any_outside || p.outside_fitted_sizes || p.extrapolated_threads;
   }
   report.tables.push_back(std::move(table));
+  if (any_outside)
+    report.notes.push_back("some predictions lie outside what was calibrated (sizes or threads): they are extrapolated");
   render(report, format, inv.out);
   return kExitOk;
 }

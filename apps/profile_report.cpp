@@ -35,7 +35,7 @@ void add_gpu(Report& r, const GpuCalibration& gpu) {
   device.rows.push_back({{"compute_capability", Cell(std::to_string(static_cast<int>(d.compute_capability_major)) + "." +
                                                      std::to_string(static_cast<int>(d.compute_capability_minor)))},
                          {"sms", count(d.multiprocessors)},
-                         {"sm_clock_hz", Cell(d.sm_clock_hz)},
+                         {"sm_clock", Cell(d.sm_clock_hz, Unit::per_s)},
                          {"l2_bytes", Cell(d.l2_cache_bytes, Unit::bytes)},
                          {"shared_per_sm_bytes", Cell(d.shared_memory_per_multiprocessor, Unit::bytes)},
                          {"registers_per_sm", count(d.registers_per_multiprocessor)},

@@ -122,6 +122,10 @@ TEST(FitCpu, DerivesCurvesPlateausCeilingsAndKernelModels) {
   const CpuWorkload w = cpu_workload("mv", 3000);
   EXPECT_NEAR(pred.seconds, (c.synchronisation_seconds(w, 2) + c.roofline_seconds(w, 2)) / 0.8, 1e-12);
   EXPECT_TRUE(pred.memory_bound);
+  EXPECT_FALSE(pred.outside_fitted_sizes);  // 3000 lies between the fitted 2048 and 4096
+  EXPECT_FALSE(pred.extrapolated_threads);
+  EXPECT_TRUE(predict_cpu(p, "mv", 20000, 2).outside_fitted_sizes);
+  EXPECT_TRUE(predict_cpu(p, "mv", 3000, 4).extrapolated_threads);
   EXPECT_THROW(predict_cpu(p, "mm", 100), InputError);  // no model fitted for mm
 
   CpuSampleFile stray = f;

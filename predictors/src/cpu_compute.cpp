@@ -17,7 +17,7 @@ CpuPrediction predict_cpu(const Profile& profile, const std::string& kernel, dou
   const CpuKernelModel& m = it->second;
   p.threads = threads > 0 ? threads : m.threads;
   if (!(p.threads >= 1)) throw InputError("threads must be >= 1");
-  p.extrapolated = p.threads > c.max_threads();
+  p.extrapolated_threads = p.threads > c.max_threads();
   const CpuWorkload& w = p.workload;
   p.read_Bps = c.bandwidth_Bps("read", w.working_set_bytes, p.threads);
   if (w.bytes_read > 0) p.memory_s += w.bytes_read / p.read_Bps;
@@ -27,6 +27,8 @@ CpuPrediction predict_cpu(const Profile& profile, const std::string& kernel, dou
   p.memory_bound = p.memory_s >= p.compute_s;
   p.synchronisation_s = c.synchronisation_seconds(w, p.threads);
   p.efficiency = m.efficiency_at(w.working_set_bytes);
+  const auto& nodes = m.efficiency.rows;
+  p.outside_fitted_sizes = nodes.empty() || w.working_set_bytes < nodes.front()[0] || w.working_set_bytes > nodes.back()[0];
   p.seconds = (p.synchronisation_s + std::max(p.memory_s, p.compute_s)) / p.efficiency;
   return p;
 }

@@ -25,7 +25,8 @@ struct CpuPrediction {
   double efficiency = 0;
   double read_Bps = 0, flops_per_s = 0;  // the curve values used
   bool memory_bound = false;
-  bool extrapolated = false;  // threads beyond those measured, or n outside the fitted range is not tracked here
+  bool extrapolated_threads = false;  // more threads than the calibration measured
+  bool outside_fitted_sizes = false;  // working set outside the kernel's fitted range: efficiency held at the nearest end
 };
 
 // Throws InputError for an unknown kernel, n < 1, threads < 1, or a profile without the cpu
