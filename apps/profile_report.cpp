@@ -147,6 +147,51 @@ void add_gpu(Report& r, const GpuCalibration& gpu) {
   }
 }
 
+void add_cpu(Report& r, const CpuCalibration& c) {
+  r.meta.push_back({"cpu_samples_file", Cell(c.samples_file)});
+  r.meta.push_back({"cpu_calibration_wall_s", Cell(c.calibration_wall_s, Unit::seconds)});
+  r.tables.push_back({"cpu_info",
+                      {{{"logical_cpus", count(c.cpu.logical_cpus)},
+                        {"l1d", Cell(c.cpu.l1d_bytes, Unit::bytes)},
+                        {"l2", Cell(c.cpu.l2_bytes, Unit::bytes)},
+                        {"l3", Cell(c.cpu.l3_bytes, Unit::bytes)},
+                        {"l3_shared_by", count(c.cpu.l3_shared_by)},
+                        {"memory", Cell(c.cpu.memory_bytes, Unit::bytes)}}}});
+  if (!c.plateaus.empty()) {
+    Table t{"cpu_plateaus", {}};
+    for (const CachePlateau& p : c.plateaus)
+      t.rows.push_back({{"threads", count(p.threads)},
+                        {"level", Cell(p.level)},
+                        {"from", Cell(std::round(p.from_bytes), Unit::bytes)},
+                        {"to", Cell(std::isinf(p.to_bytes) ? p.to_bytes : std::round(p.to_bytes), Unit::bytes)},
+                        {"read_bandwidth", Cell(p.read_Bps, Unit::bytes_per_s)},
+                        {"points", count(p.points)}});
+    r.tables.push_back(std::move(t));
+  }
+  if (!c.compute.rows.empty()) {
+    Table t{"cpu_compute", {}};
+    for (const auto& row : c.compute.rows)
+      t.rows.push_back({{"threads", count(row[0])},
+                        {"fp32", Cell(row[1], Unit::per_s)},
+                        {"fp64", Cell(row[2], Unit::per_s)},
+                        {"pool_fork_join_s", Cell(c.dispatch_seconds(row[0]), Unit::seconds)}});
+    r.tables.push_back(std::move(t));
+  }
+  if (!c.kernels.empty()) {
+    Table t{"cpu_kernels", {}};
+    for (const auto& [name, m] : c.kernels) {
+      Record row{{"kernel", Cell(name)},
+                 {"threads", count(m.threads)},
+                 {"fitted_sizes", Cell(static_cast<std::int64_t>(m.efficiency.rows.size()))},
+                 {"efficiency_smallest", Cell(m.efficiency.rows.front()[1], Unit::percent)},
+                 {"efficiency_largest", Cell(m.efficiency.rows.back()[1], Unit::percent)}};
+      if (m.holdout) add_quality(row, "holdout", *m.holdout);
+      t.rows.push_back(row);
+    }
+    r.tables.push_back(std::move(t));
+  }
+}
+
 }  // namespace
 
 Report profile_report(const Profile& profile) {
@@ -154,6 +199,7 @@ Report profile_report(const Profile& profile) {
   r.meta.push_back({"schema_version", Cell(std::int64_t{profile.schema_version})});
   for (const auto& [key, value] : profile.provenance.fields()) r.meta.push_back({key, Cell(*value)});
   if (profile.gpu) add_gpu(r, *profile.gpu);
+  if (profile.cpu) add_cpu(r, *profile.cpu);
   if (!profile.pcie) return r;
   const PcieCalibration& pcie = *profile.pcie;
   r.meta.push_back({"pcie_samples_file", Cell(pcie.samples_file)});

@@ -119,6 +119,9 @@ TEST(RecordedCpu, QuickCalibrationFitsIn20SecondsOnTwoCores) {
 
 TEST(RecordedCpu, PredictCpuAndPlotCpu) {
   std::ostringstream out, err;
+  ASSERT_EQ(cli::run({"profile", "show", kDir + "xeon-2core-vm.yaml"}, out, err), 0) << err.str();
+  for (const char* table : {"cpu_info:", "cpu_plateaus:", "cpu_compute:", "cpu_kernels:"})
+    EXPECT_NE(out.str().find(table), std::string::npos) << table;
   ASSERT_EQ(cli::run({"predict", "cpu", "--kernel", "mv", "--n", "4096", "--format", "json"}, out, err), 0) << err.str();
   EXPECT_NE(out.str().find("\"bound\": \"memory\""), std::string::npos) << out.str();
   ASSERT_EQ(cli::run({"predict", "cpu", "--kernel", "mm", "--n", "2048", "--format", "json"}, out, err), 0) << err.str();
