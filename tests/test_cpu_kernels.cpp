@@ -2,6 +2,7 @@
 // (3 > this machine's cores on CI: the pool then runs unpinned, and the results must not change).
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cmath>
 #include <random>
 #include <vector>
@@ -158,6 +159,16 @@ TEST(ThreadPool, RunsEveryIndexOnceAndRethrows) {
     if (i == 2) throw std::runtime_error("worker 2");
   }),
                std::runtime_error);
+  // Back-to-back runs of changing width: every index runs exactly once per run (a worker that
+  // paired one run's generation with the next run's width once ran a job twice and hung CI).
+  std::atomic<long> executed{0};
+  long expected = 0;
+  for (int i = 0; i < 20000; ++i) {
+    const int count = 1 + i % 4;
+    pool.run(count, [&](int, int) { executed.fetch_add(1, std::memory_order_relaxed); });
+    expected += count;
+  }
+  EXPECT_EQ(executed.load(), expected);
   std::size_t first = 0, last = 0;
   cpu::ThreadPool::split(10, 2, 3, first, last);
   EXPECT_EQ(first, 6u);

@@ -36,7 +36,7 @@ std::vector<int> allowed_cpus() {
 
 ThreadPool::ThreadPool(int threads) {
   const std::vector<int> cpus = allowed_cpus();
-  const int n = threads > 0 ? threads : static_cast<int>(cpus.size());
+  const int n = std::min(threads > 0 ? threads : static_cast<int>(cpus.size()), 0xffff);  // the count shares a word with the generation
   // The caller becomes worker 0, pinned to the first CPU for the pool's lifetime.
   pinned_ = n <= static_cast<int>(cpus.size());
   if (pinned_) {
@@ -54,7 +54,7 @@ ThreadPool::~ThreadPool() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     stop_ = true;
-    ++generation_;
+    state_.fetch_add(std::uint64_t{1} << 16);
   }
   start_.notify_all();
   for (std::thread& t : workers_) t.join();
@@ -89,23 +89,24 @@ std::chrono::microseconds spin_time() {
 }  // namespace
 
 void ThreadPool::worker_loop(int index) {
-  long seen = 0;
+  std::uint64_t seen = 0;
   for (;;) {
     // Spin briefly for the next job, then sleep until one is posted.
     const auto spin_until = std::chrono::steady_clock::now() + spin_time();
-    while (generation_.load(std::memory_order_acquire) == seen && std::chrono::steady_clock::now() < spin_until) {
+    while (state_.load(std::memory_order_acquire) == seen && std::chrono::steady_clock::now() < spin_until) {
     }
-    if (generation_.load(std::memory_order_acquire) == seen) {
+    if (state_.load(std::memory_order_acquire) == seen) {
       std::unique_lock<std::mutex> lock(mutex_);
       ++sleeping_;
-      start_.wait(lock, [&] { return generation_.load() != seen; });
+      start_.wait(lock, [&] { return state_.load() != seen; });
       --sleeping_;
     }
     if (stop_) return;
-    // job_ and count_ are written before the generation is published (release/acquire).
-    seen = generation_.load(std::memory_order_acquire);
+    // One load gives the generation and its count; job_ was stored before it was published.
+    // A participant's job_ cannot change under it: run() waits for every participant.
+    seen = state_.load(std::memory_order_acquire);
+    const int count = static_cast<int>(seen & 0xffff);
     const std::function<void(int, int)>* job = job_.load(std::memory_order_relaxed);
-    const int count = count_.load(std::memory_order_relaxed);
     if (index < count) {
       try {
         (*job)(index, count);
@@ -125,14 +126,14 @@ void ThreadPool::run(int count, const std::function<void(int, int)>& fn) {
     return;
   }
   job_.store(&fn, std::memory_order_relaxed);
-  count_.store(count, std::memory_order_relaxed);
   error_ = nullptr;
   remaining_.store(count - 1, std::memory_order_relaxed);
   {
-    // Under the mutex, so that a worker about to sleep either sees the new generation or is
-    // counted in sleeping_ and woken.
+    // Under the mutex, so that a worker about to sleep either sees the new state or is counted
+    // in sleeping_ and woken.
     std::lock_guard<std::mutex> lock(mutex_);
-    generation_.fetch_add(1, std::memory_order_release);
+    const std::uint64_t generation = (state_.load() >> 16) + 1;
+    state_.store((generation << 16) | static_cast<std::uint64_t>(count), std::memory_order_release);
   }
   if (sleeping_.load() > 0) start_.notify_all();
   std::exception_ptr mine;

@@ -8,6 +8,7 @@
 #include <sched.h>
 
 #include <condition_variable>
+#include <cstdint>
 #include <functional>
 #include <mutex>
 #include <thread>
@@ -40,8 +41,9 @@ class ThreadPool {
   std::mutex mutex_;
   std::condition_variable start_;
   std::atomic<const std::function<void(int, int)>*> job_{nullptr};
-  std::atomic<int> count_{0};
-  std::atomic<long> generation_{0};
+  // (generation << 16) | thread count of that generation, published together: a worker must
+  // never pair one job's generation with another job's count.
+  std::atomic<std::uint64_t> state_{0};
   std::atomic<int> remaining_{0};
   std::atomic<int> sleeping_{0};  // workers blocked on start_: only then does run() pay for a wake-up
   std::atomic<bool> stop_{false};
