@@ -318,6 +318,72 @@ Sizes sizes_for(const std::string& kernel, bool quick) {
   return s;
 }
 
+void check_kernel(const std::string& kernel, std::size_t n, const std::vector<float>& a, const std::vector<float>& x,
+                  const std::vector<float>& y, const std::vector<float>& b, const std::vector<float>& filter,
+                  const std::vector<unsigned char>& in, const std::vector<unsigned char>& out, const std::vector<float>& work);
+
+// One kernel at one size: its inputs and outputs, and its timing so far.
+struct Case {
+  std::string kernel;
+  double nd = 0;
+  int set = 0;  // 0 fit, 1 held out
+  std::size_t n = 0;
+  std::vector<float> a, x, y, b_matrix, filter, work;
+  std::vector<unsigned char> image_in, image_out;
+  double copy_s = 0, sample_s = 0;
+  int batch = 1;
+  std::vector<double> seconds;  // per sample (batch)
+
+  Case(std::string k, double size, int which, std::mt19937& rng) : kernel(std::move(k)), nd(size), set(which) {
+    std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+    n = static_cast<std::size_t>(nd);
+    const bool matrix = kernel == "mv" || kernel == "mm" || kernel == "cg" || kernel == "cholesky" || kernel == "conv2d";
+    a.resize(matrix ? n * n : (kernel == "blur" ? 0 : n));
+    x.resize(n);
+    y.resize(kernel == "mm" || kernel == "conv2d" ? n * n : n);
+    for (float& v : a) v = uniform(rng);
+    for (float& v : x) v = uniform(rng);
+    if (kernel == "cg" || kernel == "cholesky")  // symmetric, strongly diagonally dominant: SPD
+      for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t j = 0; j < i; ++j) a[i * n + j] = a[j * n + i] = 0.5f * a[j * n + i] / static_cast<float>(n);
+        a[i * n + i] = 2.0f;
+      }
+    b_matrix.resize(kernel == "mm" ? n * n : 0);
+    for (float& v : b_matrix) v = uniform(rng);
+    filter.resize(kConvFilter * kConvFilter);
+    for (float& v : filter) v = uniform(rng);
+    image_in.resize(kernel == "blur" ? 3 * n * n : 0);
+    image_out.resize(image_in.size());
+    for (unsigned char& v : image_in) v = static_cast<unsigned char>(rng() & 0xff);
+  }
+
+  void run(cpu::ThreadPool& pool, int threads) {
+    const int ni = static_cast<int>(n);
+    if (kernel == "mv") cpu::mv(pool, threads, a.data(), x.data(), y.data(), ni);
+    else if (kernel == "mm") cpu::mm(pool, threads, a.data(), b_matrix.data(), y.data(), ni);
+    else if (kernel == "dot") y[0] = static_cast<float>(cpu::dot(pool, threads, a.data(), x.data(), n));
+    else if (kernel == "cg") cpu::cg(pool, threads, a.data(), x.data(), y.data(), ni, kCgIterations);
+    else if (kernel == "cholesky") work = a, cpu::cholesky(pool, threads, work.data(), ni);
+    else if (kernel == "conv2d") cpu::conv2d(pool, threads, a.data(), filter.data(), y.data(), ni, kConvFilter);
+    else if (kernel == "blur") cpu::blur(pool, threads, image_in.data(), image_out.data(), ni, ni, kBlurRadius);
+    else work = x, cpu::cosine(pool, threads, work.data(), n, kCosineRepeats);
+  }
+
+  // Cholesky and cosine copy their input first (they work in place): that copy, to take off.
+  double copy_seconds() {
+    if (kernel != "cholesky" && kernel != "cosine") return 0;
+    std::vector<double> t;
+    for (int r = 0; r < 3; ++r) {
+      const auto t0 = std::chrono::steady_clock::now();
+      work = kernel == "cholesky" ? a : x;
+      t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    }
+    return summarize(t).median;
+  }
+
+  void check() const;
+};
+
 class CpuKernelBenchmark final : public CpuBenchmark {
  public:
   std::string key() const override { return "cpu.kernels"; }
@@ -328,76 +394,58 @@ class CpuKernelBenchmark final : public CpuBenchmark {
  protected:
   void measure() override {
     std::mt19937 rng(2026);
-    std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
     const int threads = pool().size();
     std::ostringstream summary;
     for (const std::string& kernel : cpu_kernel_names()) {
       const Sizes sizes = sizes_for(kernel, quick());
-      double largest_s = 0;
-      // Fit and held-out sizes interleaved in a shuffled order: on a host whose speed drifts
-      // (the H100 host's 16 vCPUs do), drift must not turn into a bias between the two sets.
-      std::vector<std::pair<int, double>> order;
-      for (double nd : sizes.fit) order.push_back({0, nd});
-      for (double nd : sizes.holdout) order.push_back({1, nd});
-      std::shuffle(order.begin(), order.end(), rng);
-      for (const auto& [set, nd] : order) {
-          const auto n = static_cast<std::size_t>(nd);
-          const int ni = static_cast<int>(n);
-          const bool matrix = kernel == "mv" || kernel == "mm" || kernel == "cg" || kernel == "cholesky" || kernel == "conv2d";
-          std::vector<float> a(matrix ? n * n : (kernel == "blur" ? 0 : n)), x(n), y(kernel == "mm" || kernel == "conv2d" ? n * n : n);
-          for (float& v : a) v = uniform(rng);
-          for (float& v : x) v = uniform(rng);
-          if (kernel == "cg" || kernel == "cholesky")  // symmetric, strongly diagonally dominant: SPD
-            for (std::size_t i = 0; i < n; ++i) {
-              for (std::size_t j = 0; j < i; ++j) a[i * n + j] = a[j * n + i] = 0.5f * a[j * n + i] / static_cast<float>(n);
-              a[i * n + i] = 2.0f;
-            }
-          std::vector<float> b_matrix(kernel == "mm" ? n * n : 0);
-          for (float& v : b_matrix) v = uniform(rng);
-          std::vector<float> filter(kConvFilter * kConvFilter);
-          for (float& v : filter) v = uniform(rng);
-          std::vector<unsigned char> image_in(kernel == "blur" ? 3 * n * n : 0), image_out(image_in.size());
-          for (unsigned char& v : image_in) v = static_cast<unsigned char>(rng() & 0xff);
-          std::vector<float> work;  // cholesky's in-place copy, cosine's vector
-          auto run_once = [&] {
-            if (kernel == "mv") cpu::mv(pool(), threads, a.data(), x.data(), y.data(), ni);
-            else if (kernel == "mm") cpu::mm(pool(), threads, a.data(), b_matrix.data(), y.data(), ni);
-            else if (kernel == "dot") y[0] = static_cast<float>(cpu::dot(pool(), threads, a.data(), x.data(), n));
-            else if (kernel == "cg") cpu::cg(pool(), threads, a.data(), x.data(), y.data(), ni, kCgIterations);
-            else if (kernel == "cholesky") work = a, cpu::cholesky(pool(), threads, work.data(), ni);
-            else if (kernel == "conv2d") cpu::conv2d(pool(), threads, a.data(), filter.data(), y.data(), ni, kConvFilter);
-            else if (kernel == "blur") cpu::blur(pool(), threads, image_in.data(), image_out.data(), ni, ni, kBlurRadius);
-            else work = x, cpu::cosine(pool(), threads, work.data(), n, kCosineRepeats);
-          };
-          // Cholesky and cosine copy their input first: time the copy alone and take it off.
-          double copy_s = 0;
-          if (kernel == "cholesky" || kernel == "cosine") {
-            const auto t = time_runs(3, [&] { work = kernel == "cholesky" ? a : x; });
-            copy_s = summarize(t).median;
-          }
-          // Each sample is a batch of back-to-back runs lasting ≥ 2 ms (timer and scheduler noise
-          // stay small against it); 5 … 15 samples, fewer when a run is long.
-          const double probe = std::max(time_runs(1, run_once)[0], 1e-7);
-          const int batch = std::max(1, static_cast<int>(std::ceil(2e-3 / probe)));
-          const int reps = std::clamp(static_cast<int>((quick() ? 0.05 : 0.4) / (probe * batch)), quick() ? 3 : 5, quick() ? 5 : 15);
-          std::vector<double> seconds = time_runs(reps, [&] {
-            for (int b = 0; b < batch; ++b) run_once();
+      // Every size of the kernel (fit and held out) is set up first; then the samples are taken
+      // in rounds, each round visiting the sizes in a fresh random order. On a host whose speed
+      // drifts over seconds (both VMs here do), drift then hits every size alike instead of
+      // making some sizes slow and others fast.
+      std::vector<std::unique_ptr<Case>> cases;
+      for (int set = 0; set < 2; ++set)
+        for (double nd : set == 0 ? sizes.fit : sizes.holdout) cases.push_back(std::make_unique<Case>(kernel, nd, set, rng));
+      for (auto& c : cases) {
+        auto run_once = [&] { c->run(pool(), threads); };
+        c->copy_s = c->copy_seconds();
+        // A sample is a batch of back-to-back runs lasting ≥ 2 ms (timer and scheduler noise stay
+        // small against it).
+        const double probe = std::max(time_runs(1, run_once)[0], 1e-7);
+        c->batch = std::max(1, static_cast<int>(std::ceil(2e-3 / probe)));
+        c->sample_s = probe * c->batch;
+      }
+      // Rounds: as many as fit in the kernel's time budget, at least 5 (quick: 3), at most 15 (5).
+      double round_s = 0;
+      for (const auto& c : cases) round_s += c->sample_s;
+      const int rounds = std::clamp(static_cast<int>((quick() ? 0.4 : 3.0) / std::max(round_s, 1e-6)), quick() ? 3 : 5, quick() ? 5 : 15);
+      std::vector<std::size_t> order(cases.size());
+      for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+      for (int round = 0; round < rounds; ++round) {
+        std::shuffle(order.begin(), order.end(), rng);
+        for (std::size_t i : order) {
+          Case& c = *cases[i];
+          const auto t = time_runs(1, [&] {
+            for (int k = 0; k < c.batch; ++k) c.run(pool(), threads);
           }, true);
-          for (double& s : seconds) s = std::max(s - batch * copy_s, 1e-9);
-          check(kernel, n, a, x, y, b_matrix, filter, image_in, image_out, work);
-          record("kernel." + kernel, {{"n", nd}, {"threads", threads}, {"holdout", set}}, seconds, batch);
-          if (set == 0 && nd == sizes.fit.back()) largest_s = summarize(seconds).median / batch;
+          c.seconds.push_back(std::max(t[0] - c.batch * c.copy_s, 1e-9));
         }
-      summary << kernel << " " << format_seconds(largest_s) << " at n=" << sizes.fit.back() << "; ";
+      }
+      double largest_s = 0;
+      for (const auto& c : cases) {
+        c->check();
+        record("kernel." + kernel, {{"n", c->nd}, {"threads", threads}, {"holdout", c->set}}, c->seconds, c->batch);
+        if (c->set == 0 && c->nd == sizes.fit.back()) largest_s = summarize(c->seconds).median / c->batch;
+      }
+      summary << kernel << " " << format_seconds(largest_s) << " at n=" << sizes.fit.back() << " (" << rounds << " rounds); ";
     }
     set_summary(summary.str());
   }
+};
 
- private:
-  // Spot checks against the definitions (a few outputs recomputed directly).
-  static void check(const std::string& kernel, std::size_t n, const std::vector<float>& a, const std::vector<float>& x,
-                    const std::vector<float>& y, const std::vector<float>& b, const std::vector<float>& filter,
-                    const std::vector<unsigned char>& in, const std::vector<unsigned char>& out, const std::vector<float>& work) {
+// Spot checks against the definitions (a few outputs recomputed directly).
+void check_kernel(const std::string& kernel, std::size_t n, const std::vector<float>& a, const std::vector<float>& x,
+                  const std::vector<float>& y, const std::vector<float>& b, const std::vector<float>& filter,
+                  const std::vector<unsigned char>& in, const std::vector<unsigned char>& out, const std::vector<float>& work) {
     auto fail = [&](const std::string& what) {
       throw RuntimeFailure("cpu kernel " + kernel + " (n = " + std::to_string(n) + "): " + what);
     };
@@ -466,8 +514,9 @@ class CpuKernelBenchmark final : public CpuBenchmark {
         for (int k = 0; k < kCosineRepeats; ++k) v = std::cos(v);
         if (std::abs(v - work[i]) > 1e-6f) fail("element is wrong");
       }
-  }
-};
+}
+
+void Case::check() const { check_kernel(kernel, n, a, x, y, b_matrix, filter, image_in, image_out, work); }
 
 }  // namespace
 
