@@ -18,7 +18,7 @@ int cmd_calibrate(const Invocation& inv) {
       "only", po::value<std::vector<std::string>>()->composing(), "run only benchmarks with this key or key prefix (repeatable), e.g. --only pcie")(
       "quick", "fewer repetitions (smoke runs; not for profiles you keep)")(
       "out,o", po::value<std::string>()->default_value("perfmodel-profile.yaml"),
-      "profile to write (atomically); raw samples go beside it as NAME.pcie_samples.csv");
+      "profile to write (atomically); raw samples go beside it as NAME.{gpu,cpu,pcie}_samples.csv");
   add_format_option(options);
   po::variables_map vm;
   if (!parse_or_help(inv,
