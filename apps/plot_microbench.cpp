@@ -112,7 +112,7 @@ int plot_microbench(const Invocation& inv) {
   std::ostringstream concurrency, concurrency_model;
   concurrency << "warps_per_sm,ilp,bytes_in_flight,measured_Bps,set,predicted_Bps\n";
   double q_min = 1e300, q_max = 0;
-  for (const SeriesPoint& p : series_medians(samples, "dram.concurrency")) {
+  for (const SeriesPoint& p : series_medians(samples.samples, "dram.concurrency")) {
     const double warps = param(p, "blocks_per_sm") * param(p, "threads") / 32;
     const double q = c.bytes_in_flight(param(p, "sms"), warps, param(p, "ilp"), 32 * param(p, "element_bytes"));
     q_min = std::min(q_min, q), q_max = std::max(q_max, q);
@@ -159,12 +159,12 @@ int plot_microbench(const Invocation& inv) {
   std::ostringstream hierarchy;
   hierarchy << "footprint_bytes,Bps\n";
   std::map<double, double> by_footprint;
-  for (const SeriesPoint& p : series_medians(samples, "hierarchy.read")) by_footprint[param(p, "footprint_bytes")] = p.median_rate;
+  for (const SeriesPoint& p : series_medians(samples.samples, "hierarchy.read")) by_footprint[param(p, "footprint_bytes")] = p.median_rate;
   for (const auto& [footprint, rate] : by_footprint) hierarchy << g(footprint) << ',' << g(rate) << "\n";
   // 6. latency
   std::ostringstream latency;
   latency << "footprint_bytes,seconds_per_load\n";
-  for (const auto& [footprint, seconds] : chase_latency_by_footprint(series_medians(samples, "latency.chase")))
+  for (const auto& [footprint, seconds] : chase_latency_by_footprint(series_medians(samples.samples, "latency.chase")))
     latency << g(footprint) << ',' << g(seconds) << "\n";
 
   write_file_atomically(dir + "/microbench_concurrency.csv", concurrency.str());

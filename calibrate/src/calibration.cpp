@@ -90,25 +90,25 @@ CalibrationOutputs run_calibration(const BenchmarkRegistry& registry, const std:
   profile.provenance = data.provenance;
   const auto slash = profile_path.find_last_of('/');
   const std::string directory = slash == std::string::npos ? std::string() : profile_path.substr(0, slash + 1);
-  // Raw samples are written first: if a fit fails, what was measured is kept.
+  // Raw samples are written first: if a fit fails, what was measured is kept. Returns the
+  // samples file's name as the profile records it (relative to the profile's folder).
+  auto write_samples = [&](const char* kind, const std::string& csv, std::string& path) {
+    const std::string name = samples_file_name_for(profile_path, kind);
+    path = directory + name;
+    write_file_atomically(path, csv);
+    return name;
+  };
   if (!data.gpu_samples.empty()) {
-    const std::string samples_name = samples_file_name_for(profile_path, "gpu");
-    outputs.gpu_samples_path = directory + samples_name;
     const GpuSampleFile file{data.provenance, data.gpu_device, data.gpu_samples, data.gpu_wall_s};
-    write_file_atomically(outputs.gpu_samples_path, to_csv(file));
-    profile.gpu = fit_gpu_samples(file, samples_name);
+    profile.gpu = fit_gpu_samples(file, write_samples("gpu", to_csv(file), outputs.gpu_samples_path));
   }
   if (!data.cpu_samples.empty()) {
-    const std::string samples_name = samples_file_name_for(profile_path, "cpu");
-    outputs.cpu_samples_path = directory + samples_name;
     const CpuSampleFile file{data.provenance, data.cpu_info, data.cpu_samples, data.cpu_wall_s};
-    write_file_atomically(outputs.cpu_samples_path, to_csv(file));
-    profile.cpu = fit_cpu_samples(file, samples_name);
+    profile.cpu = fit_cpu_samples(file, write_samples("cpu", to_csv(file), outputs.cpu_samples_path));
   }
   if (!data.transfer_samples.empty()) {
-    const std::string samples_name = samples_file_name_for(profile_path, "pcie");
-    outputs.pcie_samples_path = directory + samples_name;
-    write_file_atomically(outputs.pcie_samples_path, to_csv({data.provenance, data.transfer_samples}));
+    const std::string samples_name =
+        write_samples("pcie", to_csv({data.provenance, data.transfer_samples}), outputs.pcie_samples_path);
     profile.pcie = fit_pcie(data.transfer_samples, samples_name);
     profile.pcie->calibration_wall_s = data.pcie_wall_s;
   }

@@ -446,74 +446,74 @@ class CpuKernelBenchmark final : public CpuBenchmark {
 void check_kernel(const std::string& kernel, std::size_t n, const std::vector<float>& a, const std::vector<float>& x,
                   const std::vector<float>& y, const std::vector<float>& b, const std::vector<float>& filter,
                   const std::vector<unsigned char>& in, const std::vector<unsigned char>& out, const std::vector<float>& work) {
-    auto fail = [&](const std::string& what) {
-      throw RuntimeFailure("cpu kernel " + kernel + " (n = " + std::to_string(n) + "): " + what);
-    };
-    const std::size_t picks[] = {0, n / 3, n - 1};
-    if (kernel == "mv")
-      for (std::size_t i : picks) {
-        double s = 0, mag = 0;
-        for (std::size_t j = 0; j < n; ++j) s += static_cast<double>(a[i * n + j]) * x[j], mag += std::abs(a[i * n + j] * x[j]);
-        if (std::abs(s - y[i]) > 1e-5 * mag + 1e-6) fail("row " + std::to_string(i) + " is wrong");
-      }
-    if (kernel == "mm")
-      for (std::size_t i : picks) {
-        double s = 0, mag = 0;
-        for (std::size_t k = 0; k < n; ++k) s += static_cast<double>(a[i * n + k]) * b[k * n + i], mag += std::abs(a[i * n + k] * b[k * n + i]);
-        if (std::abs(s - y[i * n + i]) > 1e-5 * mag + 1e-6) fail("entry is wrong");
-      }
-    if (kernel == "dot") {
+  auto fail = [&](const std::string& what) {
+    throw RuntimeFailure("cpu kernel " + kernel + " (n = " + std::to_string(n) + "): " + what);
+  };
+  const std::size_t picks[] = {0, n / 3, n - 1};
+  if (kernel == "mv")
+    for (std::size_t i : picks) {
       double s = 0, mag = 0;
-      for (std::size_t i = 0; i < n; ++i) s += static_cast<double>(a[i]) * x[i], mag += std::abs(a[i] * x[i]);
-      if (std::abs(s - y[0]) > 1e-5 * mag + 1e-6) fail("sum is wrong");
+      for (std::size_t j = 0; j < n; ++j) s += static_cast<double>(a[i * n + j]) * x[j], mag += std::abs(a[i * n + j] * x[j]);
+      if (std::abs(s - y[i]) > 1e-5 * mag + 1e-6) fail("row " + std::to_string(i) + " is wrong");
     }
-    if (kernel == "cg") {  // the residual must have dropped well below ‖b‖
-      double r2 = 0, b2 = 0;
-      for (std::size_t i : picks) {
+  if (kernel == "mm")
+    for (std::size_t i : picks) {
+      double s = 0, mag = 0;
+      for (std::size_t k = 0; k < n; ++k) s += static_cast<double>(a[i * n + k]) * b[k * n + i], mag += std::abs(a[i * n + k] * b[k * n + i]);
+      if (std::abs(s - y[i * n + i]) > 1e-5 * mag + 1e-6) fail("entry is wrong");
+    }
+  if (kernel == "dot") {
+    double s = 0, mag = 0;
+    for (std::size_t i = 0; i < n; ++i) s += static_cast<double>(a[i]) * x[i], mag += std::abs(a[i] * x[i]);
+    if (std::abs(s - y[0]) > 1e-5 * mag + 1e-6) fail("sum is wrong");
+  }
+  if (kernel == "cg") {  // the residual must have dropped well below ‖b‖
+    double r2 = 0, b2 = 0;
+    for (std::size_t i : picks) {
+      double s = 0;
+      for (std::size_t j = 0; j < n; ++j) s += static_cast<double>(a[i * n + j]) * y[j];
+      r2 += (x[i] - s) * (x[i] - s), b2 += static_cast<double>(x[i]) * x[i];
+    }
+    if (!(r2 < 1e-4 * b2 + 1e-12)) fail("did not converge");
+  }
+  if (kernel == "cholesky")
+    for (std::size_t i : picks)
+      for (std::size_t j : picks) {
+        if (j > i) continue;
         double s = 0;
-        for (std::size_t j = 0; j < n; ++j) s += static_cast<double>(a[i * n + j]) * y[j];
-        r2 += (x[i] - s) * (x[i] - s), b2 += static_cast<double>(x[i]) * x[i];
+        for (std::size_t k = 0; k <= j; ++k) s += static_cast<double>(work[i * n + k]) * work[j * n + k];
+        if (std::abs(s - a[i * n + j]) > 1e-4) fail("L·Lᵀ differs from A");
       }
-      if (!(r2 < 1e-4 * b2 + 1e-12)) fail("did not converge");
-    }
-    if (kernel == "cholesky")
-      for (std::size_t i : picks)
-        for (std::size_t j : picks) {
-          if (j > i) continue;
-          double s = 0;
-          for (std::size_t k = 0; k <= j; ++k) s += static_cast<double>(work[i * n + k]) * work[j * n + k];
-          if (std::abs(s - a[i * n + j]) > 1e-4) fail("L·Lᵀ differs from A");
+  if (kernel == "conv2d")
+    for (std::size_t i : picks) {
+      const int r = (kConvFilter - 1) / 2;
+      double s = 0;
+      for (int u = 0; u < kConvFilter; ++u)
+        for (int v = 0; v < kConvFilter; ++v) {
+          const long yy = static_cast<long>(i) + u - r, xx = static_cast<long>(i) + v - r;
+          if (yy >= 0 && yy < static_cast<long>(n) && xx >= 0 && xx < static_cast<long>(n))
+            s += static_cast<double>(a[static_cast<std::size_t>(yy) * n + static_cast<std::size_t>(xx)]) * filter[static_cast<std::size_t>(u * kConvFilter + v)];
         }
-    if (kernel == "conv2d")
-      for (std::size_t i : picks) {
-        const int r = (kConvFilter - 1) / 2;
-        double s = 0;
-        for (int u = 0; u < kConvFilter; ++u)
-          for (int v = 0; v < kConvFilter; ++v) {
-            const long yy = static_cast<long>(i) + u - r, xx = static_cast<long>(i) + v - r;
-            if (yy >= 0 && yy < static_cast<long>(n) && xx >= 0 && xx < static_cast<long>(n))
-              s += static_cast<double>(a[static_cast<std::size_t>(yy) * n + static_cast<std::size_t>(xx)]) * filter[static_cast<std::size_t>(u * kConvFilter + v)];
-          }
-        if (std::abs(s - y[i * n + i]) > 1e-4) fail("pixel is wrong");
-      }
-    if (kernel == "blur")
-      for (std::size_t i : picks) {
-        const long r = kBlurRadius;
-        long sum = 0, hits = 0;
-        for (long oy = -r; oy <= r; ++oy)
-          for (long ox = -r; ox <= r; ++ox) {
-            const long yy = static_cast<long>(i) + oy, xx = static_cast<long>(i) + ox;
-            if (yy >= 0 && yy < static_cast<long>(n) && xx >= 0 && xx < static_cast<long>(n))
-              sum += in[(static_cast<std::size_t>(yy) * n + static_cast<std::size_t>(xx)) * 3], ++hits;
-          }
-        if (out[(i * n + i) * 3] != sum / hits) fail("pixel is wrong");
-      }
-    if (kernel == "cosine")
-      for (std::size_t i : picks) {
-        float v = x[i];
-        for (int k = 0; k < kCosineRepeats; ++k) v = std::cos(v);
-        if (std::abs(v - work[i]) > 1e-6f) fail("element is wrong");
-      }
+      if (std::abs(s - y[i * n + i]) > 1e-4) fail("pixel is wrong");
+    }
+  if (kernel == "blur")
+    for (std::size_t i : picks) {
+      const long r = kBlurRadius;
+      long sum = 0, hits = 0;
+      for (long oy = -r; oy <= r; ++oy)
+        for (long ox = -r; ox <= r; ++ox) {
+          const long yy = static_cast<long>(i) + oy, xx = static_cast<long>(i) + ox;
+          if (yy >= 0 && yy < static_cast<long>(n) && xx >= 0 && xx < static_cast<long>(n))
+            sum += in[(static_cast<std::size_t>(yy) * n + static_cast<std::size_t>(xx)) * 3], ++hits;
+        }
+      if (out[(i * n + i) * 3] != sum / hits) fail("pixel is wrong");
+    }
+  if (kernel == "cosine")
+    for (std::size_t i : picks) {
+      float v = x[i];
+      for (int k = 0; k < kCosineRepeats; ++k) v = std::cos(v);
+      if (std::abs(v - work[i]) > 1e-6f) fail("element is wrong");
+    }
 }
 
 void Case::check() const { check_kernel(kernel, n, a, x, y, b_matrix, filter, image_in, image_out, work); }

@@ -196,8 +196,6 @@ CpuCalibration fit_cpu(const CpuSampleFile& file, const std::string& samples_fil
   c.samples_file = samples_file;
   c.calibration_wall_s = file.calibration_wall_s;
   c.cpu = file.cpu;
-  // The sample file reuses the GPU grouping helpers (same row format).
-  GpuSampleFile as_series{file.provenance, {}, file.samples, 0};
   std::set<std::string> series_names;
   for (const BenchmarkSample& s : file.samples) series_names.insert(s.series);
   for (const std::string& name : series_names) {
@@ -212,7 +210,7 @@ CpuCalibration fit_cpu(const CpuSampleFile& file, const std::string& samples_fil
     if (!series_names.count(series)) continue;
     NumericTable t{{"threads", "working_set_bytes", "Bps"}, {}};
     std::map<double, std::map<double, double>> curves;  // threads → size → rate
-    for (const SeriesPoint& p : series_medians(as_series, series))
+    for (const SeriesPoint& p : series_medians(file.samples, series))
       curves[param_of(p, "threads", series)][param_of(p, "working_set_bytes", series)] = p.median_rate;
     for (const auto& [threads, curve] : curves)
       for (const auto& [size, rate] : curve) t.rows.push_back({threads, size, rate});
@@ -246,7 +244,7 @@ CpuCalibration fit_cpu(const CpuSampleFile& file, const std::string& samples_fil
   // Thread-pool dispatch cost.
   if (series_names.count("sync.dispatch")) {
     c.dispatch.columns = {"threads", "seconds"};
-    for (const SeriesPoint& p : series_medians(as_series, "sync.dispatch"))
+    for (const SeriesPoint& p : series_medians(file.samples, "sync.dispatch"))
       c.dispatch.rows.push_back({param_of(p, "threads", "sync.dispatch"), 1.0 / p.median_rate});
     std::sort(c.dispatch.rows.begin(), c.dispatch.rows.end());
   }
@@ -256,7 +254,7 @@ CpuCalibration fit_cpu(const CpuSampleFile& file, const std::string& samples_fil
     std::map<double, std::pair<double, double>> rates;
     for (const char* precision : {"fp32", "fp64"}) {
       const std::string series = std::string("compute.") + precision;
-      for (const SeriesPoint& p : series_medians(as_series, series)) {
+      for (const SeriesPoint& p : series_medians(file.samples, series)) {
         auto& r = rates[param_of(p, "threads", series)];
         (precision[2] == '3' ? r.first : r.second) = std::max(precision[2] == '3' ? r.first : r.second, p.median_rate);
       }
@@ -269,7 +267,7 @@ CpuCalibration fit_cpu(const CpuSampleFile& file, const std::string& samples_fil
     const std::string kernel = name.substr(7);
     std::vector<KernelPoint> fit_set, holdout_set;
     double threads = 0;
-    for (const SeriesPoint& p : series_medians(as_series, name)) {
+    for (const SeriesPoint& p : series_medians(file.samples, name)) {
       threads = param_of(p, "threads", name);
       const CpuWorkload w = cpu_workload(kernel, param_of(p, "n", name));
       const double per_run = 1.0 / p.median_rate;  // a sample times `amount` back-to-back runs

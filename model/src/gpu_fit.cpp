@@ -482,9 +482,9 @@ bool has_prefix(const std::map<std::string, Series>& all, const std::string& pre
 
 }  // namespace
 
-std::vector<SeriesPoint> series_medians(const GpuSampleFile& file, const std::string& series) {
+std::vector<SeriesPoint> series_medians(const std::vector<BenchmarkSample>& samples, const std::string& series) {
   std::vector<BenchmarkSample> selected;
-  for (const BenchmarkSample& s : file.samples)
+  for (const BenchmarkSample& s : samples)
     if (s.series == series) selected.push_back(s);
   std::vector<SeriesPoint> out;
   const auto grouped = group(selected);
@@ -531,7 +531,7 @@ GpuCalibration fit_gpu(const GpuSampleFile& file, const std::string& samples_fil
       throw InputError(samples_file + ": unknown series '" + entry.first + "'");
   fit_ceilings(all, gpu);
   if (all.count("dram.concurrency")) fit_concurrency_series(all.at("dram.concurrency"), gpu);
-  if (all.count("latency.chase")) fit_latency(series_medians(file, "latency.chase"), gpu);
+  if (all.count("latency.chase")) fit_latency(series_medians(file.samples, "latency.chase"), gpu);
   if (all.count("shared.conflict")) fit_conflicts(all.at("shared.conflict"), gpu);
   if (all.count("dram.partition") || all.count("dram.stride")) fit_partition(all, gpu);
   if (has_prefix(all, "launch.")) fit_launch(all, gpu);

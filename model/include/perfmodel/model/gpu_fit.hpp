@@ -56,7 +56,7 @@ struct SeriesPoint {
   double median_rate = 0, p10_rate = 0, p90_rate = 0;
   std::size_t samples = 0;
 };
-std::vector<SeriesPoint> series_medians(const GpuSampleFile& file, const std::string& series);
+std::vector<SeriesPoint> series_medians(const std::vector<BenchmarkSample>& samples, const std::string& series);
 
 // Dependent-load latency per footprint from latency.chase samples: the slope of the median time
 // between the smallest and the largest step count (launch overhead cancels). Throws InputError
