@@ -46,6 +46,9 @@ std::string quote_for_shell(const std::string& arg) {
   return out + "'";
 }
 
+// The recorded validation run of the bundled profile's GPU (compiled resources, measured sweeps).
+constexpr const char* kBundledValidation = "nvidia-h100-80gb-hbm3";
+
 const char* kTopUsage =
     "perfmodel — calibrate a machine once, then predict GPU/CPU work in closed form\n"
     "\n"
@@ -56,6 +59,10 @@ const char* kTopUsage =
     "  fit                  re-fit a profile from recorded raw samples (no GPU needed)\n"
     "  predict transfer     host<->device copy time(s) from a profile\n"
     "  predict cpu          CPU time of a reference kernel (bandwidth curves + FMA ceiling + fitted efficiency)\n"
+    "  predict kernel       GPU time of a reference kernel (workload descriptor + execution metrics + profile)\n"
+    "  predict workload     GPU time of a kernel described in a YAML file (bytes, flops, accesses, launch)\n"
+    "  tune                 the launch configuration the model predicts fastest, beside the measured optimum\n"
+    "  validate             run the GPU reference kernels, predict each run, report the errors\n"
     "  profile show         print a profile readably (validates it)\n"
     "  plot transfers       measured vs predicted transfer time and bandwidth (gnuplot: SVG + PNG)\n"
     "  plot cpu             CPU bandwidth vs working set and threads, with the cache plateaus (gnuplot)\n"
@@ -122,6 +129,11 @@ std::string bundled_profiles_dir() {
 
 std::string bundled_profile_path() { return bundled_profiles_dir() + "/" + kBundledProfile; }
 
+std::string bundled_validation_dir() {
+  const std::string profiles = bundled_profiles_dir();
+  return profiles.substr(0, profiles.size() - std::string("profiles").size()) + "validation/" + kBundledValidation;
+}
+
 std::string LoadedProfile::note() const {
   std::string n = "profile: " + path;
   if (bundled)
@@ -180,7 +192,9 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
                                                             {"fit", cmd_fit},
                                                             {"predict", cmd_predict},
                                                             {"profile", cmd_profile},
-                                                            {"plot", cmd_plot}};
+                                                            {"plot", cmd_plot},
+                                                            {"validate", cmd_validate},
+                                                            {"tune", cmd_tune}};
     const auto it = commands.find(command);
     if (it == commands.end()) throw InputError("unknown command '" + command + "' (see perfmodel --help)");
     Invocation inv{std::vector<std::string>(args.begin() + 1, args.end()), command_line, out, err};

@@ -47,6 +47,9 @@ double parse_positive_number(const std::string& text, const std::string& what);
 // or the source tree's data/profiles, whichever exists first.
 std::string bundled_profiles_dir();
 std::string bundled_profile_path();
+// The bundled recorded validation run (data/validation/<gpu>): compiled resources of every
+// reference kernel and the measured configuration sweeps.
+std::string bundled_validation_dir();
 
 Format selected_format(const po::variables_map& vm);
 
@@ -61,5 +64,9 @@ int cmd_fit(const Invocation& inv);
 int cmd_predict(const Invocation& inv);
 int cmd_profile(const Invocation& inv);
 int cmd_plot(const Invocation& inv);
+int cmd_validate(const Invocation& inv);
+int cmd_tune(const Invocation& inv);
+int predict_kernel_command(const Invocation& inv);
+int predict_workload_command(const Invocation& inv);
 
 }  // namespace perfmodel::cli

@@ -153,7 +153,10 @@ int predict_cpu_command(const Invocation& inv) {
 }  // namespace
 
 int cmd_predict(const Invocation& inv) {
-  return dispatch_target(inv, "predict", {{"transfer", predict_transfer}, {"cpu", predict_cpu_command}});
+  return dispatch_target(inv, "predict", {{"transfer", predict_transfer},
+                                               {"cpu", predict_cpu_command},
+                                               {"kernel", predict_kernel_command},
+                                               {"workload", predict_workload_command}});
 }
 
 }  // namespace perfmodel::cli

@@ -1,35 +1,28 @@
 #!/usr/bin/env bash
 # Runs ON the lent GPU machine, from the repository root, with dist/ carried (build it here
-# first with scripts/build-portable.sh). Everything it produces lands in $OUT (the device
-# tool brings that folder back; at most 8 files, so results travel as one tarball). One call
-# does it all, because device time is scarce:
-#   1. record the machine (nvidia-smi, CPU, kernel),
-#   2. run the GPU test suite (CTest label `gpu`),
-#   3. time a quick GPU calibration (perfmodel calibrate --only gpu --quick),
-#   4. calibrate everything: perfmodel calibrate --out <profile> (raw samples beside it),
-#   5. calibrate again into <profile>.repeat.yaml: how much two runs on one machine differ.
-# Usage: scripts/device-run.sh [PROFILE_NAME]      (default: nvidia-h100-80gb-hbm3)
-# Unpack here with: tar -xzf <files_at>/results.tar.gz -C data/profiles (see data/profiles/README.md).
+# first with scripts/build-portable.sh). Everything it produces lands in $OUT/results.tar.gz,
+# laid out like data/ (unpack with: tar -xzf <files_at>/results.tar.gz -C data). Device time is
+# scarce, so one call does whole steps:
+#   tests      record the machine; run the GPU test suite (CTest label `gpu`)
+#   validate   perfmodel validate --quick (timed), then the full validation into
+#              validation/NAME/ (measurements, resources, predictions, report, plot); the
+#              kernels' SASS goes to runs/ as evidence for the workload descriptors
+#   calibrate  time a quick GPU calibration; calibrate everything into profiles/NAME.yaml
+#              (raw samples beside it), then again into NAME.repeat.yaml (run-to-run spread)
+# Usage: scripts/device-run.sh [STEPS] [NAME]     STEPS: comma list (default tests,validate,calibrate),
+#                                                 NAME: default nvidia-h100-80gb-hbm3
 set -uo pipefail
-name=${1:-nvidia-h100-80gb-hbm3}
+steps=${1:-tests,validate,calibrate}
+name=${2:-nvidia-h100-80gb-hbm3}
 OUT=${OUT:-$PWD/out/device}
 mkdir -p "$OUT"
 bin=$PWD/dist/bin/perfmodel
 [ -x "$bin" ] || { echo "dist/bin/perfmodel is missing: run scripts/build-portable.sh and carry dist" >&2; exit 2; }
 work=$(mktemp -d)
-runs="$work/runs"
-mkdir -p "$runs"
+runs="$work/profiles/runs"
+mkdir -p "$runs" "$work/validation"
 day=$(date -u +%F)
-
-{ date -u +%FT%TZ; nvidia-smi; nvidia-smi -q | grep -iE 'Product Name|Bus Id|Link|Max|Current' | head -40;
-  lscpu | head -20; uname -a; } > "$runs/$day-h100-machine.txt" 2>&1
-
-echo "== GPU tests"
-if [ -x dist/tests/perfmodel_gpu_tests ]; then
-  dist/tests/perfmodel_gpu_tests 2>&1 | tee "$runs/$day-h100-gpu-tests.log" | tail -8
-else
-  echo "no GPU test binary in dist/tests" | tee "$runs/$day-h100-gpu-tests.log"
-fi
+has() { [[ ",$steps," == *",$1,"* ]]; }
 
 rc=0
 timed() {  # timed LOG COMMAND...: runs in $work, appends exit status and wall time to LOG
@@ -42,14 +35,39 @@ timed() {  # timed LOG COMMAND...: runs in $work, appends exit status and wall t
   echo "exit $status, wall $(awk "BEGIN{print $end - $start}") s: $*" | tee -a "$log"
   [ $status -eq 0 ] || rc=$status
 }
-echo "== quick GPU calibration"
-timed "$runs/$day-h100-calibrate-gpu-quick.log" "$bin" calibrate --only gpu --quick --out "$work/quick.yaml"
-for run in "$name" "$name.repeat"; do
-  echo "== calibrate -> $run.yaml"
-  timed "$runs/$day-h100-calibrate-$run.log" "$bin" calibrate --out "$run.yaml"
-  grep -E "gpu\.|pcie\." "$runs/$day-h100-calibrate-$run.log" | grep -v "^run" | head -20
-done
-rm -f "$work/quick.yaml" "$work/quick.gpu_samples.csv"
+
+if has tests; then
+  { date -u +%FT%TZ; nvidia-smi; nvidia-smi -q | grep -iE 'Product Name|Bus Id|Link|Max|Current' | head -40;
+    lscpu | head -20; uname -a; } > "$runs/$day-h100-machine.txt" 2>&1
+  echo "== GPU tests"
+  if [ -x dist/tests/perfmodel_gpu_tests ]; then
+    dist/tests/perfmodel_gpu_tests 2>&1 | tee "$runs/$day-h100-gpu-tests.log" | tail -15
+  else
+    echo "no GPU test binary in dist/tests" | tee "$runs/$day-h100-gpu-tests.log"
+  fi
+fi
+if has validate; then
+  echo "== validate --quick"
+  timed "$runs/$day-h100-validate-quick.log" "$bin" validate --quick --out "$work/validate-quick"
+  tail -25 "$runs/$day-h100-validate-quick.log"
+  rm -rf "$work/validate-quick"
+  echo "== validate"
+  timed "$work/validation/$day-h100-validate.log" "$bin" validate --out "validation/$name"
+  grep -vE '^\s+\[' "$work/validation/$day-h100-validate.log" | tail -40
+  if command -v cuobjdump > /dev/null; then
+    cuobjdump -sass "$bin" 2> /dev/null | gzip > "$runs/$day-h100-sass.txt.gz"
+  fi
+fi
+if has calibrate; then
+  echo "== quick GPU calibration"
+  timed "$runs/$day-h100-calibrate-gpu-quick.log" "$bin" calibrate --only gpu --quick --out "$work/quick.yaml"
+  rm -f "$work/quick.yaml" "$work/quick.gpu_samples.csv"
+  for run in "$name" "$name.repeat"; do
+    echo "== calibrate -> $run.yaml"
+    timed "$runs/$day-h100-calibrate-$run.log" "$bin" calibrate --out "profiles/$run.yaml"
+    grep -E "gpu\.|pcie\." "$runs/$day-h100-calibrate-$run.log" | grep -v "^run" | head -20
+  done
+fi
 tar -czf "$OUT/results.tar.gz" -C "$work" .
-ls -la "$work" "$runs"
+find "$work" -type f | sed "s#$work/##" | sort
 exit $rc

@@ -125,6 +125,17 @@ __global__ void chains_half2(int iterations, float* out) {
   out[t] = sum;
 }
 
+// One warp, one dependent chain of `steps` operations: the operation's latency (S0 had none; the
+// predictor needs it where too few warps run to fill the pipelines).
+template <Op op>
+__global__ void latency_chain(int steps, typename OpTraits<op>::T* out) {
+  using Tr = OpTraits<op>;
+  typename Tr::T a = Tr::start(threadIdx.x, 0);
+#pragma unroll 4
+  for (int i = 0; i < steps; ++i) a = Tr::step(a);
+  out[threadIdx.x] = a;
+}
+
 struct Shape {
   int per_sm, threads;
 };
@@ -148,7 +159,8 @@ class ComputeBenchmark final : public GpuBenchmark {
             << ", fp16 " << run_half2(stream.get()) / 1e12 << " Tflop/s; int32 " << run<Op::int32>("int32", stream.get()) / 1e12
             << " Top/s; cosf " << run<Op::cosf_call>("cosf", stream.get()) / 1e9 << ", sinf "
             << run<Op::sinf_call>("sinf", stream.get()) / 1e9 << ", __cosf "
-            << run<Op::fast_cosf>("fast_cosf", stream.get()) / 1e9 << " Gcall/s";
+            << run<Op::fast_cosf>("fast_cosf", stream.get()) / 1e9 << " Gcall/s; latency fp32 FMA "
+            << latency<Op::fp32>(0, stream.get()) * 1e9 << " ns, cosf " << latency<Op::cosf_call>(1, stream.get()) * 1e9 << " ns";
     set_summary(summary.str());
   }
 
@@ -187,6 +199,27 @@ class ComputeBenchmark final : public GpuBenchmark {
       best = std::max(best, median_rate(t, work));
     }
     return best;
+  }
+
+  // Times one warp's dependent chain at two lengths; records both (the fit takes the slope).
+  // Returns the slope, for the summary. The result of a lane is checked against the host.
+  template <Op op>
+  double latency(int code, cudaStream_t s) {
+    using Tr = OpTraits<op>;
+    using T = typename Tr::T;
+    std::map<int, double> median;
+    for (int steps : {4096, 16384}) {
+      const auto t = time_repetitions(s, reps(7, 3), [&](int) { latency_chain<op><<<1, 32, 0, s>>>(steps, out_->as<T>()); });
+      PERFMODEL_CUDA_CHECK(cudaStreamSynchronize(s));
+      T got{};
+      PERFMODEL_CUDA_CHECK(cudaMemcpy(&got, out_->as<T>() + 5, sizeof got, cudaMemcpyDeviceToHost));
+      T want = Tr::start(5, 0);
+      for (int i = 0; i < steps; ++i) want = Tr::host_step(want);
+      expect_close(static_cast<double>(got), static_cast<double>(want), op == Op::fp32 ? 0.0 : 1e-5, "latency chain");
+      record("latency.op", {{"op", code}, {"steps", steps}}, t, steps);
+      median[steps] = summarize(t).median;
+    }
+    return (median[16384] - median[4096]) / (16384 - 4096);
   }
 
   // Recomputes three threads on the host. FMA and integer chains must match exactly; the

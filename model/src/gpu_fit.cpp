@@ -516,13 +516,35 @@ std::map<double, double> chase_latency_by_footprint(const std::vector<SeriesPoin
   return latency;
 }
 
+// latency.op: one warp runs `steps` dependent operations (op 0: FP32 FMA, 1: cosf); the latency
+// is the slope of time against steps (the launch cost cancels).
+void fit_operation_latency(const std::vector<SeriesPoint>& points, GpuCalibration& gpu) {
+  std::map<int, std::map<double, double>> by_op;
+  for (const SeriesPoint& p : points) {
+    const auto op = p.params.find("op"), steps = p.params.find("steps");
+    if (op == p.params.end() || steps == p.params.end()) throw InputError("latency.op: a sample lacks op or steps");
+    by_op[static_cast<int>(op->second)][steps->second] = p.median_seconds;
+  }
+  OperationLatency result;
+  for (const auto& [op, curve] : by_op) {
+    if (curve.size() < 2) throw InputError("latency.op: op " + std::to_string(op) + " needs two step counts");
+    const auto lo = curve.begin(), hi = std::prev(curve.end());
+    const double latency = (hi->second - lo->second) / (hi->first - lo->first);
+    if (!(latency > 0)) throw InputError("latency.op: op " + std::to_string(op) + ": time does not grow with steps");
+    if (op == 0) result.fp32_fma_s = latency;
+    else if (op == 1) result.cosf_s = latency;
+    else throw InputError("latency.op: unknown op " + std::to_string(op) + " (0 fp32 FMA, 1 cosf)");
+  }
+  if (result.fp32_fma_s > 0 && result.cosf_s > 0) gpu.operation_latency = result;
+}
+
 GpuCalibration fit_gpu(const GpuSampleFile& file, const std::string& samples_file) {
   GpuCalibration gpu;
   gpu.samples_file = samples_file;
   gpu.device = file.device;
   gpu.calibration_wall_s = file.calibration_wall_s;
   const auto all = group(file.samples);
-  static const std::vector<std::string> kKnownPrefixes = {"ceiling.", "dram.concurrency", "hierarchy.read", "latency.chase",
+  static const std::vector<std::string> kKnownPrefixes = {"ceiling.", "dram.concurrency", "hierarchy.read", "latency.chase", "latency.op",
                                                           "shared.conflict", "dram.partition", "dram.stride", "launch.",
                                                           "overlap."};
   for (const auto& entry : all)
@@ -532,6 +554,7 @@ GpuCalibration fit_gpu(const GpuSampleFile& file, const std::string& samples_fil
   fit_ceilings(all, gpu);
   if (all.count("dram.concurrency")) fit_concurrency_series(all.at("dram.concurrency"), gpu);
   if (all.count("latency.chase")) fit_latency(series_medians(file.samples, "latency.chase"), gpu);
+  if (all.count("latency.op")) fit_operation_latency(series_medians(file.samples, "latency.op"), gpu);
   if (all.count("shared.conflict")) fit_conflicts(all.at("shared.conflict"), gpu);
   if (all.count("dram.partition") || all.count("dram.stride")) fit_partition(all, gpu);
   if (has_prefix(all, "launch.")) fit_launch(all, gpu);

@@ -29,6 +29,8 @@ std::vector<std::pair<const char*, D*>> number_fields(T& l) {
             {"l1_footprint_bytes", &l.l1_footprint_bytes},
             {"l2_footprint_bytes", &l.l2_footprint_bytes},
             {"dram_footprint_bytes", &l.dram_footprint_bytes}};
+  else if constexpr (std::is_same_v<std::remove_const_t<T>, OperationLatency>)
+    return {{"fp32_fma_s", &l.fp32_fma_s}, {"cosf_s", &l.cosf_s}};
   else if constexpr (std::is_same_v<std::remove_const_t<T>, PartitionCalibration>)
     return {{"penalty", &l.penalty}, {"worst_granule_bytes", &l.worst_granule_bytes}, {"worst_stride_bytes", &l.worst_stride_bytes}};
   else if constexpr (std::is_same_v<std::remove_const_t<T>, SaturationCurve>)
@@ -146,6 +148,11 @@ void emit_gpu(YAML::Emitter& out, const GpuCalibration& gpu) {
     if (c.holdout) emit_quality(out, "holdout", *c.holdout);
     out << YAML::EndMap;
   }
+  if (gpu.operation_latency) {
+    out << YAML::Key << "operation_latency" << YAML::Value << YAML::BeginMap;
+    emit_numbers(out, *gpu.operation_latency);
+    out << YAML::EndMap;
+  }
   if (gpu.latency) {
     out << YAML::Key << "latency" << YAML::Value << YAML::BeginMap;
     emit_numbers(out, *gpu.latency);
@@ -186,7 +193,7 @@ void emit_gpu(YAML::Emitter& out, const GpuCalibration& gpu) {
 }
 
 GpuCalibration read_gpu(const yaml::Value& v) {
-  v.allow_only({"samples_file", "calibration_wall_s", "device", "ceilings", "dram_concurrency", "latency", "bank_conflicts",
+  v.allow_only({"samples_file", "calibration_wall_s", "device", "ceilings", "dram_concurrency", "latency", "operation_latency", "bank_conflicts",
                 "partition", "launch", "overlap"});
   GpuCalibration gpu;
   gpu.samples_file = v.get("samples_file").as_string();
@@ -240,6 +247,14 @@ GpuCalibration read_gpu(const yaml::Value& v) {
     l.allow_only(names_of(levels));
     read_numbers(l, levels);
     gpu.latency = levels;
+  }
+  if (v.has("operation_latency")) {
+    const yaml::Value l = v.get("operation_latency");
+    OperationLatency op;
+    l.allow_only(names_of(op));
+    read_numbers(l, op);
+    for (const char* positive : {"fp32_fma_s", "cosf_s"}) read_positive(l.get(positive));
+    gpu.operation_latency = op;
   }
   if (v.has("bank_conflicts")) {
     const yaml::Value b = v.get("bank_conflicts");

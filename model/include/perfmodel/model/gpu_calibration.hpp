@@ -62,6 +62,13 @@ struct LatencyLevels {
   double l1_footprint_bytes = 0, l2_footprint_bytes = 0, dram_footprint_bytes = 0;  // where each was read
 };
 
+// Latency of one dependent arithmetic operation (one warp, one chain): bounds kernels that run
+// too few warps to fill the pipelines (the small sizes of the cosine loop, one-block kernels).
+struct OperationLatency {
+  double fp32_fma_s = 0;
+  double cosf_s = 0;
+};
+
 // Time per warp-wide shared-memory access, per SM, against the conflict degree d (lanes whose
 // distinct words fall in one bank), in a throughput-bound loop.
 struct ConflictCurve {
@@ -116,6 +123,7 @@ struct GpuCalibration {
   std::map<std::string, MeasuredRate> ceilings;  // keys from ceiling_kinds()
   std::optional<SaturationCurve> dram_concurrency;
   std::optional<LatencyLevels> latency;
+  std::optional<OperationLatency> operation_latency;
   std::map<int, ConflictCurve> bank_conflicts;  // by word size in bytes (4, 8)
   std::optional<PartitionCalibration> partition;
   std::optional<LaunchCalibration> launch;

@@ -1,0 +1,287 @@
+// perfmodel predict kernel --kernel K --n N [--config C] [--resources DIR] [--profile P]
+// perfmodel predict workload FILE.yaml [--profile P]
+// perfmodel tune --kernel K --n N [--top T] [--resources DIR] [--profile P]
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <ostream>
+
+#include "cli_common.hpp"
+#include "perfmodel/model/errors.hpp"
+#include "perfmodel/model/gpu_workload_file.hpp"
+#include "perfmodel/model/validation_data.hpp"
+#include "perfmodel/predictors/communication.hpp"
+#include "perfmodel/predictors/gpu_compute.hpp"
+
+namespace perfmodel::cli {
+namespace {
+
+std::string plot_like(double x, double y) {
+  return std::to_string(static_cast<long long>(x)) + "x" + std::to_string(static_cast<long long>(y));
+}
+
+struct Resources {
+  ResourceTable table;
+  std::string source;
+  std::map<std::pair<int, KernelConfig>, double> measured;  // (n, config) → median seconds, for one kernel
+};
+
+// Compiled resources (and measured sweeps) from a validation run folder: --resources or the bundled one.
+Resources load_resources(const po::variables_map& vm, const std::string& kernel) {
+  Resources r;
+  const bool given = vm.count("resources") > 0;
+  const std::string dir = given ? vm["resources"].as<std::string>() : bundled_validation_dir();
+  if (!given && !std::filesystem::exists(dir + "/" + kResourcesFile)) return r;
+  const ValidationRun run = read_validation_run(dir);
+  r.table = run.resource_table();
+  r.source = dir + " (" + run.provenance.device_name + ", " + run.provenance.date_utc + ")";
+  for (const KernelMeasurement& m : run.measurements)
+    if (m.kernel == kernel) r.measured[{m.n, m.config}] = m.summary().median;
+  return r;
+}
+
+void add_resources_option(po::options_description& options) {
+  options.add_options()("resources", po::value<std::string>(),
+                        "validation run folder whose resources.csv gives the compiled registers and shared memory "
+                        "(default: the bundled H100 run)");
+}
+
+int parse_n(const po::variables_map& vm) {
+  const double n = parse_positive_number(vm["n"].as<std::string>(), "--n");
+  if (n != std::floor(n) || n > 2e9) throw InputError("--n: must be a whole number, got '" + vm["n"].as<std::string>() + "'");
+  return static_cast<int>(n);
+}
+
+Record prediction_meta(const GpuPrediction& p, const GpuWorkload& w) {
+  Record r;
+  r.push_back({"seconds", Cell(p.seconds, Unit::seconds)});
+  r.push_back({"bound", Cell(p.bound)});
+  r.push_back({"launch_s", Cell(p.launch_s, Unit::seconds)});
+  r.push_back({"dram_s", Cell(p.dram_s, Unit::seconds)});
+  r.push_back({"l2_s", Cell(p.l2_s, Unit::seconds)});
+  r.push_back({"l1_shared_s", Cell(p.l1_s, Unit::seconds)});
+  r.push_back({"issue_s", Cell(p.issue_s, Unit::seconds)});
+  r.push_back({"fp64_s", Cell(p.fp64_s, Unit::seconds)});
+  r.push_back({"special_s", Cell(p.special_s, Unit::seconds)});
+  r.push_back({"latency_s", Cell(p.chain_s, Unit::seconds)});
+  if (w.flops > 0) r.push_back({"flop_per_s", Cell(w.flops / p.seconds, Unit::per_s)});
+  if (w.algorithmic_bytes > 0) r.push_back({"effective_bytes_per_s", Cell(w.algorithmic_bytes / p.seconds, Unit::bytes_per_s)});
+  r.push_back({"dram_fraction_of_peak", Cell(p.dram_fraction, Unit::percent)});
+  r.push_back({"fp32_fraction_of_peak", Cell(p.flop_fraction, Unit::percent)});
+  return r;
+}
+
+Table phase_table(const GpuPrediction& p, const GpuWorkload& w) {
+  Table t{"phases", {}};
+  for (std::size_t i = 0; i < p.phases.size(); ++i) {
+    const GpuPhasePrediction& ph = p.phases[i];
+    const GpuPhase* desc = nullptr;
+    for (const GpuPhase& d : w.phases)
+      if (d.name == ph.name) desc = &d;
+    t.rows.push_back({{"phase", Cell(ph.name)},
+                      {"launches", Cell(ph.launches)},
+                      {"grid", Cell(desc ? plot_like(desc->grid_x, desc->grid_y) : "")},
+                      {"block", Cell(desc ? plot_like(desc->block_x, desc->block_y) : "")},
+                      {"registers", Cell(desc ? desc->registers_per_thread : 0.0)},
+                      {"shared_bytes", Cell(desc ? desc->shared_bytes_per_block : 0.0, Unit::bytes)},
+                      {"blocks_per_sm", Cell(ph.metrics.blocks_per_sm)},
+                      {"limited_by", Cell(ph.metrics.limited_by)},
+                      {"occupancy", Cell(ph.metrics.occupancy, Unit::percent)},
+                      {"waves", Cell(ph.metrics.waves)},
+                      {"seconds", Cell(ph.seconds, Unit::seconds)},
+                      {"bound", Cell(ph.bound)},
+                      {"bytes_in_flight", Cell(ph.bytes_in_flight, Unit::bytes)},
+                      {"dram_reachable", Cell(ph.dram_Bps_reachable, Unit::bytes_per_s)}});
+  }
+  return t;
+}
+
+}  // namespace
+
+int predict_kernel_command(const Invocation& inv) {
+  po::options_description options("perfmodel predict kernel options");
+  std::string names;
+  for (const GpuKernelSpec& s : gpu_kernel_specs()) names += (names.empty() ? "" : " | ") + s.name;
+  options.add_options()("kernel,k", po::value<std::string>()->required(), ("GPU reference kernel: " + names).c_str())(
+      "n", po::value<std::string>()->required(), "problem size (matrix order, vector length or image side)")(
+      "config,c", po::value<std::string>(), "launch configuration XxY (and /eNE, /gBLOCKS where the kernel has one); default: S0's rule")(
+      "memory,m", po::value<std::string>()->default_value("pinned"), "host memory of the transfers: pinned | pageable");
+  add_resources_option(options);
+  add_profile_option(options);
+  add_format_option(options);
+  po::variables_map vm;
+  if (!parse_or_help(inv,
+                     "usage: perfmodel predict kernel --kernel K --n N [--config C] [--profile P]\n\n"
+                     "Predicts a GPU reference kernel's time from its workload descriptor, the execution metrics of its\n"
+                     "launch and the profile's measured ceilings (see predictors/gpu_compute.hpp for the equations).",
+                     options, nullptr, vm))
+    return kExitOk;
+  const Format format = selected_format(vm);
+  const std::string kernel = vm["kernel"].as<std::string>();
+  const GpuKernelSpec& spec = gpu_kernel_spec(kernel);
+  const int n = parse_n(vm);
+  const LoadedProfile loaded = load_selected_profile(vm);
+  if (!loaded.profile.gpu) throw InputError(loaded.path + ": the profile has no gpu section");
+  const GpuCalibration& gpu = *loaded.profile.gpu;
+  const KernelConfig config = vm.count("config") ? parse_kernel_config(vm["config"].as<std::string>(), spec)
+                                                 : default_config(spec, n, gpu.device.multiprocessors);
+  const std::string problem = config_problem(spec, n, config);
+  if (!problem.empty()) throw InputError(kernel + ": " + problem);
+  const Resources res = load_resources(vm, kernel);
+  std::vector<std::string> missing;
+  const GpuWorkload w = describe_gpu_kernel(kernel, n, config, res.table, gpu.device.l2_cache_bytes, &missing);
+  const GpuPrediction p = predict_gpu(gpu, w);
+
+  Report report;
+  add_profile_meta(report, loaded);
+  report.meta.push_back({"kernel", Cell(kernel)});
+  report.meta.push_back({"source", Cell(spec.source)});
+  report.meta.push_back({"n", Cell(static_cast<std::int64_t>(n))});
+  report.meta.push_back({"config", Cell(to_string(config, spec))});
+  report.meta.push_back({"config_from", Cell(vm.count("config") ? "--config" : "S0's launch rule")});
+  for (auto& cell : prediction_meta(p, w)) report.meta.push_back(cell);
+  if (loaded.profile.pcie) {
+    const CommunicationPredictor comm(loaded.profile);
+    const HostMemory memory = parse_host_memory(vm["memory"].as<std::string>()).value_or(HostMemory::pinned);
+    std::vector<Transfer> t;
+    if (w.h2d_bytes > 0) t.push_back({{Direction::h2d, memory}, static_cast<std::uint64_t>(w.h2d_bytes)});
+    if (w.d2h_bytes > 0) t.push_back({{Direction::d2h, memory}, static_cast<std::uint64_t>(w.d2h_bytes)});
+    const double transfers = t.empty() ? 0 : comm.predict(t).total_seconds;
+    report.meta.push_back({"transfers_s", Cell(transfers, Unit::seconds)});
+    report.meta.push_back({"with_transfers_s", Cell(transfers + p.seconds, Unit::seconds)});
+  }
+  const auto measured = res.measured.find({n, config});
+  if (measured != res.measured.end()) {
+    report.meta.push_back({"measured_s", Cell(measured->second, Unit::seconds)});
+    report.meta.push_back({"error", Cell(p.seconds / measured->second - 1, Unit::percent)});
+    report.notes.push_back("measured: " + res.source);
+  }
+  report.tables.push_back(phase_table(p, w));
+  if (!missing.empty()) report.notes.push_back("registers/shared memory estimated (no recorded resources) for " + missing.front());
+  render(report, format, inv.out);
+  return kExitOk;
+}
+
+int predict_workload_command(const Invocation& inv) {
+  po::options_description options("perfmodel predict workload options");
+  options.add_options()("workload,w", po::value<std::string>()->required(), "workload file (YAML, perfmodel_workload: 1)");
+  add_profile_option(options);
+  add_format_option(options);
+  po::positional_options_description positional;
+  positional.add("workload", 1);
+  po::variables_map vm;
+  if (!parse_or_help(inv,
+                     "usage: perfmodel predict workload FILE.yaml [--profile P]\n\n"
+                     "Predicts a kernel you have only described (its launches, bytes, flops, access pattern, shared traffic\n"
+                     "and transfers): see model/include/perfmodel/model/gpu_workload_file.hpp and data/workloads/.",
+                     options, &positional, vm))
+    return kExitOk;
+  const Format format = selected_format(vm);
+  const LoadedProfile loaded = load_selected_profile(vm);
+  if (!loaded.profile.gpu) throw InputError(loaded.path + ": the profile has no gpu section");
+  const GpuWorkloadFile f = read_gpu_workload(vm["workload"].as<std::string>(), *loaded.profile.gpu);
+  const GpuPrediction p = predict_gpu(*loaded.profile.gpu, f.workload);
+  Report report;
+  add_profile_meta(report, loaded);
+  report.meta.push_back({"workload", Cell(f.name)});
+  for (auto& cell : prediction_meta(p, f.workload)) report.meta.push_back(cell);
+  if (!f.transfers.empty()) {
+    if (!loaded.profile.pcie) throw InputError(loaded.path + ": the workload has transfers but the profile has no pcie section");
+    const CommunicationPredictor comm(loaded.profile);
+    std::vector<Transfer> t;
+    for (const DescribedTransfer& d : f.transfers) t.push_back({d.key, static_cast<std::uint64_t>(d.bytes)});
+    const double transfers = comm.predict(t).total_seconds;
+    report.meta.push_back({"transfers_s", Cell(transfers, Unit::seconds)});
+    report.meta.push_back({"with_transfers_s", Cell(transfers + p.seconds, Unit::seconds)});
+  }
+  report.tables.push_back(phase_table(p, f.workload));
+  render(report, format, inv.out);
+  return kExitOk;
+}
+
+int cmd_tune(const Invocation& inv) {
+  po::options_description options("perfmodel tune options");
+  options.add_options()("kernel,k", po::value<std::string>()->required(), "GPU reference kernel with several launch configurations")(
+      "n", po::value<std::string>()->required(), "problem size")("top", po::value<int>()->default_value(10), "configurations to list");
+  add_resources_option(options);
+  add_profile_option(options);
+  add_format_option(options);
+  po::variables_map vm;
+  if (!parse_or_help(inv,
+                     "usage: perfmodel tune --kernel K --n N [--top T] [--profile P]\n\n"
+                     "Ranks every compiled launch configuration of K at size n by predicted time (S0's Step 5 as a search\n"
+                     "over legal configurations ranked by the predictor). Where the recorded validation run swept this\n"
+                     "(kernel, n), the measured time of each configuration and the measured optimum are shown beside it.",
+                     options, nullptr, vm))
+    return kExitOk;
+  const Format format = selected_format(vm);
+  const std::string kernel = vm["kernel"].as<std::string>();
+  const GpuKernelSpec& spec = gpu_kernel_spec(kernel);
+  const int n = parse_n(vm);
+  const int top = vm["top"].as<int>();
+  if (top < 1) throw InputError("--top: must be >= 1");
+  const LoadedProfile loaded = load_selected_profile(vm);
+  if (!loaded.profile.gpu) throw InputError(loaded.path + ": the profile has no gpu section");
+  const GpuCalibration& gpu = *loaded.profile.gpu;
+  const Resources res = load_resources(vm, kernel);
+  struct Ranked {
+    KernelConfig config;
+    GpuPrediction p;
+  };
+  std::vector<Ranked> ranked;
+  for (const KernelConfig& c : spec.configs) {
+    if (!config_problem(spec, n, c).empty()) continue;
+    try {
+      ranked.push_back({c, predict_gpu(gpu, describe_gpu_kernel(kernel, n, c, res.table, gpu.device.l2_cache_bytes))});
+    } catch (const InputError&) {  // a configuration that cannot be resident on this device
+    }
+  }
+  if (ranked.empty()) throw InputError(kernel + ": no compiled configuration runs at n = " + std::to_string(n));
+  std::sort(ranked.begin(), ranked.end(), [](const Ranked& a, const Ranked& b) { return a.p.seconds < b.p.seconds; });
+  Report report;
+  add_profile_meta(report, loaded);
+  report.meta.push_back({"kernel", Cell(kernel)});
+  report.meta.push_back({"n", Cell(static_cast<std::int64_t>(n))});
+  report.meta.push_back({"configurations", Cell(static_cast<std::int64_t>(ranked.size()))});
+  report.meta.push_back({"predicted_best", Cell(to_string(ranked.front().config, spec))});
+  report.meta.push_back({"predicted_best_s", Cell(ranked.front().p.seconds, Unit::seconds)});
+  const KernelConfig rule = default_config(spec, n, gpu.device.multiprocessors);
+  report.meta.push_back({"s0_rule", Cell(to_string(rule, spec))});
+  // Measured sweep, where recorded.
+  const Ranked* best_measured = nullptr;
+  double best_measured_s = 0;
+  std::size_t measured_count = 0;
+  for (const Ranked& r : ranked) {
+    const auto it = res.measured.find({n, r.config});
+    if (it == res.measured.end()) continue;
+    ++measured_count;
+    if (!best_measured || it->second < best_measured_s) best_measured = &r, best_measured_s = it->second;
+  }
+  const auto predicted_measured = res.measured.find({n, ranked.front().config});
+  if (best_measured && measured_count >= 3 && predicted_measured != res.measured.end()) {
+    report.meta.push_back({"measured_best", Cell(to_string(best_measured->config, spec))});
+    report.meta.push_back({"measured_best_s", Cell(best_measured_s, Unit::seconds)});
+    report.meta.push_back({"predicted_best_measured_s", Cell(predicted_measured->second, Unit::seconds)});
+    report.meta.push_back({"loss_vs_measured_optimum", Cell(predicted_measured->second / best_measured_s - 1, Unit::percent)});
+    report.notes.push_back("measured: " + res.source + " (" + std::to_string(measured_count) + " configurations)");
+  } else {
+    report.notes.push_back("no recorded sweep of " + kernel + " at n = " + std::to_string(n) + ": predicted ranking only");
+  }
+  Table t{"ranking", {}};
+  for (std::size_t i = 0; i < ranked.size() && static_cast<int>(i) < top; ++i) {
+    const Ranked& r = ranked[i];
+    Record row{{"rank", Cell(static_cast<std::int64_t>(i + 1))},
+               {"config", Cell(to_string(r.config, spec))},
+               {"predicted_s", Cell(r.p.seconds, Unit::seconds)},
+               {"bound", Cell(r.p.bound)},
+               {"blocks_per_sm", Cell(r.p.phases.empty() ? 0.0 : r.p.phases.back().metrics.blocks_per_sm)}};
+    const auto it = res.measured.find({n, r.config});
+    row.push_back({"measured_s", Cell(it != res.measured.end() ? it->second : 0.0, Unit::seconds)});
+    t.rows.push_back(row);
+  }
+  report.tables.push_back(t);
+  render(report, format, inv.out);
+  return kExitOk;
+}
+
+}  // namespace perfmodel::cli

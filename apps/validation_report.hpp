@@ -1,0 +1,16 @@
+#pragma once
+// The files `perfmodel validate` leaves behind (predictions.csv, report.md, validation.{gp,svg,png})
+// and the error table it prints.
+#include <string>
+
+#include "perfmodel/validate/analysis.hpp"
+#include "report.hpp"
+
+namespace perfmodel::cli {
+
+Table error_table(const ValidationAnalysis& analysis);
+// Returns "" or a note on what could not be drawn (no gnuplot): the numbers are written regardless.
+std::string write_validation_outputs(const std::string& dir, const ValidationRun& run, const ValidationAnalysis& analysis,
+                                     const std::string& profile_path);
+
+}  // namespace perfmodel::cli

@@ -1,0 +1,108 @@
+#pragma once
+// The GPU reference kernels as the model sees them: which variants exist, which launch
+// configurations each was compiled for, S0's launch rule for each, and the workload
+// descriptor — what one run moves and computes at every level of the memory hierarchy, as a
+// function of n and the launch configuration. kernels/cuda implements exactly these; the
+// descriptor is the single source for reported bandwidths and for predictions.
+//
+// Units: bytes, flops, warp-wide accesses ("wavefronts": one pass of the L1/shared pipeline,
+// 128 B). Single precision throughout, as in the seeds.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace perfmodel {
+
+// A launch configuration: block (x, y) and one kernel-specific parameter p (results per thread
+// for mm-opt, blocks of the grid for dot, 0 where the kernel has none).
+struct KernelConfig {
+  int bx = 0, by = 1, p = 0;
+  bool operator==(const KernelConfig& o) const { return bx == o.bx && by == o.by && p == o.p; }
+  bool operator<(const KernelConfig& o) const {
+    return bx != o.bx ? bx < o.bx : by != o.by ? by < o.by : p < o.p;
+  }
+};
+
+// What the compiler made of one CUDA kernel (cudaFuncGetAttributes), per phase kernel.
+struct KernelResources {
+  int registers_per_thread = 0;
+  int static_shared_bytes = 0;  // per block
+  int max_threads_per_block = 0;
+};
+
+// One kernel launch (or `launches` identical ones) of a run. Counts are per launch, over all of
+// its threads; "warp accesses" count warp-wide instructions.
+struct GpuPhase {
+  std::string name;  // the CUDA kernel, phase_kernel_names() spelling ("memset" for cudaMemsetAsync)
+  double launches = 1;
+  double grid_x = 1, grid_y = 1, block_x = 1, block_y = 1;
+  double registers_per_thread = 0, shared_bytes_per_block = 0;  // from KernelResources when known
+
+  double flops_fp32 = 0, flops_fp64 = 0;
+  double special_calls = 0;        // cosf calls (many instructions each; their own ceiling)
+  double warp_instructions = 0;    // issued warp instructions other than the special calls
+  double dram_bytes = 0;           // read + written at DRAM after L2 reuse (L2 flushed before a run)
+  double l2_bytes = 0;             // sectors L1 passes on to L2, reads + writes
+  double l1_wavefronts = 0;        // global load/store passes of the L1 pipeline (distinct 128-B lines per warp access)
+  std::map<double, double> shared_accesses;  // conflict degree → warp-wide shared accesses (4-byte words)
+  double loads_in_flight = 1;      // independent global loads a thread has outstanding
+  double request_bytes = 128;      // bytes one warp-wide load request moves from L2/DRAM
+  // Longest chain of dependent operations of one thread (a wave lasts at least this long).
+  double chain_fma = 0, chain_cosf = 0, chain_l2_loads = 0;
+
+  double threads_per_block() const { return block_x * block_y; }
+  double blocks() const { return grid_x * grid_y; }
+};
+
+// A whole run of a reference kernel: its phases, and what the user-level metrics divide by.
+struct GpuWorkload {
+  std::string kernel;
+  double n = 0;
+  KernelConfig config;
+  std::vector<GpuPhase> phases;
+  double flops = 0;              // algorithmic flops (for GFLOP/s)
+  double algorithmic_bytes = 0;  // compulsory bytes: inputs read once, outputs written once
+  double h2d_bytes = 0, d2h_bytes = 0;  // host transfers the computation needs
+};
+
+struct GpuKernelSpec {
+  std::string name;        // e.g. "mv-opt"
+  std::string family;      // mv, mm, conv2d, dot, cg, cholesky, sgemm, cosine, matmul, blur
+  std::string source;      // the seed listing it restates
+  std::string description;
+  std::string param_name;  // name of KernelConfig::p ("" when unused)
+  std::vector<KernelConfig> configs;  // every configuration the kernel is compiled/valid for
+  int min_n = 0, max_n = 0;                // sizes the validation runs
+  int n_multiple = 1;                      // n must be a multiple of this for every config
+};
+
+// Every variant, in display order.
+const std::vector<GpuKernelSpec>& gpu_kernel_specs();
+// Throws InputError listing the known kernels.
+const GpuKernelSpec& gpu_kernel_spec(const std::string& name);
+
+// "32x8", "8x16/e16", "256/g528"; parse accepts the same, "32" for 32x1.
+std::string to_string(const KernelConfig& c, const GpuKernelSpec& spec);
+KernelConfig parse_kernel_config(const std::string& text, const GpuKernelSpec& spec);
+
+// Why (n, config) cannot run, or "" when it can: unknown config, n not a multiple, too large.
+std::string config_problem(const GpuKernelSpec& spec, double n, const KernelConfig& c);
+// The configuration S0's rules (or the seed's stated choice) pick for n.
+KernelConfig default_config(const GpuKernelSpec& spec, double n, double sms);
+
+// Compiled resources per CUDA kernel name (recorded by `perfmodel validate` on the GPU).
+using ResourceTable = std::map<std::string, KernelResources>;
+
+// The workload descriptor of one run. `resources` supplies registers and static shared memory
+// per phase kernel; a kernel missing from it gets the descriptor's own estimate and the phase
+// name is listed in `missing` (when given). `l2_bytes_capacity` decides what stays in L2.
+GpuWorkload describe_gpu_kernel(const std::string& kernel, double n, const KernelConfig& config,
+                                const ResourceTable& resources, double l2_bytes_capacity,
+                                std::vector<std::string>* missing = nullptr);
+
+// The CUDA kernel name of a phase for a config, e.g. phase_kernel_name("mv-opt", {32,8}) →
+// "mv_opt<32,8>". One name per compiled instantiation.
+std::vector<std::string> phase_kernel_names(const std::string& kernel, const KernelConfig& config);
+
+}  // namespace perfmodel

@@ -1,0 +1,54 @@
+#pragma once
+// A kernel the user has only described — "prediction before coding". YAML, schema 1:
+//
+//   perfmodel_workload: 1
+//   name: saxpy                       # free text
+//   kernels:                          # one or more launches, run one after another
+//     - name: saxpy
+//       launches: 1                   # identical launches (default 1)
+//       grid: [65536, 1]              # blocks (x, y)
+//       block: [256, 1]               # threads (x, y)
+//       registers_per_thread: 16      # from the compiler (default 32)
+//       shared_bytes_per_block: 0     # static + dynamic (default 0)
+//       flops_fp32: 3.4e7             # work (each optional, default 0)
+//       flops_fp64: 0
+//       special_calls: 0              # cosf/sinf-class calls
+//       warp_instructions: 0          # issued warp instructions (default: derived from flops and accesses)
+//       read_bytes: 1.3e8             # global bytes the code reads and writes (useful bytes)
+//       write_bytes: 6.7e7
+//       access: coalesced             # coalesced | strided | random
+//       stride_elements: 1            # for strided
+//       element_bytes: 4
+//       loads_in_flight: 2            # independent loads per thread before the first is used (default 1)
+//       shared_accesses: 0            # warp-wide shared-memory accesses
+//       conflict_degree: 1            # their bank-conflict degree (1 … 32)
+//   transfers:                        # host copies around the kernels (optional)
+//     - {direction: h2d, memory: pinned, bytes: 1.3e8}
+//
+// Unknown keys, wrong types and impossible values are errors naming file, line and key.
+#include <string>
+#include <vector>
+
+#include "perfmodel/model/gpu_calibration.hpp"
+#include "perfmodel/model/gpu_kernels.hpp"
+#include "perfmodel/model/transfer_model.hpp"
+
+namespace perfmodel {
+
+struct DescribedTransfer {
+  TransferKey key;
+  double bytes = 0;
+};
+
+struct GpuWorkloadFile {
+  std::string name;
+  GpuWorkload workload;
+  std::vector<DescribedTransfer> transfers;
+};
+
+// Reads and validates; the access pattern is turned into sectors and wavefronts with the
+// profile's measured strided-access efficiency where it has one.
+GpuWorkloadFile read_gpu_workload(const std::string& path, const GpuCalibration& gpu);
+GpuWorkloadFile parse_gpu_workload(const std::string& text, const std::string& file_name, const GpuCalibration& gpu);
+
+}  // namespace perfmodel

@@ -1,0 +1,56 @@
+#pragma once
+// GPU computation time of a described workload (perfmodel/model/gpu_kernels.hpp), from the
+// profile's gpu section. Generalises S0 §3.5.2/§4 (time = bytes ÷ bandwidth, Eq 3.1–3.13 for the
+// launch) to every level a kernel can saturate, per wave:
+//
+//   T = Σ_phases launches · ( t_launch + Σ_waves T_wave )
+//   T_wave = max( T_dram, T_l2, T_l1, T_issue, T_fp64, T_special, T_chain )       for a wave of k blocks
+//     f        = k / blocks                      (the wave's share of the phase's work)
+//     S_k      = min(SMs, k),  w = warps per SM in the wave
+//     q        = S_k · w · min(loads_in_flight, R) · request_bytes                   (bytes in flight)
+//     T_dram   = f · dram_bytes / BW(q)          BW: the fitted saturation curve (Little's law, knee)
+//     T_l2     = f · l2_bytes / min(B_L2 · S_k/SMs, q / latency_L2)
+//     T_l1     = f · (l1_wavefronts · t(1) + Σ_d shared_d · t(d)) / S_k          t(d): conflict curve, per SM
+//     T_issue  = f · warp_instructions / (I · S_k/SMs · min(1, w/4)),  I = FP32 ceiling / 64 (one warp
+//                instruction per scheduler per clock; the FMA ceiling measures exactly that)
+//     T_fp64, T_special = f · work / (ceiling · S_k/SMs), the special calls also ≤ w·32/latency per SM
+//     T_chain  = chain_fma · lat_fma + chain_cosf · lat_cosf + chain_l2_loads · lat_L2
+//   t_launch = the measured back-to-back launch time of an empty kernel; waves beyond the first
+//   add the measured per-wave block-scheduling cost.
+// The waves are S0's Eq 3.8/3.10: full waves of SMs · Blks_SM^active blocks, then the fragment.
+#include <string>
+#include <vector>
+
+#include "perfmodel/model/execution_metrics.hpp"
+#include "perfmodel/model/gpu_calibration.hpp"
+#include "perfmodel/model/gpu_kernels.hpp"
+#include "perfmodel/model/profile.hpp"
+
+namespace perfmodel {
+
+struct GpuPhasePrediction {
+  std::string name;
+  double launches = 1;
+  ExecutionMetrics metrics;
+  double seconds = 0;  // all launches of the phase
+  // Per launch, summed over waves: each wave's time is the max of these; `bound` names the
+  // largest over the phase.
+  double launch_s = 0, dram_s = 0, l2_s = 0, l1_s = 0, issue_s = 0, fp64_s = 0, special_s = 0, chain_s = 0;
+  std::string bound;
+  double bytes_in_flight = 0, dram_Bps_reachable = 0;  // in a full wave
+};
+
+struct GpuPrediction {
+  double seconds = 0;
+  std::vector<GpuPhasePrediction> phases;
+  // Sums over phases (all launches) of the parts, for reporting.
+  double launch_s = 0, dram_s = 0, l2_s = 0, l1_s = 0, issue_s = 0, fp64_s = 0, special_s = 0, chain_s = 0;
+  std::string bound;  // the part with the largest share of the time
+  // Achieved fractions of the ceilings at the predicted time.
+  double dram_fraction = 0, flop_fraction = 0;
+};
+
+// Throws InputError when the profile lacks a part the workload needs (ceilings, launch, device).
+GpuPrediction predict_gpu(const GpuCalibration& gpu, const GpuWorkload& workload);
+
+}  // namespace perfmodel

@@ -1,0 +1,147 @@
+#include "perfmodel/predictors/gpu_compute.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "perfmodel/model/errors.hpp"
+
+namespace perfmodel {
+namespace {
+
+struct Rates {
+  double sms = 0;
+  double l2_Bps = 0, fp64 = 0, special = 0, issue = 0;  // GPU-wide
+  double t1 = 0;                                       // seconds per conflict-free warp access, per SM
+  const ConflictCurve* conflicts = nullptr;
+  double lat_l2 = 0, lat_fma = 0, lat_cosf = 0;
+  double launch = 0, per_wave = 0;
+  double fp32 = 0, dram_peak = 0;
+  const SaturationCurve* dram = nullptr;
+};
+
+Rates rates_of(const GpuCalibration& g) {
+  Rates r;
+  r.sms = g.device.multiprocessors;
+  if (!(r.sms >= 1)) throw InputError("the profile's gpu.device has no multiprocessor count");
+  r.fp32 = g.ceiling("fp32").median;
+  r.issue = r.fp32 / 64;  // warp FMA instructions per second: 32 lanes × 2 flop
+  r.fp64 = g.ceiling("fp64").median;
+  r.special = g.ceiling("cosf").median;
+  r.l2_Bps = g.ceiling("l2_read").median;
+  if (!g.dram_concurrency) throw InputError("the profile has no gpu.dram_concurrency fit (run perfmodel calibrate --only gpu)");
+  r.dram = &*g.dram_concurrency;
+  r.dram_peak = g.dram_concurrency->peak_Bps;
+  const auto c4 = g.bank_conflicts.find(4);
+  if (c4 != g.bank_conflicts.end() && !c4->second.seconds_per_access.empty()) {
+    r.conflicts = &c4->second;
+    r.t1 = c4->second.seconds_per_access.front();
+  } else {
+    r.t1 = 128 * r.sms / g.ceiling("shared_load").median;
+  }
+  if (!g.latency) throw InputError("the profile has no gpu.latency section");
+  r.lat_l2 = g.latency->l2_s;
+  if (g.operation_latency) {
+    r.lat_fma = g.operation_latency->fp32_fma_s;
+    r.lat_cosf = g.operation_latency->cosf_s;
+  }
+  if (!g.launch) throw InputError("the profile has no gpu.launch section");
+  r.launch = g.launch->empty_kernel_s;
+  r.per_wave = g.launch->per_wave_s;
+  return r;
+}
+
+double shared_time(const Rates& r, const std::map<double, double>& accesses) {
+  double t = 0;
+  for (const auto& [degree, count] : accesses) t += count * (r.conflicts ? r.t1 * r.conflicts->penalty(degree) : r.t1 * degree);
+  return t;
+}
+
+struct WaveParts {
+  double dram = 0, l2 = 0, l1 = 0, issue = 0, fp64 = 0, special = 0, chain = 0;
+  double q = 0, bw = 0;
+  double total() const { return std::max({dram, l2, l1, issue, fp64, special, chain}); }
+};
+
+WaveParts wave(const Rates& r, const GpuCalibration& g, const GpuPhase& p, const ExecutionMetrics& m, double k) {
+  WaveParts w;
+  const double f = k / m.blocks;
+  const double sms_used = std::min(r.sms, k);
+  const double share = sms_used / r.sms;
+  const double warps_per_sm = std::ceil(k / sms_used) * m.warps_per_block;
+  w.q = r.dram->bytes_in_flight(sms_used, warps_per_sm, p.loads_in_flight, p.request_bytes);
+  w.bw = r.dram->bandwidth_Bps(w.q);
+  w.dram = f * p.dram_bytes / w.bw;
+  w.l2 = f * p.l2_bytes / std::min(r.l2_Bps * share, w.q / r.lat_l2);
+  w.l1 = f * (p.l1_wavefronts * r.t1 + shared_time(r, p.shared_accesses)) / sms_used;
+  w.issue = f * p.warp_instructions / (r.issue * share * std::min(1.0, warps_per_sm / 4));
+  w.fp64 = p.flops_fp64 > 0 ? f * p.flops_fp64 / (r.fp64 * share) : 0;
+  if (p.special_calls > 0) {
+    double per_sm = r.special / r.sms;
+    if (r.lat_cosf > 0) per_sm = std::min(per_sm, warps_per_sm * 32 / r.lat_cosf);
+    w.special = f * p.special_calls / (per_sm * sms_used);
+  }
+  w.chain = p.chain_fma * r.lat_fma + p.chain_cosf * r.lat_cosf + p.chain_l2_loads * r.lat_l2;
+  (void)g;
+  return w;
+}
+
+}  // namespace
+
+GpuPrediction predict_gpu(const GpuCalibration& gpu, const GpuWorkload& workload) {
+  const Rates r = rates_of(gpu);
+  GpuPrediction out;
+  for (const GpuPhase& p : workload.phases) {
+    GpuPhasePrediction pp;
+    pp.name = p.name;
+    pp.launches = p.launches;
+    if (p.launches <= 0) continue;
+    if (p.name == "memset") {  // an asynchronous memset: one launch, no measurable work
+      pp.launch_s = r.launch;
+      pp.seconds = p.launches * r.launch;
+      pp.bound = "launch";
+      out.launch_s += pp.seconds;
+      out.seconds += pp.seconds;
+      out.phases.push_back(pp);
+      continue;
+    }
+    pp.metrics = execution_metrics(gpu.device, p.blocks(), p.threads_per_block(), p.registers_per_thread, p.shared_bytes_per_block);
+    const ExecutionMetrics& m = pp.metrics;
+    const double slots = m.blocks_per_sm * r.sms;
+    std::vector<std::pair<double, double>> waves;  // (blocks in the wave, how many such waves)
+    if (m.full_waves > 0) waves.push_back({slots, m.full_waves});
+    if (m.fragment_blocks > 0) waves.push_back({m.fragment_blocks, 1});
+    double per_launch = 0;
+    for (const auto& [k, count] : waves) {
+      const WaveParts w = wave(r, gpu, p, m, k);
+      per_launch += count * w.total();
+      pp.dram_s += count * w.dram, pp.l2_s += count * w.l2, pp.l1_s += count * w.l1, pp.issue_s += count * w.issue;
+      pp.fp64_s += count * w.fp64, pp.special_s += count * w.special, pp.chain_s += count * w.chain;
+      if (pp.bytes_in_flight == 0) pp.bytes_in_flight = w.q, pp.dram_Bps_reachable = w.bw;
+    }
+    pp.launch_s = r.launch + r.per_wave * std::max(0.0, std::ceil(m.waves) - 1);
+    per_launch += pp.launch_s;
+    pp.seconds = p.launches * per_launch;
+    const std::vector<std::pair<const char*, double>> parts = {{"dram", pp.dram_s}, {"l2", pp.l2_s},     {"l1/shared", pp.l1_s},
+                                                               {"issue", pp.issue_s}, {"fp64", pp.fp64_s}, {"special", pp.special_s},
+                                                               {"latency", pp.chain_s}, {"launch", pp.launch_s}};
+    pp.bound = std::max_element(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return a.second < b.second; })->first;
+    out.seconds += pp.seconds;
+    out.launch_s += p.launches * pp.launch_s, out.dram_s += p.launches * pp.dram_s, out.l2_s += p.launches * pp.l2_s;
+    out.l1_s += p.launches * pp.l1_s, out.issue_s += p.launches * pp.issue_s, out.fp64_s += p.launches * pp.fp64_s;
+    out.special_s += p.launches * pp.special_s, out.chain_s += p.launches * pp.chain_s;
+    out.phases.push_back(pp);
+  }
+  const std::vector<std::pair<const char*, double>> parts = {{"dram", out.dram_s}, {"l2", out.l2_s},     {"l1/shared", out.l1_s},
+                                                             {"issue", out.issue_s}, {"fp64", out.fp64_s}, {"special", out.special_s},
+                                                             {"latency", out.chain_s}, {"launch", out.launch_s}};
+  out.bound = std::max_element(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return a.second < b.second; })->first;
+  if (out.seconds > 0) {
+    double dram = 0, flops = 0;
+    for (const GpuPhase& p : workload.phases) dram += p.launches * p.dram_bytes, flops += p.launches * (p.flops_fp32 + p.flops_fp64);
+    out.dram_fraction = dram / out.seconds / r.dram_peak;
+    out.flop_fraction = flops / out.seconds / r.fp32;
+  }
+  return out;
+}
+
+}  // namespace perfmodel

@@ -1,0 +1,59 @@
+// GPU tests (CTest label `gpu`): every reference kernel in every compiled launch configuration
+// passes its check against the CPU reference, and the occupancy model agrees with the CUDA
+// occupancy API for every phase kernel.
+#include <gtest/gtest.h>
+
+#include "perfmodel/calibrate/device.hpp"
+#include "perfmodel/kernels/gpu_runs.hpp"
+#include "perfmodel/model/errors.hpp"
+#include "perfmodel/model/execution_metrics.hpp"
+#include "perfmodel/validate/plan.hpp"
+
+using namespace perfmodel;
+
+namespace {
+
+// The smallest validation size at which the configuration runs.
+int smallest_size(const GpuKernelSpec& spec, const KernelConfig& c) {
+  for (int n : validation_sizes(spec, false))
+    if (config_problem(spec, n, c).empty()) return n;
+  return 0;
+}
+
+}  // namespace
+
+TEST(GpuKernels, EveryConfigurationPassesItsCheckAndMatchesTheOccupancyApi) {
+  ASSERT_FALSE(gpu_unavailable_reason().has_value()) << *gpu_unavailable_reason();
+  const GpuDeviceInfo device = query_gpu_device();
+  gpu::ReferenceRunner runner;
+  gpu::MeasureSettings settings;
+  settings.target_seconds = 0, settings.min_reps = 1, settings.max_reps = 1;
+  int runs = 0;
+  for (const GpuKernelSpec& spec : gpu_kernel_specs())
+    for (const KernelConfig& c : spec.configs) {
+      const int n = smallest_size(spec, c);
+      if (n == 0) continue;
+      SCOPED_TRACE(spec.name + " n=" + std::to_string(n) + " " + to_string(c, spec));
+      const gpu::PointResult r = runner.measure(spec.name, n, c, settings);
+      ++runs;
+      EXPECT_TRUE(r.passed()) << r.check_what << " = " << r.check_error << " > " << r.check_bound;
+      EXPECT_EQ(r.seconds.size(), 1u);
+      const std::vector<std::string> names = phase_kernel_names(spec.name, c);
+      for (const gpu::PhaseInfo& p : r.phases) {
+        EXPECT_NE(std::find(names.begin(), names.end(), p.kernel), names.end()) << p.kernel;
+        const double model = resident_blocks_per_sm(device, p.threads_per_block, p.resources.registers_per_thread,
+                                                    p.resources.static_shared_bytes);
+        EXPECT_EQ(model, p.occupancy_blocks_per_sm) << p.kernel << " with " << p.threads_per_block << " threads, "
+                                                    << p.resources.registers_per_thread << " registers, "
+                                                    << p.resources.static_shared_bytes << " B shared";
+      }
+    }
+  EXPECT_GT(runs, 100);
+}
+
+TEST(GpuKernels, RefusesWhatTheCatalogueRejectsBeforeTheGpuRuns) {
+  ASSERT_FALSE(gpu_unavailable_reason().has_value()) << *gpu_unavailable_reason();
+  gpu::ReferenceRunner runner;  // n not a multiple of the block; a configuration that is not compiled
+  EXPECT_THROW(runner.measure("mv-opt", 1000, {32, 4, 0}, {}), InputError);
+  EXPECT_THROW(runner.measure("mm-opt", 1024, {8, 8, 12}, {}), InputError);
+}
