@@ -9,6 +9,8 @@
 #              kernels' SASS goes to runs/ as evidence for the workload descriptors
 #   calibrate  time a quick GPU calibration; calibrate everything into profiles/NAME.yaml
 #              (raw samples beside it), then again into NAME.repeat.yaml (run-to-run spread)
+# A step's command is killed after $STEP_TIMEOUT seconds (default: never), so that its log still
+# comes back when the device tool's own limit is near.
 # Usage: scripts/device-run.sh [STEPS] [NAME]     STEPS: comma list (default tests,validate,calibrate),
 #                                                 NAME: default nvidia-h100-80gb-hbm3
 set -uo pipefail
@@ -29,7 +31,7 @@ timed() {  # timed LOG COMMAND...: runs in $work, appends exit status and wall t
   local log=$1; shift
   local start end status
   start=$(date +%s.%N)
-  (cd "$work" && "$@" > "$log" 2>&1)
+  (cd "$work" && timeout "${STEP_TIMEOUT:-100000}" "$@" > "$log" 2>&1)
   status=$?
   end=$(date +%s.%N)
   echo "exit $status, wall $(awk "BEGIN{print $end - $start}") s: $*" | tee -a "$log"

@@ -652,7 +652,13 @@ PointResult ReferenceRunner::measure(const std::string& kernel, int n, const Ker
   result.kernel = kernel;
   result.n = n;
   result.config = config;
-  for (std::size_t i = 0; i < run.phases.size(); ++i) result.phases.push_back(phase_info(run.phases[i].first, run.phases[i].second, run.phase_threads[i]));
+  for (std::size_t i = 0; i < run.phases.size(); ++i) {
+    result.phases.push_back(phase_info(run.phases[i].first, run.phases[i].second, run.phase_threads[i]));
+    const PhaseInfo& p = result.phases.back();
+    if (p.threads_per_block > p.resources.max_threads_per_block)
+      throw RuntimeFailure(kernel + ": " + p.kernel + " was compiled with " + std::to_string(p.resources.registers_per_thread) +
+                           " registers per thread and cannot launch " + std::to_string(p.threads_per_block) + " threads per block");
+  }
   cudaStream_t st = m.stream;
   EventTimer timer;
   // Warm-up run, then the check: no time is kept from a run whose result is wrong.

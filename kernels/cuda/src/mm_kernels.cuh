@@ -10,7 +10,7 @@
 namespace perfmodel::gpu {
 
 // K-MM-1 (S0 Listing 4.7): thread (i, j) computes C_ij from global memory.
-__global__ void mm_global(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int n) {
+__global__ void __launch_bounds__(1024) mm_global(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int n) {
   const int row = blockIdx.y * blockDim.y + threadIdx.y, col = blockIdx.x * blockDim.x + threadIdx.x;
   const float* ar = a + static_cast<size_t>(row) * n;
   const float* bc = b + col;
@@ -20,7 +20,7 @@ __global__ void mm_global(const float* __restrict__ a, const float* __restrict__
 }
 
 // K-MATMUL (S3 Listing 4.2): 32×32 blocks, ceil(N/32)² grid, bounds-checked.
-__global__ void matmul_naive(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int n) {
+__global__ void __launch_bounds__(1024) matmul_naive(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int n) {
   const int col = blockIdx.x * 32 + threadIdx.x, row = blockIdx.y * 32 + threadIdx.y;
   if (row < n && col < n) {
     float s = 0;
@@ -31,7 +31,7 @@ __global__ void matmul_naive(const float* __restrict__ a, const float* __restric
 
 // K-MM-2 (S0 Listing 4.8): T×T tiles of A and B in shared memory.
 template <int T>
-__global__ void mm_shared(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int n) {
+__global__ void __launch_bounds__(T * T) mm_shared(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int n) {
   __shared__ float as[T][T], bs[T][T];
   const int tx = threadIdx.x, ty = threadIdx.y;
   const int row = blockIdx.y * T + ty, col = blockIdx.x * T + tx;
@@ -52,7 +52,7 @@ __global__ void mm_shared(const float* __restrict__ a, const float* __restrict__
 // A is staged; each B value read from global is reused NE times; the first k-tile is
 // P = ((bx + gridDim.x·by) mod 8)·(64/X), then the tiles wrap to 0.
 template <int X, int Y, int NE>
-__global__ void mm_opt(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int n) {
+__global__ void __launch_bounds__(X * Y) mm_opt(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int n) {
   static_assert(NE % Y == 0, "Y must divide NE");
   __shared__ float as[NE][X];
   const int tx = threadIdx.x, ty = threadIdx.y;
@@ -86,7 +86,7 @@ __global__ void mm_opt(const float* __restrict__ a, const float* __restrict__ b,
 
 // K-GEMM-1 (S1 Listing 1, "sgemm-AB_4local_1"): column-major C ← α·A·B + β·C; threads (32, 8),
 // a 32×32 tile of C per block, k-step 8, 4 results per thread; A and B staged, tiles padded.
-__global__ void sgemm_tiled(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int m,
+__global__ void __launch_bounds__(256) sgemm_tiled(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int m,
                             int nn, int k, float alpha, float beta) {
   __shared__ float as[32][9], bs[32][9];
   const int tx = threadIdx.x, ty = threadIdx.y;
@@ -114,7 +114,7 @@ __global__ void sgemm_tiled(const float* __restrict__ a, const float* __restrict
 // K-GEMM-F (S1 Listing 4, Fermi-optimised): column-major; threads (16, 16); a 64×64 tile of C
 // per block, k-step 16, a 4×4 sub-block per thread; A and B staged; the next step's operands
 // are prefetched into registers while this step computes. M, N multiples of 64, K of 16.
-__global__ void sgemm_64(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int m, int nn,
+__global__ void __launch_bounds__(256) sgemm_64(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int m, int nn,
                          int k, float alpha, float beta) {
   __shared__ __align__(16) float as[16 * 64];  // [k][m]
   __shared__ float bs[64 * 17];                // [n][k], padded

@@ -10,7 +10,7 @@ constexpr int kMvConstantMax = 16384;  // floats of b that fit the 64 KiB consta
 __constant__ float mv_b_constant[kMvConstantMax];  // defined here: this header is compiled into one translation unit
 
 // K-Mv-1 (S0 Listing 4.2): thread `row` computes c[row]; uncoalesced rows of A.
-__global__ void mv_global(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int n) {
+__global__ void __launch_bounds__(1024) mv_global(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int n) {
   const int row = blockIdx.x * blockDim.x + threadIdx.x;
   if (row >= n) return;
   const float* r = a + static_cast<size_t>(row) * n;
@@ -20,7 +20,7 @@ __global__ void mv_global(const float* __restrict__ a, const float* __restrict__
 }
 
 // K-Mv-2 (S0 Listings 4.4/4.5): as K-Mv-1 with b in constant memory (all lanes read one b_j: broadcast).
-__global__ void mv_constant(const float* __restrict__ a, float* __restrict__ c, int n) {
+__global__ void __launch_bounds__(1024) mv_constant(const float* __restrict__ a, float* __restrict__ c, int n) {
   const int row = blockIdx.x * blockDim.x + threadIdx.x;
   if (row >= n) return;
   const float* r = a + static_cast<size_t>(row) * n;
@@ -33,7 +33,7 @@ __global__ void mv_constant(const float* __restrict__ a, float* __restrict__ c, 
 // coalesced; the column read As[tx][k] is an X-way bank conflict (kept: it is the seed's design
 // and the model's conflict penalty is validated on it).
 template <int X>
-__global__ void mv_shared(const float* __restrict__ a, float* __restrict__ c, int n) {
+__global__ void __launch_bounds__(X) mv_shared(const float* __restrict__ a, float* __restrict__ c, int n) {
   __shared__ float tile[X][X];
   const int tx = threadIdx.x, row0 = blockIdx.x * X;
   float acc = 0;
@@ -54,7 +54,7 @@ __global__ void mv_shared(const float* __restrict__ a, float* __restrict__ c, in
 // kConstantB: b in constant memory (S0); otherwise b is read from global memory (the CG driver's
 // p changes every iteration and stays on the device).
 template <int X, int Y, bool kConstantB>
-__global__ void mv_opt(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int n) {
+__global__ void __launch_bounds__(X * Y) mv_opt(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int n) {
   static_assert(X % Y == 0 && Y <= X, "Y must divide X");
   constexpr int R = X / Y;
   __shared__ float tile[X][X + 1];

@@ -13,7 +13,7 @@ constexpr int kFs = 5;  // conv2d filter side (perfmodel::kConvFilter)
 constexpr int kR = (kFs - 1) / 2;
 
 // K-CV-1 (S0 Listing 5.1): C[row][col] = Σ_{l,k} A[row+l−R][col+k−R]·F[l][k], zero outside.
-__global__ void conv_global(const float* __restrict__ a, const float* __restrict__ f, float* __restrict__ c, int n) {
+__global__ void __launch_bounds__(1024) conv_global(const float* __restrict__ a, const float* __restrict__ f, float* __restrict__ c, int n) {
   const int col = blockIdx.x * blockDim.x + threadIdx.x, row = blockIdx.y * blockDim.y + threadIdx.y;
   float acc = 0;
 #pragma unroll
@@ -32,7 +32,7 @@ __global__ void conv_global(const float* __restrict__ a, const float* __restrict
 // A (two coalesced loads per thread) and the filter row in shared memory, then every thread
 // applies the FS taps of that row from shared memory. Needs FS ≤ X.
 template <int X, int Y>
-__global__ void conv_shared(const float* __restrict__ a, const float* __restrict__ f, float* __restrict__ c, int n) {
+__global__ void __launch_bounds__(X * Y) conv_shared(const float* __restrict__ a, const float* __restrict__ f, float* __restrict__ c, int n) {
   static_assert(kFs <= X, "filter wider than the block");
   __shared__ float as[Y][2 * X];
   __shared__ float fs[X];
@@ -57,7 +57,7 @@ __global__ void conv_shared(const float* __restrict__ a, const float* __restrict
 
 // K-DOT (S2): grid-stride partial sums, shared-memory tree reduction, one atomic per block.
 template <int B>
-__global__ void dot_kernel(const float* __restrict__ x, const float* __restrict__ y, float* __restrict__ result, long long n) {
+__global__ void __launch_bounds__(B) dot_kernel(const float* __restrict__ x, const float* __restrict__ y, float* __restrict__ result, long long n) {
   __shared__ float part[B];
   float s = 0;
   for (long long i = blockIdx.x * static_cast<long long>(B) + threadIdx.x; i < n; i += static_cast<long long>(B) * gridDim.x)
@@ -74,7 +74,7 @@ __global__ void dot_kernel(const float* __restrict__ x, const float* __restrict_
 
 // CG vector steps, scalars kept on the device (no host round trip per iteration):
 // s = [rr_0, pq_0, rr_1, pq_1, …]; iteration i uses rr_i, pq_i and produces rr_{i+1}.
-__global__ void cg_update_xr(float* __restrict__ x, float* __restrict__ r, const float* __restrict__ p,
+__global__ void __launch_bounds__(1024) cg_update_xr(float* __restrict__ x, float* __restrict__ r, const float* __restrict__ p,
                              const float* __restrict__ q, const float* __restrict__ s, int i, int n) {
   const int j = blockIdx.x * blockDim.x + threadIdx.x;
   if (j >= n) return;
@@ -82,7 +82,7 @@ __global__ void cg_update_xr(float* __restrict__ x, float* __restrict__ r, const
   x[j] += alpha * p[j];
   r[j] -= alpha * q[j];
 }
-__global__ void cg_update_p(float* __restrict__ p, const float* __restrict__ r, const float* __restrict__ s, int i, int n) {
+__global__ void __launch_bounds__(1024) cg_update_p(float* __restrict__ p, const float* __restrict__ r, const float* __restrict__ s, int i, int n) {
   const int j = blockIdx.x * blockDim.x + threadIdx.x;
   if (j >= n) return;
   const float beta = s[2 * i + 2] / s[2 * i];
@@ -90,7 +90,7 @@ __global__ void cg_update_p(float* __restrict__ p, const float* __restrict__ r, 
 }
 
 // K-CHOL, unoptimised (S2 chol_kernel): one block factors U (upper, row-major, A = UᵀU) in place.
-__global__ void chol_single(float* __restrict__ u, int n) {
+__global__ void __launch_bounds__(1024) chol_single(float* __restrict__ u, int n) {
   for (int k = 0; k < n; ++k) {
     const float d = sqrtf(u[static_cast<size_t>(k) * n + k]);
     __syncthreads();
@@ -107,13 +107,13 @@ __global__ void chol_single(float* __restrict__ u, int n) {
 
 // K-CHOL, optimised (S2): per k a division kernel (one block) and an elimination kernel
 // (one block per row below k, threads striding along the row: coalesced).
-__global__ void chol_division(float* __restrict__ u, int n, int k) {
+__global__ void __launch_bounds__(1024) chol_division(float* __restrict__ u, int n, int k) {
   const float d = sqrtf(u[static_cast<size_t>(k) * n + k]);
   for (int j = k + 1 + threadIdx.x; j < n; j += blockDim.x) u[static_cast<size_t>(k) * n + j] /= d;
   __syncthreads();
   if (threadIdx.x == 0) u[static_cast<size_t>(k) * n + k] = d;
 }
-__global__ void chol_elimination(float* __restrict__ u, int n, int k) {
+__global__ void __launch_bounds__(1024) chol_elimination(float* __restrict__ u, int n, int k) {
   const int i = blockIdx.x + k + 1;
   const float uki = u[static_cast<size_t>(k) * n + i];
   const float* uk = u + static_cast<size_t>(k) * n;
@@ -122,7 +122,7 @@ __global__ void chol_elimination(float* __restrict__ u, int n, int k) {
 }
 
 // K-COS (S3 Listing 4.1): x_i ← cos(x_i), `repeats` times (compute-bound).
-__global__ void cosine_loop(float* __restrict__ x, int n, int repeats) {
+__global__ void __launch_bounds__(1024) cosine_loop(float* __restrict__ x, int n, int repeats) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   float v = x[i];
@@ -132,7 +132,7 @@ __global__ void cosine_loop(float* __restrict__ x, int n, int repeats) {
 
 // K-BLUR (S3 Listing 4.3): mean of the (2R+1)² window clipped to the image, RGB bytes; one thread
 // per pixel; integer sums and integer division, as the CPU reference.
-__global__ void blur_kernel(const unsigned char* __restrict__ in, unsigned char* __restrict__ out, int width, int height,
+__global__ void __launch_bounds__(1024) blur_kernel(const unsigned char* __restrict__ in, unsigned char* __restrict__ out, int width, int height,
                             int radius) {
   const long long p = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
   if (p >= static_cast<long long>(width) * height) return;
