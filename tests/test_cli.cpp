@@ -118,7 +118,8 @@ TEST(Cli, BadInputExitsOneWithOneClearLine) {
 TEST(Cli, EverySubcommandHasHelp) {
   for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
            {"--help"}, {"calibrate", "--help"}, {"fit", "--help"}, {"predict", "transfer", "--help"},
-           {"profile", "show", "--help"}, {"plot", "transfers", "--help"}}) {
+           {"profile", "show", "--help"}, {"plot", "transfers", "--help"}, {"predict", "kernel", "--help"},
+           {"predict", "workload", "--help"}, {"tune", "--help"}, {"validate", "--help"}}) {
     const Result r = run(args);
     EXPECT_EQ(r.code, 0) << args[0];
     EXPECT_NE(r.out.find("usage: perfmodel"), std::string::npos) << r.out;
@@ -145,4 +146,86 @@ TEST(Cli, CalibrateWithoutAGpuFailsWithOneLineAndWritesNothing) {
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   EXPECT_NE(r.err.find("perfmodel: error:"), std::string::npos);
   EXPECT_FALSE(std::ifstream(out_path).good());
+}
+
+// GPU predictions from the bundled profile and the bundled validation run's compiled resources.
+TEST(Cli, PredictKernelReportsPartsOccupancyAndTheMeasuredTime) {
+  const Result r = run({"predict", "kernel", "--kernel", "mv-opt", "--n", "4096", "--format", "json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const YAML::Node j = YAML::Load(r.out);
+  EXPECT_EQ(j["config"].as<std::string>(), "32x4");  // S0's rule (4.24): Y = max(8192/n, 4)
+  EXPECT_EQ(j["config_from"].as<std::string>(), "S0's launch rule");
+  const double seconds = j["seconds"].as<double>(), measured = j["measured_s"].as<double>();
+  EXPECT_GT(seconds, 0);
+  EXPECT_NEAR(j["error"].as<double>(), seconds / measured - 1, 1e-9);
+  EXPECT_EQ(j["bound"].as<std::string>(), "dram");
+  EXPECT_GT(j["with_transfers_s"].as<double>(), seconds);
+  ASSERT_EQ(j["phases"].size(), 1u);
+  EXPECT_EQ(j["phases"][0]["registers"].as<double>(), 32);  // from the recorded resources
+  EXPECT_EQ(j["phases"][0]["blocks_per_sm"].as<double>(), 16);
+  // Bad input: a configuration the kernel is not compiled for, a size it cannot run.
+  const Result bad = run({"predict", "kernel", "--kernel", "mv-opt", "--n", "4096", "--config", "48x4"});
+  EXPECT_EQ(bad.code, 1);
+  EXPECT_NE(bad.err.find("not compiled for 48x4"), std::string::npos) << bad.err;
+  const Result odd = run({"predict", "kernel", "--kernel", "mm-opt", "--n", "1000"});
+  EXPECT_EQ(odd.code, 1);
+  EXPECT_NE(odd.err.find("multiple of"), std::string::npos) << odd.err;
+}
+
+TEST(Cli, TuneRanksConfigurationsBesideTheMeasuredSweep) {
+  const Result r = run({"tune", "--kernel", "mm-opt", "--n", "4096", "--top", "5", "--format", "json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const YAML::Node j = YAML::Load(r.out);
+  EXPECT_EQ(j["configurations"].as<int>(), 33);
+  ASSERT_EQ(j["ranking"].size(), 5u);
+  for (std::size_t i = 1; i < 5; ++i)
+    EXPECT_LE(j["ranking"][i - 1]["predicted_s"].as<double>(), j["ranking"][i]["predicted_s"].as<double>());
+  EXPECT_EQ(j["predicted_best"].as<std::string>(), j["ranking"][0]["config"].as<std::string>());
+  EXPECT_GE(j["loss_vs_measured_optimum"].as<double>(), 0);
+  EXPECT_LE(j["predicted_best_measured_s"].as<double>() / j["measured_best_s"].as<double>(),
+            1 + j["loss_vs_measured_optimum"].as<double>() + 1e-9);
+}
+
+TEST(Cli, PredictWorkloadReadsTheBundledExamples) {
+  for (const char* name : {"saxpy", "stencil-2d", "gather-strided"}) {
+    const Result r = run({"predict", "workload", std::string(PERFMODEL_TEST_DATA_DIR) + "/workloads/" + name + ".yaml", "--format", "json"});
+    ASSERT_EQ(r.code, 0) << name << ": " << r.err;
+    EXPECT_GT(YAML::Load(r.out)["seconds"].as<double>(), 0) << name;
+  }
+  // saxpy moves 805 MB at no more than the DRAM peak, and its copies take longer than the kernel.
+  const YAML::Node s = YAML::Load(run({"predict", "workload", std::string(PERFMODEL_TEST_DATA_DIR) + "/workloads/saxpy.yaml",
+                                       "--format", "json"}).out);
+  EXPECT_GT(s["seconds"].as<double>(), 805306368.0 / 3.2e12);
+  EXPECT_GT(s["transfers_s"].as<double>(), s["seconds"].as<double>());
+  const std::string bad = ::testing::TempDir() + "/bad_workload.yaml";
+  std::ofstream(bad) << "perfmodel_workload: 1\nkernels:\n  - grid: [1]\n    block: [32]\n    flops: 5\n";
+  const Result r = run({"predict", "workload", bad});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("bad_workload.yaml:5"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("flops"), std::string::npos) << r.err;
+}
+
+TEST(Cli, ValidateFromARecordedRunWritesTheReport) {
+  const std::string out = ::testing::TempDir() + "/validate_from";
+  const Result r = run({"validate", "--from", std::string(PERFMODEL_TEST_DATA_DIR) + "/validation/nvidia-h100-80gb-hbm3", "--out", out,
+                        "--format", "json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const YAML::Node j = YAML::Load(r.out);
+  EXPECT_GE(j["points"].as<int>(), 400);
+  std::ifstream report(out + "/report.md");
+  std::stringstream text;
+  text << report.rdbuf();
+  EXPECT_NE(text.str().find("## Error per kernel"), std::string::npos);
+  EXPECT_NE(text.str().find("predicted best vs measured optimum"), std::string::npos);
+  std::ifstream predictions(out + "/predictions.csv");
+  std::string header;
+  std::getline(predictions, header);
+  EXPECT_EQ(header.rfind("kernel,family,n,config,default_config,measured_s", 0), 0u) << header;
+  // Measuring needs a GPU (or CUDA): a clear runtime failure here, exit 2.
+  const Result gpu = run({"validate", "--quick", "--out", out + "/fresh"});
+  if (gpu.code != 0) {
+    EXPECT_EQ(gpu.code, 2);
+    EXPECT_NE(gpu.err.find("cannot validate on a GPU"), std::string::npos) << gpu.err;
+  }
+  EXPECT_EQ(run({"validate", "--only", "nope", "--out", out}).code, 1);
 }

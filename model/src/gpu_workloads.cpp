@@ -100,7 +100,7 @@ GpuPhase dot_phase(Builder& b, const std::string& name, double n, double block, 
   const double tree = std::log2(block);
   p.shared_accesses[1] = warps * (1 + 3 * tree);  // store, then load/load/store per level (upper levels partially idle)
   p.warp_instructions = warps * (iterations * 6 + tree * 6 + 8);
-  p.loads_in_flight = 2;
+  p.loads_in_flight = 8;  // SASS: the grid-stride loop is unrolled 4 times, two loads each
   p.chain_fma = iterations;
   p.chain_l2_loads = 2 + tree / 4;  // the last loads, the tree's barrier round trips, the atomic
   return p;
@@ -212,10 +212,13 @@ GpuWorkload describe(const std::string& kernel, double n, const KernelConfig& c,
       GpuPhase p = b.phase(names[0], n / t, n / t, t, t, 32, 2 * t * t * kF);
       p.flops_fp32 = 2 * n * n * n;
       p.l1_wavefronts = warps * tiles * 2 * rows + warps;
-      p.shared_accesses[1] = warps * tiles * (2 + 2 * t);  // two tile stores; per k an A broadcast and a B row
+      // Two tile stores; per k a B row; the A row is read 4 k-values at a time (LDS.128, as the
+      // compiled code does). A 128-bit shared load takes two passes even when it broadcasts.
+      p.shared_accesses[1] = warps * tiles * (2 + t);
+      p.shared_accesses[2] = warps * tiles * (t / 4);
       p.l2_bytes = 2 * kF * n * n * n / t + kF * n * n;
       p.dram_bytes = kF * n * n + swept_dram(kF * n * n, n / t, l2) + kF * n * n;
-      p.warp_instructions = warps * tiles * (8 + 3 * t);
+      p.warp_instructions = warps * tiles * (8 + 2.25 * t);
       p.loads_in_flight = 2;
       p.request_bytes = kF * std::min(kWarp, t * t);
       p.chain_fma = n;
@@ -226,11 +229,12 @@ GpuWorkload describe(const std::string& kernel, double n, const KernelConfig& c,
     // mm-opt<X,Y,NE> (S0 4.17): bytes 4n³(1/(XY) + 1/NE) (S0 Eq 4.9/4.10 in bytes).
     const double ne = c.p, tiles = n / X;
     GpuPhase p = b.phase(names[0], n / (X * Y), n / ne, X, Y, 64, ne * X * kF);
-    const double tw = n * n / ne / kWarp;  // warps: each thread owns NE results
+    const double tw = (n / (X * Y)) * (n / ne) * std::ceil(threads / kWarp);  // warps (a 16-thread block fills half of one)
     const double a_loads = tw * tiles * (ne / Y), b_loads = tw * tiles * X;
     p.flops_fp32 = 2 * n * n * n;
     p.l1_wavefronts = a_loads * rows_per_warp(X, threads) + b_loads + tw * ne;
-    p.shared_accesses[1] = a_loads + tw * tiles * X * ne / 4;  // tile stores; 128-bit broadcast reads of 4 k-values
+    p.shared_accesses[1] = a_loads;                 // tile stores
+    p.shared_accesses[2] = tw * tiles * X * ne / 4;  // 128-bit broadcast reads of 4 k-values: two passes each
     p.l2_bytes = kF * n * n * n * (1 / (X * Y) + 1 / ne) + kF * n * n;
     p.dram_bytes = swept_dram(kF * n * n, n / ne, l2) + kF * n * n + kF * n * n;
     p.warp_instructions = tw * tiles * (2 * ne / Y + X + X * ne * 1.25 + 4);
@@ -251,10 +255,13 @@ GpuWorkload describe(const std::string& kernel, double n, const KernelConfig& c,
       const double warps = n * n / 128, steps = n / 8;
       p.flops_fp32 = 2 * n * n * n + 3 * n * n;
       p.l1_wavefronts = warps * steps * (1 + 32) + warps * 4 * 2;  // A coalesced; B: 32 columns per warp access
-      p.shared_accesses[1] = warps * steps * (2 + 8 + 32);       // two stores; per k one A read and four broadcast B reads
+      // Two stores; the compiled code reads the tiles with 8 LDS and 9 LDS.128 per k-step (each
+      // 128-bit read of 32 distinct rows takes two passes).
+      p.shared_accesses[1] = warps * steps * (2 + 8);
+      p.shared_accesses[2] = warps * steps * 9;
       p.l2_bytes = kF * n * n * n / 16 + 2 * kF * n * n;
       p.dram_bytes = swept_dram(kF * n * n, n / 32, l2) + swept_dram(kF * n * n, n / 32, l2) + 2 * kF * n * n;
-      p.warp_instructions = warps * steps * 82;
+      p.warp_instructions = warps * steps * 64;
       p.loads_in_flight = 2;
       p.request_bytes = kF * kWarp;
       p.chain_fma = n;
@@ -347,8 +354,13 @@ GpuWorkload describe(const std::string& kernel, double n, const KernelConfig& c,
     GpuPhase dots = dot_phase(b, names[0], n, 256, grid);
     dots.launches = 1 + 2 * it;
     w.phases.push_back(dots);
+    // The first product reads A from DRAM (the L2 is flushed before a run); the others find it
+    // in L2 when it fits there.
     GpuPhase mv = mv_opt_phase(b, names[1], n, X, Y, true, l2);
-    mv.launches = it;
+    mv.launches = 1;
+    w.phases.push_back(mv);
+    if (kF * n * n <= 0.75 * l2) mv.dram_bytes = 2 * kF * n;
+    mv.launches = it - 1;
     w.phases.push_back(mv);
     GpuPhase xr = vector_phase(b, names[2], n, 256, 4, 2, 12, 4 * n);
     xr.launches = it;
@@ -402,7 +414,9 @@ GpuWorkload describe(const std::string& kernel, double n, const KernelConfig& c,
       e.flops_fp32 = 2 * elements;
       e.l1_wavefronts = warp_steps * 3 * 1.5;  // u_kj, u_ij loads and the u_ij store; rows start unaligned
       e.l2_bytes = 3 * kF * elements;
-      e.dram_bytes = fits ? kF * n * n * 2 * elements / (n * n * n / 3) : 2 * kF * elements;
+      // The trailing triangle stays in L2 once it fits; before that, rows stream from DRAM.
+      const bool trailing_fits = fits || 2 * rest * rest <= 0.75 * l2;
+      e.dram_bytes = trailing_fits ? kF * n * n * 2 * elements / (n * n * n / 3) : 2 * kF * elements;
       e.warp_instructions = warp_steps * 6 + rows * (X / kWarp) * 10;
       e.loads_in_flight = 2;
       e.chain_l2_loads = 2 + std::ceil(rows / X);
@@ -420,7 +434,9 @@ GpuWorkload describe(const std::string& kernel, double n, const KernelConfig& c,
     p.special_calls = kCosineRepeats * n;
     p.l1_wavefronts = 2 * warps;
     p.l2_bytes = p.dram_bytes = 2 * kF * n;
-    p.warp_instructions = warps * 12;
+    // Per call, besides the call's own instructions (in the cosf ceiling): the loop counter,
+    // compare and branch and cosf's argument-range test (SASS: ≈ 5).
+    p.warp_instructions = warps * (12 + 5.0 * kCosineRepeats);
     p.chain_cosf = kCosineRepeats;
     p.chain_l2_loads = 2;
     w.phases.push_back(p);
@@ -440,7 +456,7 @@ GpuWorkload describe(const std::string& kernel, double n, const KernelConfig& c,
     const double blocks = std::ceil(pixels / X), span = std::min(X, n);
     p.l2_bytes = blocks * (2 * kBlurRadius + 1) * std::ceil(X / n) * sectors(3 * (span + 2 * kBlurRadius)) * kSector + 3 * pixels;
     p.dram_bytes = 6 * pixels;
-    p.warp_instructions = warps * (window * 12 + 60);
+    p.warp_instructions = warps * (window * 22 + 60);  // SASS: ≈ 22 per window pixel (bounds tests, 3 byte loads, adds)
     p.loads_in_flight = 3;
     p.request_bytes = 96;
     p.chain_l2_loads = 1;

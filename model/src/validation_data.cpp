@@ -112,15 +112,19 @@ ValidationRun read_validation_run(const std::string& dir) {
   Provenance resources_provenance;
   csv::read_sample_file(read_file(rpath), rpath, kResourcesMagic, kResourcesHeader, resources_provenance, nullptr,
                         [&](const std::vector<std::string>& cells, const csv::ErrorAt& error) {
-    if (cells.size() != 6) throw error("row", "expected 6 columns, found " + std::to_string(cells.size()));
+    // A phase kernel's name may hold commas (template arguments, "mv_opt<32,8,const>"): it is
+    // everything before the five numeric columns.
+    if (cells.size() < 6) throw error("row", "expected 6 columns, found " + std::to_string(cells.size()));
+    const std::size_t name_cells = cells.size() - 5;
     PhaseResourceRecord p;
-    p.phase_kernel = cells[0];
+    for (std::size_t i = 0; i < name_cells; ++i) p.phase_kernel += (i ? "," : "") + cells[i];
+    const std::vector<std::string> numbers(cells.begin() + static_cast<std::ptrdiff_t>(name_cells), cells.end());
     if (p.phase_kernel.empty()) throw error("phase_kernel", "empty");
-    p.threads_per_block = parse_count(cells[1], "threads_per_block", error, 1);
-    p.resources.registers_per_thread = parse_count(cells[2], "registers", error, 1);
-    p.resources.static_shared_bytes = parse_count(cells[3], "static_shared_bytes", error, 0);
-    p.resources.max_threads_per_block = parse_count(cells[4], "max_threads", error, 1);
-    p.occupancy_blocks_per_sm = parse_count(cells[5], "occupancy_blocks_per_sm", error, 0);
+    p.threads_per_block = parse_count(numbers[0], "threads_per_block", error, 1);
+    p.resources.registers_per_thread = parse_count(numbers[1], "registers", error, 1);
+    p.resources.static_shared_bytes = parse_count(numbers[2], "static_shared_bytes", error, 0);
+    p.resources.max_threads_per_block = parse_count(numbers[3], "max_threads", error, 1);
+    p.occupancy_blocks_per_sm = parse_count(numbers[4], "occupancy_blocks_per_sm", error, 0);
     run.resources.push_back(p);
   });
   if (run.measurements.empty()) throw InputError(mpath + ": no measurements");

@@ -59,7 +59,9 @@ double shared_time(const Rates& r, const std::map<double, double>& accesses) {
 struct WaveParts {
   double dram = 0, l2 = 0, l1 = 0, issue = 0, fp64 = 0, special = 0, chain = 0;
   double q = 0, bw = 0;
-  double total() const { return std::max({dram, l2, l1, issue, fp64, special, chain}); }
+  // The special calls are instruction sequences too: they and the other instructions share the
+  // schedulers' issue slots, so their times add; the memory levels overlap with both.
+  double total() const { return std::max({dram, l2, l1, issue + special, fp64, chain}); }
 };
 
 WaveParts wave(const Rates& r, const GpuCalibration& g, const GpuPhase& p, const ExecutionMetrics& m, double k) {
@@ -73,7 +75,11 @@ WaveParts wave(const Rates& r, const GpuCalibration& g, const GpuPhase& p, const
   w.dram = f * p.dram_bytes / w.bw;
   w.l2 = f * p.l2_bytes / std::min(r.l2_Bps * share, w.q / r.lat_l2);
   w.l1 = f * (p.l1_wavefronts * r.t1 + shared_time(r, p.shared_accesses)) / sms_used;
-  w.issue = f * p.warp_instructions / (r.issue * share * std::min(1.0, warps_per_sm / 4));
+  // A warp issues its next instruction when the previous result is ready: with few warps per SM
+  // the issue rate is at most warps / FMA latency per SM (one dependent step per latency).
+  double issue_per_sm = r.issue / r.sms;
+  if (r.lat_fma > 0) issue_per_sm = std::min(issue_per_sm, warps_per_sm / r.lat_fma);
+  w.issue = f * p.warp_instructions / (issue_per_sm * sms_used);
   w.fp64 = p.flops_fp64 > 0 ? f * p.flops_fp64 / (r.fp64 * share) : 0;
   if (p.special_calls > 0) {
     double per_sm = r.special / r.sms;
@@ -90,14 +96,16 @@ WaveParts wave(const Rates& r, const GpuCalibration& g, const GpuPhase& p, const
 GpuPrediction predict_gpu(const GpuCalibration& gpu, const GpuWorkload& workload) {
   const Rates r = rates_of(gpu);
   GpuPrediction out;
+  bool first = true;
   for (const GpuPhase& p : workload.phases) {
     GpuPhasePrediction pp;
     pp.name = p.name;
     pp.launches = p.launches;
     if (p.launches <= 0) continue;
     if (p.name == "memset") {  // an asynchronous memset: one launch, no measurable work
-      pp.launch_s = r.launch;
-      pp.seconds = p.launches * r.launch;
+      pp.launch_s = (p.launches - (first ? 1 : 0)) * r.launch;
+      pp.seconds = pp.launch_s;
+      first = false;
       pp.bound = "launch";
       out.launch_s += pp.seconds;
       out.seconds += pp.seconds;
@@ -118,9 +126,20 @@ GpuPrediction predict_gpu(const GpuCalibration& gpu, const GpuWorkload& workload
       pp.fp64_s += count * w.fp64, pp.special_s += count * w.special, pp.chain_s += count * w.chain;
       if (pp.bytes_in_flight == 0) pp.bytes_in_flight = w.q, pp.dram_Bps_reachable = w.bw;
     }
-    pp.launch_s = r.launch + r.per_wave * std::max(0.0, std::ceil(m.waves) - 1);
-    per_launch += pp.launch_s;
-    pp.seconds = p.launches * per_launch;
+    // Back to back, a launch costs at least the measured empty-kernel time, and its work hides
+    // the next launch's overhead: each launch takes max(work, t_launch). The first launch of a
+    // run pays t_launch in full (event to kernel start).
+    // Every wave after the first adds the measured cost of scheduling a wave of blocks (the
+    // validation data shows it adding, not hiding under the work: conv2d's 64-thread blocks).
+    const double scheduling = r.per_wave * std::max(0.0, std::ceil(m.waves) - 1);
+    per_launch += scheduling;
+    pp.launch_s = std::max(0.0, r.launch - per_launch) + scheduling;
+    pp.seconds = p.launches * std::max(per_launch, r.launch);
+    if (first) {  // the run's first launch: its work alone (its overhead is added once below)
+      pp.seconds -= std::max(per_launch, r.launch) - per_launch;
+      pp.launch_s -= std::max(0.0, r.launch - per_launch);
+      first = false;
+    }
     const std::vector<std::pair<const char*, double>> parts = {{"dram", pp.dram_s}, {"l2", pp.l2_s},     {"l1/shared", pp.l1_s},
                                                                {"issue", pp.issue_s}, {"fp64", pp.fp64_s}, {"special", pp.special_s},
                                                                {"latency", pp.chain_s}, {"launch", pp.launch_s}};
@@ -131,6 +150,8 @@ GpuPrediction predict_gpu(const GpuCalibration& gpu, const GpuWorkload& workload
     out.special_s += p.launches * pp.special_s, out.chain_s += p.launches * pp.chain_s;
     out.phases.push_back(pp);
   }
+  out.seconds += r.launch;  // the run's first launch: event to kernel start
+  out.launch_s += r.launch;
   const std::vector<std::pair<const char*, double>> parts = {{"dram", out.dram_s}, {"l2", out.l2_s},     {"l1/shared", out.l1_s},
                                                              {"issue", out.issue_s}, {"fp64", out.fp64_s}, {"special", out.special_s},
                                                              {"latency", out.chain_s}, {"launch", out.launch_s}};

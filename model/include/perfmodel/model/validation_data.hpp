@@ -4,6 +4,7 @@
 // Files (in the run's folder, each with provenance):
 //   measurements.csv  kernel,n,config,check_error,check_bound,seconds   (seconds: ';'-separated repetitions)
 //   resources.csv     phase_kernel,threads_per_block,registers,static_shared_bytes,max_threads,occupancy_blocks_per_sm
+//                     (a phase kernel's name may hold commas: "mv_opt<32,8,const>"; the last five columns are numbers)
 #include <string>
 #include <vector>
 

@@ -1,0 +1,178 @@
+// The GPU model without the recorded data: execution metrics against hand-computed cases, the
+// workload descriptors against the seeds' closed forms, the predictor's limiting cases, the
+// workload-file reader's errors.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "perfmodel/model/errors.hpp"
+#include "perfmodel/model/execution_metrics.hpp"
+#include "perfmodel/model/gpu_kernels.hpp"
+#include "perfmodel/model/gpu_workload_file.hpp"
+#include "perfmodel/predictors/gpu_compute.hpp"
+
+using namespace perfmodel;
+
+namespace {
+
+GpuDeviceInfo h100() {
+  GpuDeviceInfo d;
+  d.multiprocessors = 132, d.warp_size = 32, d.max_threads_per_block = 1024, d.max_threads_per_multiprocessor = 2048;
+  d.max_blocks_per_multiprocessor = 32, d.registers_per_multiprocessor = 65536, d.registers_per_block = 65536;
+  d.max_registers_per_thread = 255, d.register_allocation_unit = 256, d.shared_memory_per_multiprocessor = 233472;
+  d.shared_memory_per_block = 49152, d.shared_memory_per_block_optin = 232448, d.reserved_shared_memory_per_block = 1024;
+  d.shared_memory_allocation_unit = 128, d.l2_cache_bytes = 50331648;
+  return d;
+}
+
+// A calibration with round numbers, so predictions can be computed by hand.
+GpuCalibration simple_gpu() {
+  GpuCalibration g;
+  g.device = h100();
+  auto rate = [](double v) {
+    MeasuredRate r;
+    r.median = r.p10 = r.p90 = v;
+    return r;
+  };
+  g.ceilings["fp32"] = rate(64e12);
+  g.ceilings["fp64"] = rate(32e12);
+  g.ceilings["cosf"] = rate(1e12);
+  g.ceilings["l2_read"] = rate(8e12);
+  g.ceilings["shared_load"] = rate(128.0 * 132 * 2e9);
+  SaturationCurve c;
+  c.peak_Bps = 3e12, c.latency_s = 400e-9, c.sharpness = 64, c.max_requests_per_warp = 0;
+  g.dram_concurrency = c;
+  g.latency = LatencyLevels{20e-9, 160e-9, 340e-9, 0, 0, 0};
+  g.launch = LaunchCalibration{2e-6, 8e-6, 1e-6, 2e-6, 0, 1056, {}};
+  return g;
+}
+
+}  // namespace
+
+TEST(ExecutionMetrics, LimitsFollowTheAllocationRules) {
+  const GpuDeviceInfo d = h100();
+  std::string why;
+  // 256 threads, 32 registers: 8 warps × 1024 registers = 8 KiB per block → threads limit 8 blocks.
+  EXPECT_EQ(resident_blocks_per_sm(d, 256, 32, 0, &why), 8);
+  EXPECT_EQ(why, "threads");
+  // 128 registers: a warp needs 4096 of a sub-partition's 16384 → 4 warps each → 16 warps → 2 blocks of 8.
+  EXPECT_EQ(resident_blocks_per_sm(d, 256, 128, 0, &why), 2);
+  EXPECT_EQ(why, "registers");
+  // 40 KiB of shared memory + 1 KiB reserved: 233472 / 41984 = 5.56 → 5.
+  EXPECT_EQ(resident_blocks_per_sm(d, 64, 32, 40 * 1024, &why), 5);
+  EXPECT_EQ(why, "shared memory");
+  // Tiny blocks: the 32-block limit.
+  EXPECT_EQ(resident_blocks_per_sm(d, 32, 16, 0, &why), 32);
+  EXPECT_EQ(why, "blocks");
+  EXPECT_THROW(resident_blocks_per_sm(d, 2048, 32, 0), InputError);
+  EXPECT_THROW(resident_blocks_per_sm(d, 256, 300, 0), InputError);
+}
+
+TEST(ExecutionMetrics, WavesAndFragmentFollowS0Eq38To311) {
+  const ExecutionMetrics m = execution_metrics(h100(), 3000, 256, 32, 0);  // 8 per SM → 1056 per wave
+  EXPECT_EQ(m.active_blocks, 1056);
+  EXPECT_EQ(m.full_waves, 2);
+  EXPECT_EQ(m.fragment_blocks, 3000 - 2 * 1056);
+  EXPECT_EQ(m.fragment_threads, (3000 - 2 * 1056) * 256);
+  EXPECT_NEAR(m.waves, 3000.0 / 1056, 1e-12);
+  EXPECT_DOUBLE_EQ(m.occupancy, 1.0);
+  const ExecutionMetrics small = execution_metrics(h100(), 10, 256, 32, 0);
+  EXPECT_EQ(small.active_blocks, 10);
+  EXPECT_EQ(small.warps_per_sm, 8);
+}
+
+TEST(GpuWorkloads, DescriptorsMatchTheSeedsClosedForms) {
+  const ResourceTable none;
+  // mm-opt: global bytes 4n³(1/(XY) + 1/NE) (S0 Eq 4.9/4.10 in bytes) plus the C writes.
+  const double n = 2048;
+  const GpuWorkload mm = describe_gpu_kernel("mm-opt", n, {8, 8, 16}, none, 50e6);
+  ASSERT_EQ(mm.phases.size(), 1u);
+  EXPECT_NEAR(mm.phases[0].l2_bytes, 4 * n * n * n * (1.0 / 64 + 1.0 / 16) + 4 * n * n, 1);
+  EXPECT_DOUBLE_EQ(mm.phases[0].flops_fp32, 2 * n * n * n);
+  EXPECT_EQ(mm.phases[0].grid_x, n / 64);
+  EXPECT_EQ(mm.phases[0].grid_y, n / 16);
+  // mv-shared<32>: the column read is a 32-way conflict; mv-opt's padded tile has none.
+  const GpuWorkload ms = describe_gpu_kernel("mv-shared", 4096, {32, 1, 0}, none, 50e6);
+  EXPECT_GT(ms.phases[0].shared_accesses.at(32), 0);
+  const GpuWorkload mo = describe_gpu_kernel("mv-opt", 4096, {32, 4, 0}, none, 50e6);
+  EXPECT_EQ(mo.phases[0].shared_accesses.size(), 1u);
+  EXPECT_EQ(mo.phases[0].shared_accesses.begin()->first, 1);
+  // Compulsory DRAM bytes of mv: A once, b once, c once.
+  EXPECT_DOUBLE_EQ(mo.phases[0].dram_bytes, 4.0 * (4096.0 * 4096 + 2 * 4096));
+  // CG: 10 products, 21 dot products, 10 + 10 vector updates.
+  const GpuWorkload cg = describe_gpu_kernel("cg", 4096, {32, 4, 0}, none, 50e6);
+  double launches = 0;
+  for (const GpuPhase& p : cg.phases) launches += p.launches;
+  EXPECT_EQ(launches, 10 + 21 + 20);
+  // A size the kernel cannot run is refused with the reason.
+  EXPECT_THROW(describe_gpu_kernel("mm-opt", 1000, {8, 8, 16}, none, 50e6), InputError);
+  EXPECT_THROW(describe_gpu_kernel("nope", 1024, {8, 8, 16}, none, 50e6), InputError);
+}
+
+TEST(GpuPredictor, LimitingCasesComeOutByHand) {
+  const GpuCalibration g = simple_gpu();
+  // A streaming kernel with plenty in flight: time = launch + bytes / peak.
+  GpuWorkload w;
+  GpuPhase p;
+  p.name = "stream";
+  p.grid_x = 132 * 8, p.block_x = 256, p.registers_per_thread = 32;
+  p.dram_bytes = 3e9, p.l2_bytes = 3e9, p.loads_in_flight = 8, p.request_bytes = 128;
+  w.phases = {p};
+  const GpuPrediction s = predict_gpu(g, w);
+  EXPECT_NEAR(s.seconds, 2e-6 + 1e-3, 2e-6);
+  EXPECT_EQ(s.bound, "dram");
+  // One warp in flight: Little's law, bytes / (q / latency).
+  p.grid_x = 1, p.block_x = 32, p.loads_in_flight = 1, p.dram_bytes = 128 * 1000, p.l2_bytes = 0;
+  w.phases = {p};
+  EXPECT_NEAR(predict_gpu(g, w).seconds, 2e-6 + 1000 * 400e-9, 1e-8);
+  // Compute: issue-bound FMAs, 64 flop per warp instruction at the FP32 ceiling.
+  GpuPhase c;
+  c.name = "fma";
+  c.grid_x = 132 * 8, c.block_x = 256, c.registers_per_thread = 32;
+  c.warp_instructions = 64e12 / 64 * 1e-3;
+  w.phases = {c};
+  const GpuPrediction f = predict_gpu(g, w);
+  EXPECT_NEAR(f.seconds, 2e-6 + 1e-3, 1e-8);
+  EXPECT_EQ(f.bound, "issue");
+  // Back-to-back launches of empty kernels cost the launch time each.
+  c.warp_instructions = 0;
+  c.launches = 100;
+  w.phases = {c};
+  EXPECT_NEAR(predict_gpu(g, w).seconds, 2e-6 + 99 * 2e-6, 1e-9);
+}
+
+TEST(GpuWorkloadFile, ReadsTheSignatureAndNamesBadKeys) {
+  const GpuCalibration g = simple_gpu();
+  const GpuWorkloadFile f = parse_gpu_workload(
+      "perfmodel_workload: 1\nname: saxpy\nkernels:\n  - name: saxpy\n    grid: [4096]\n    block: [256]\n"
+      "    flops_fp32: 2097152\n    read_bytes: 8388608\n    write_bytes: 4194304\n    loads_in_flight: 2\n"
+      "transfers:\n  - {direction: h2d, memory: pinned, bytes: 8388608}\n",
+      "saxpy.yaml", g);
+  ASSERT_EQ(f.workload.phases.size(), 1u);
+  EXPECT_EQ(f.workload.phases[0].dram_bytes, 12582912);
+  EXPECT_EQ(f.workload.phases[0].l1_wavefronts, 12582912.0 / 4 / 32);
+  EXPECT_EQ(f.transfers.size(), 1u);
+  EXPECT_EQ(f.workload.h2d_bytes, 8388608);
+  // Strided: every lane its own sector at stride ≥ 8 floats.
+  const GpuWorkloadFile s = parse_gpu_workload(
+      "perfmodel_workload: 1\nkernels:\n  - {grid: [1024], block: [256], read_bytes: 1048576, access: strided, stride_elements: 16}\n",
+      "s.yaml", g);
+  EXPECT_EQ(s.workload.phases[0].l2_bytes, 1048576.0 * 8);
+  auto error_of = [&](const std::string& text) {
+    try {
+      parse_gpu_workload(text, "w.yaml", g);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(error_of("perfmodel_workload: 2\nkernels: []\n").find("schema"), std::string::npos);
+  const std::string typo = error_of("perfmodel_workload: 1\nkernels:\n  - {grid: [1], block: [32], read_byte: 4}\n");
+  EXPECT_NE(typo.find("w.yaml:3"), std::string::npos) << typo;
+  EXPECT_NE(typo.find("read_byte"), std::string::npos) << typo;
+  EXPECT_NE(error_of("perfmodel_workload: 1\nkernels:\n  - {grid: [1], block: [2048]}\n").find("1024"), std::string::npos);
+  EXPECT_NE(error_of("perfmodel_workload: 1\nkernels:\n  - {grid: [1], block: [32], read_bytes: -4}\n").find("read_bytes"),
+            std::string::npos);
+  EXPECT_NE(error_of("perfmodel_workload: 1\nkernels:\n  - {grid: [1], block: [32], access: diagonal}\n").find("diagonal"),
+            std::string::npos);
+}

@@ -1,0 +1,99 @@
+// Tests on the recorded H100 validation run in data/validation (measured by `perfmodel validate`
+// on the device machine; see data/validation/README.md). Every prediction is recomputed from the
+// bundled profile for every recorded measurement, so a model change that worsens accuracy fails.
+//
+// The issue's targets are median |error| ≤ 10 %, p90 ≤ 20 % and a tuner within 3 % of the
+// measured optimum on average. The model does not meet them yet (median 12.3 %, p90 32.8 %,
+// tuner 5.7 % on this run): the limits below hold it at that level, and tighten as it improves.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <map>
+
+#include "perfmodel/model/execution_metrics.hpp"
+#include "perfmodel/model/profile_io.hpp"
+#include "perfmodel/validate/analysis.hpp"
+#include "perfmodel/validate/plan.hpp"
+
+using namespace perfmodel;
+
+namespace {
+
+const std::string kData = PERFMODEL_TEST_DATA_DIR;
+const std::string kRun = kData + "/validation/nvidia-h100-80gb-hbm3";
+
+const ValidationRun& recorded() {
+  static const ValidationRun run = read_validation_run(kRun);
+  return run;
+}
+const Profile& profile() {
+  static const Profile p = load_profile(kData + "/profiles/nvidia-h100-80gb-hbm3.yaml");
+  return p;
+}
+const ValidationAnalysis& analysis() {
+  static const ValidationAnalysis a = analyse_validation(recorded(), profile());
+  return a;
+}
+
+}  // namespace
+
+TEST(RecordedValidation, CoversEveryKernelOverItsSizesWithinTheTimeBudget) {
+  const ValidationRun& run = recorded();
+  EXPECT_EQ(run.provenance.device_name, "NVIDIA H100 80GB HBM3");
+  EXPECT_FALSE(run.provenance.toolkit_commit.empty());
+  EXPECT_FALSE(run.quick);
+  EXPECT_LE(run.wall_s, 300.0);  // issue target: validate ≤ 5 min on the H100
+  std::map<std::string, std::size_t> runs;
+  for (const KernelMeasurement& m : run.measurements) {
+    ++runs[m.kernel];
+    EXPECT_LE(m.check_error, m.check_bound) << m.kernel << " n=" << m.n;
+    EXPECT_GE(m.seconds.size(), 5u) << m.kernel << " n=" << m.n;
+  }
+  for (const GpuKernelSpec& spec : gpu_kernel_specs()) {
+    EXPECT_GE(runs[spec.name], validation_sizes(spec, false).size()) << spec.name;
+  }
+  // The plan a fresh run would make is what was recorded.
+  EXPECT_EQ(run.measurements.size(), validation_plan({}, run.device.multiprocessors).size());
+}
+
+TEST(RecordedValidation, ErrorsStayAtTheRecordedLevel) {
+  const ValidationAnalysis& a = analysis();
+  ASSERT_EQ(a.points.size(), recorded().measurements.size());
+  EXPECT_TRUE(a.missing_resources.empty()) << a.missing_resources.front();
+  EXPECT_LE(a.overall.median, 0.13);
+  EXPECT_LE(a.overall.p90, 0.35);
+  // Kernels the model already predicts to within the targets stay there.
+  for (const char* kernel : {"mv-constant", "mv-global", "conv2d-shared", "cosine", "cholesky-opt", "mm-shared", "sgemm-tiled"}) {
+    EXPECT_LE(a.per_kernel.at(kernel).median, 0.10) << kernel;
+  }
+  for (const auto& [kernel, s] : a.per_kernel) EXPECT_LE(s.median, 0.25) << kernel;
+}
+
+TEST(RecordedValidation, DefaultConfigurationsArePredictedBetterThanSweeps) {
+  // S0's launch rules pick configurations the model handles well; the sweeps hold the outliers.
+  std::vector<double> defaults;
+  for (const PointAnalysis& p : analysis().points)
+    if (p.default_config) defaults.push_back(std::abs(p.error));
+  const ErrorStats s = error_stats(defaults);
+  EXPECT_GE(s.count, 150u);
+  EXPECT_LE(s.median, 0.13);
+  EXPECT_LE(s.p90, 0.25);
+}
+
+TEST(RecordedValidation, TunerStaysNearTheMeasuredOptimum) {
+  const ValidationAnalysis& a = analysis();
+  EXPECT_GE(a.tuner.size(), 20u);
+  EXPECT_LE(a.tuner_mean_loss, 0.06);
+  for (const TunerCheck& t : a.tuner) EXPECT_GE(t.loss, 0.0) << t.kernel;  // the measured best is the best
+}
+
+TEST(RecordedValidation, OccupancyModelMatchesTheCudaOccupancyApiForEveryCompiledKernel) {
+  const ValidationRun& run = recorded();
+  ASSERT_GE(run.resources.size(), 60u);
+  for (const PhaseResourceRecord& r : run.resources) {
+    const double model = resident_blocks_per_sm(run.device, r.threads_per_block, r.resources.registers_per_thread,
+                                                r.resources.static_shared_bytes);
+    EXPECT_EQ(model, r.occupancy_blocks_per_sm) << r.phase_kernel << " " << r.threads_per_block << " threads";
+  }
+}
