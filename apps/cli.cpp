@@ -63,8 +63,12 @@ const char* kTopUsage =
     "  predict workload     GPU time of a kernel described in a YAML file (bytes, flops, accesses, launch)\n"
     "  tune                 the launch configuration the model predicts fastest, beside the measured optimum\n"
     "  validate             run the GPU reference kernels, predict each run, report the errors\n"
+    "  report               one self-contained HTML page (+ Markdown) with the profile, plots, validation,\n"
+    "                       roofline and speedups, to attach to a paper or a pull request\n"
+    "  roofline             the profile's hierarchical roofline with kernels measured and predicted (gnuplot)\n"
     "  profile show         print a profile readably (validates it)\n"
     "  plot transfers       measured vs predicted transfer time and bandwidth (gnuplot: SVG + PNG)\n"
+    "  plot speedup         GPU (kernel + copies) vs CPU over n, measured and predicted, crossovers; kernel variants\n"
     "  plot cpu             CPU bandwidth vs working set and threads, with the cache plateaus (gnuplot)\n"
     "  plot microbench      GPU microbenchmarks: bandwidth vs bytes in flight, bank conflicts, strides,\n"
     "                       partition camping, bandwidth vs working set, latency (gnuplot: SVG + PNG)\n"
@@ -194,7 +198,9 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
                                                             {"profile", cmd_profile},
                                                             {"plot", cmd_plot},
                                                             {"validate", cmd_validate},
-                                                            {"tune", cmd_tune}};
+                                                            {"tune", cmd_tune},
+                                                            {"roofline", cmd_roofline},
+                                                            {"report", cmd_report}};
     const auto it = commands.find(command);
     if (it == commands.end()) throw InputError("unknown command '" + command + "' (see perfmodel --help)");
     Invocation inv{std::vector<std::string>(args.begin() + 1, args.end()), command_line, out, err};

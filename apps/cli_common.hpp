@@ -66,6 +66,8 @@ int cmd_profile(const Invocation& inv);
 int cmd_plot(const Invocation& inv);
 int cmd_validate(const Invocation& inv);
 int cmd_tune(const Invocation& inv);
+int cmd_roofline(const Invocation& inv);
+int cmd_report(const Invocation& inv);
 int predict_kernel_command(const Invocation& inv);
 int predict_workload_command(const Invocation& inv);
 

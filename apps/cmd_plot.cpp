@@ -112,7 +112,7 @@ int plot_transfers(const Invocation& inv) {
 }  // namespace
 
 int cmd_plot(const Invocation& inv) {
-  return dispatch_target(inv, "plot", {{"transfers", plot_transfers}, {"microbench", plot_microbench}, {"cpu", plot_cpu}});
+  return dispatch_target(inv, "plot", {{"transfers", plot_transfers}, {"microbench", plot_microbench}, {"cpu", plot_cpu}, {"speedup", plot_speedup}});
 }
 
 }  // namespace perfmodel::cli

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 
 #include "perfmodel/model/errors.hpp"
 
@@ -23,7 +24,9 @@ std::string directory_of(const std::string& path) {
 }
 
 void make_directory(const std::string& dir) {
-  if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) throw RuntimeFailure("cannot create directory " + dir);
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);  // with its parents
+  if (ec || !std::filesystem::is_directory(dir)) throw RuntimeFailure("cannot create directory " + dir + (ec ? ": " + ec.message() : ""));
 }
 
 void render_gnuplot(const std::string& dir, const std::string& stem, PlotSize size) {

@@ -22,5 +22,6 @@ void make_directory(const std::string& dir);        // RuntimeFailure when it ca
 struct Invocation;
 int plot_microbench(const Invocation& inv);
 int plot_cpu(const Invocation& inv);
+int plot_speedup(const Invocation& inv);
 
 }  // namespace perfmodel::cli

@@ -1,0 +1,223 @@
+// perfmodel report DIR [--profile P] [--validation RUN]
+// One self-contained HTML page (and its Markdown twin) gathering what a user shares: the profile
+// summary, the calibration plots, the validation errors and plot, the roofline and the speedups.
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+
+#include "cli.hpp"
+#include "cli_common.hpp"
+#include "gnuplot.hpp"
+#include "perfmodel/model/atomic_file.hpp"
+#include "perfmodel/model/errors.hpp"
+#include "perfmodel/model/units.hpp"
+#include "perfmodel/validate/analysis.hpp"
+#include "profile_report.hpp"
+#include "roofline_report.hpp"
+#include "speedup_report.hpp"
+#include "validation_report.hpp"
+
+namespace perfmodel::cli {
+namespace {
+
+std::string base64(const std::string& data) {
+  static const char* k = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  out.reserve((data.size() + 2) / 3 * 4);
+  std::size_t i = 0;
+  for (; i + 2 < data.size(); i += 3) {
+    const unsigned v = (static_cast<unsigned char>(data[i]) << 16) | (static_cast<unsigned char>(data[i + 1]) << 8) |
+                       static_cast<unsigned char>(data[i + 2]);
+    out += {k[v >> 18], k[(v >> 12) & 63], k[(v >> 6) & 63], k[v & 63]};
+  }
+  if (i < data.size()) {
+    unsigned v = static_cast<unsigned char>(data[i]) << 16;
+    if (i + 1 < data.size()) v |= static_cast<unsigned char>(data[i + 1]) << 8;
+    out += {k[v >> 18], k[(v >> 12) & 63], i + 1 < data.size() ? k[(v >> 6) & 63] : '=', '='};
+  }
+  return out;
+}
+
+std::string html_escape(const std::string& s) {
+  std::string o;
+  for (char c : s) o += c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '&' ? "&amp;" : c == '"' ? "&quot;" : std::string(1, c);
+  return o;
+}
+
+std::string format_number_short(double v) {  // 4 significant digits
+  std::ostringstream o;
+  o << std::setprecision(4) << v;
+  return o.str();
+}
+
+std::string pct(double v) {
+  std::ostringstream o;
+  o << std::fixed << std::setprecision(1) << 100 * v << " %";
+  return o.str();
+}
+
+// The page is built as a list of blocks, each written once as Markdown and once as HTML.
+struct Page {
+  std::ostringstream md, html;
+  std::string dir;
+  int images = 0;
+
+  void heading(const std::string& text, int level) {
+    md << std::string(level, '#') << ' ' << text << "\n\n";
+    html << "<h" << level << ">" << html_escape(text) << "</h" << level << ">\n";
+  }
+  void paragraph(const std::string& text) {
+    md << text << "\n\n";
+    html << "<p>" << html_escape(text) << "</p>\n";
+  }
+  void preformatted(const std::string& text, const std::string& collapsed_title = "") {
+    md << "```\n" << text << "```\n\n";
+    if (!collapsed_title.empty()) html << "<details><summary>" << html_escape(collapsed_title) << "</summary>";
+    html << "<pre>" << html_escape(text) << "</pre>";
+    if (!collapsed_title.empty()) html << "</details>";
+    html << "\n";
+  }
+  // An SVG drawn by gnuplot under dir: linked from the Markdown, embedded in the HTML.
+  void figure(const std::string& relative_svg, const std::string& caption) {
+    const std::string path = dir + "/" + relative_svg;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw RuntimeFailure("report: " + path + " was not drawn");
+    std::stringstream svg;
+    svg << in.rdbuf();
+    md << "![" << caption << "](" << relative_svg << ")\n\n*" << caption << "*\n\n";
+    html << "<figure><img alt=\"" << html_escape(caption) << "\" src=\"data:image/svg+xml;base64," << base64(svg.str())
+         << "\"><figcaption>" << html_escape(caption) << "</figcaption></figure>\n";
+    ++images;
+  }
+  void table(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows) {
+    md << "|";
+    for (const std::string& h : header) md << ' ' << h << " |";
+    md << "\n|";
+    for (std::size_t i = 0; i < header.size(); ++i) md << (i ? "---:|" : "---|");
+    md << "\n";
+    html << "<table><tr>";
+    for (const std::string& h : header) html << "<th>" << html_escape(h) << "</th>";
+    html << "</tr>\n";
+    for (const auto& row : rows) {
+      md << "|";
+      html << "<tr>";
+      for (const std::string& c : row) md << ' ' << c << " |", html << "<td>" << html_escape(c) << "</td>";
+      md << "\n";
+      html << "</tr>\n";
+    }
+    md << "\n";
+    html << "</table>\n";
+  }
+};
+
+// Runs one of the CLI's plot commands in-process; its failure is the report's.
+void run_plot(const std::vector<std::string>& args) {
+  std::ostringstream out, err;
+  if (run(args, out, err) != kExitOk) throw RuntimeFailure("report: perfmodel " + args[0] + " " + args[1] + " failed: " + err.str());
+}
+
+}  // namespace
+
+int cmd_report(const Invocation& inv) {
+  po::options_description options("perfmodel report options");
+  options.add_options()("out,o", po::value<std::string>()->required(), "output directory (created if missing)")(
+      "validation", po::value<std::string>(), "recorded validation run (default: the bundled H100 run)");
+  add_profile_option(options);
+  po::positional_options_description positional;
+  positional.add("out", 1);
+  po::variables_map vm;
+  if (!parse_or_help(inv,
+                     "usage: perfmodel report DIR [--profile P] [--validation RUN]\n\n"
+                     "Writes DIR/report.html (self-contained: every plot embedded) and DIR/report.md (plots beside it):\n"
+                     "the profile summary, the GPU microbenchmark, transfer and CPU plots, the validation errors and plot,\n"
+                     "the roofline and the speedups. Needs gnuplot; no GPU.",
+                     options, &positional, vm))
+    return kExitOk;
+  const std::string dir = vm["out"].as<std::string>();
+  const LoadedProfile loaded = load_selected_profile(vm);
+  const Profile& profile = loaded.profile;
+  const std::string validation_dir = vm.count("validation") ? vm["validation"].as<std::string>() : bundled_validation_dir();
+  if (!std::filesystem::exists(validation_dir + "/measurements.csv"))
+    throw InputError(validation_dir + ": no recorded validation run (measurements.csv) to report");
+  const ValidationRun run = read_validation_run(validation_dir);
+  make_directory(dir);
+
+  // Every figure first, each in its own folder with its data and script.
+  run_plot({"plot", "microbench", "--out", dir + "/microbench", "--profile", loaded.path});
+  if (profile.pcie) run_plot({"plot", "transfers", "--out", dir + "/transfers", "--profile", loaded.path});
+  if (profile.cpu) run_plot({"plot", "cpu", "--out", dir + "/cpu", "--profile", loaded.path});
+  const ValidationAnalysis analysis = analyse_validation(run, profile);
+  const std::string plot_note = write_validation_outputs(dir + "/validation", run, analysis, loaded.path);
+  if (!plot_note.empty()) throw RuntimeFailure("report: " + plot_note);
+  const RooflineOutputs roof = write_roofline(dir + "/roofline", profile, &run, {});
+  const SpeedupOutputs speed = write_speedup(dir + "/speedup", profile, loaded.path, &run, HostMemory::pinned);
+
+  Page page;
+  page.dir = dir;
+  const Provenance& pv = profile.provenance;
+  page.heading("perfmodel report: " + pv.device_name, 1);
+  page.paragraph("Profile " + loaded.path + ", measured " + pv.date_utc + " on " + pv.host_name + " (" + pv.host_cpu + "; driver " +
+                 pv.driver_version + ", runtime " + pv.runtime_version + ") by `" + pv.command + "`, toolkit " + pv.toolkit_version +
+                 " (" + pv.toolkit_commit + "). Validation run measured " + run.provenance.date_utc + " by `" + run.provenance.command +
+                 "` (" + run.provenance.toolkit_commit + "). This report: `" + inv.command_line + "`.");
+
+  page.heading("Profile summary", 2);
+  std::ostringstream summary;
+  render(profile_report(profile), Format::table, summary);
+  page.preformatted(summary.str(), "every section of the profile (perfmodel profile show)");
+
+  page.heading("Calibration", 2);
+  page.figure("microbench/microbench.svg", "GPU microbenchmarks: bandwidth vs bytes in flight, bank conflicts, strides, camping, working set, latency");
+  if (profile.pcie) page.figure("transfers/transfers.svg", "Host-device copies: measured and modelled time and bandwidth vs size");
+  if (profile.cpu) page.figure("cpu/cpu.svg", "CPU bandwidth vs working set per thread count, with the cache plateaus");
+
+  page.heading("GPU kernel time: validation", 2);
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& [kernel, s] : analysis.per_kernel)
+    rows.push_back({kernel, std::to_string(s.count), pct(s.mean), pct(s.median), pct(s.p90), pct(s.max)});
+  rows.push_back({"all", std::to_string(analysis.overall.count), pct(analysis.overall.mean), pct(analysis.overall.median),
+                  pct(analysis.overall.p90), pct(analysis.overall.max)});
+  page.paragraph(std::to_string(run.measurements.size()) + " runs of the reference kernels, each checked against its CPU reference; "
+                 "|predicted / measured - 1| per kernel (targets: median <= 10 %, p90 <= 20 %). Tuner: the predicted-best "
+                 "configuration is " + pct(analysis.tuner_mean_loss) + " slower than the measured optimum on average over " +
+                 std::to_string(analysis.tuner.size()) + " sweeps.");
+  page.table({"kernel", "runs", "mean", "median", "p90", "max"}, rows);
+  page.figure("validation/validation.svg", "Measured vs predicted kernel time, every validation run");
+
+  page.heading("Roofline", 2);
+  rows.clear();
+  for (const RooflinePoint& p : roof.points)
+    rows.push_back({p.name, std::to_string(p.n), format_number_short(p.bound.intensity), p.bound.memory_bound ? "memory" : "compute",
+                    format_number_short(p.bound.achieved / 1e9), format_number_short(p.predicted / 1e9),
+                    format_number_short(p.bound.attainable / 1e9)});
+  page.figure("roofline/roofline.svg", "Hierarchical roofline from measured ceilings (datasheet peaks dashed); kernels measured (filled) and predicted (open)");
+  page.table({"kernel", "n", "flop/DRAM byte", "bound", "measured Gflop/s", "predicted Gflop/s", "attainable Gflop/s"}, rows);
+
+  page.heading("Speedup over the host CPU", 2);
+  rows.clear();
+  for (const SpeedupCurve& c : speed.curves)
+    rows.push_back({c.cpu_kernel, c.gpu_kernel, c.crossover_n > 0 ? format_number_short(c.crossover_n) : "none in range",
+                    format_number_short(c.predicted.back().second), std::to_string(c.measured.size())});
+  page.figure("speedup/speedup.svg", "CPU time / (GPU kernel + pinned copies) over n: predicted (lines), measured (points), crossover dotted");
+  page.table({"CPU kernel", "GPU kernel", "crossover n", "predicted speedup at the largest n", "measured points"}, rows);
+  page.figure("speedup/variants.svg", "Kernel variants (S0's stepwise procedure) as effective bandwidth: measured (points), predicted (lines)");
+
+  const std::string html =
+      "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>perfmodel report: " + html_escape(pv.device_name) +
+      "</title>\n<style>body{font-family:sans-serif;max-width:1200px;margin:2em auto;color:#111}"
+      "figure{margin:1.5em 0}img{max-width:100%;border:1px solid #ddd}figcaption{font-size:.9em;color:#444}"
+      "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:.2em .6em;text-align:right}"
+      "td:first-child,th:first-child{text-align:left}pre{font-size:.75em;overflow-x:auto;background:#f6f6f6;padding:1em}</style>\n"
+      "<script>window.addEventListener('load',function(){var i=document.images,n=0;for(var k=0;k<i.length;++k)"
+      "if(i[k].complete&&i[k].naturalWidth>0)++n;document.body.setAttribute('data-images-total',i.length);"
+      "document.body.setAttribute('data-images-loaded',n);});</script>\n</head><body>\n" +
+      page.html.str() + "</body></html>\n";
+  write_file_atomically(dir + "/report.html", html);
+  write_file_atomically(dir + "/report.md", page.md.str());
+  inv.out << "wrote " << dir << "/report.html (" << page.images << " figures embedded) and " << dir << "/report.md\n";
+  return kExitOk;
+}
+
+}  // namespace perfmodel::cli

@@ -1,0 +1,195 @@
+// perfmodel roofline --out DIR [--profile P] [--validation RUN] [--workload F]... [--intensity I]...
+// The hierarchical roofline of a profile with measured and predicted kernel points.
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <ostream>
+#include <sstream>
+
+#include "cli_common.hpp"
+#include "gnuplot.hpp"
+#include "perfmodel/model/atomic_file.hpp"
+#include "perfmodel/model/errors.hpp"
+#include "perfmodel/model/gpu_workload_file.hpp"
+#include "perfmodel/predictors/gpu_compute.hpp"
+#include "perfmodel/predictors/roofline.hpp"
+#include "perfmodel/validate/analysis.hpp"
+#include "roofline_report.hpp"
+
+namespace perfmodel::cli {
+namespace {
+
+const auto g = plot_number;
+
+double dram_bytes_of(const GpuWorkload& w) {
+  double bytes = 0;
+  for (const GpuPhase& p : w.phases) bytes += p.launches * p.dram_bytes;
+  return bytes;
+}
+
+std::string roofline_script(const Roofline& r, const std::string& title, bool has_points, bool has_workloads) {
+  const double pi32 = r.compute_roof("fp32").value;
+  std::ostringstream s;
+  s << "# perfmodel roofline — measured roofs (solid), datasheet peaks (grey dashes), kernels measured\n"
+       "# (filled) and predicted (open), joined. Data: roofs.csv, points.csv, workloads.csv. Restyle freely.\n"
+       "set datafile separator ','\n"
+       "set grid lc rgb '#e5e5e5'\n"
+       "set logscale xy 10\nset format x '10^{%L}'\nset format y '10^{%L}'\n"
+       "set xrange [0.01:1000]\nset yrange [1:2e5]\n"
+       "set xlabel 'arithmetic intensity (flop per DRAM byte; per byte moved at the roof drawn)'\n"
+       "set ylabel 'performance (Gflop/s)'\n"
+       "set key below font ',9' samplen 2 maxrows 4\n"
+       "set title \""
+    << title << "\" font ',12'\n"
+    << "mn(a,b) = a < b ? a : b\n";
+  std::ostringstream plots;
+  int dt = 1;
+  for (const Roof& m : r.memory) {
+    s << "b_" << m.name << " = " << g(m.value / 1e9) << "\n";
+    plots << (plots.tellp() ? ", \\\n     " : "") << "mn(" << g(pi32 / 1e9) << ", b_" << m.name << "*x) with lines lw 2 dt " << dt++
+          << " lc rgb '#000000' title '" << m.name << " " << g(std::round(m.value / 1e9)) << " GB/s'";
+    if (m.theoretical > 0)
+      plots << ", \\\n     mn(" << g(pi32 / 1e9) << ", " << g(m.theoretical / 1e9) << "*x) with lines lw 1 dt 2 lc rgb '#aaaaaa' notitle";
+  }
+  for (const Roof& c : r.compute) {
+    plots << ", \\\n     (x >= " << g(c.value / r.memory_roof("dram").value) << " ? " << g(c.value / 1e9)
+          << " : 1/0) with lines lw 2 lc rgb '#444444' title '" << c.name << " " << g(std::round(c.value / 1e11) / 10) << " Tflop/s'";
+    if (c.theoretical > 0)
+      plots << ", \\\n     " << g(c.theoretical / 1e9) << " with lines lw 1 dt 2 lc rgb '#aaaaaa' title '" << c.name << " datasheet'";
+  }
+  if (has_points)
+    plots << ", \\\n     'points.csv' skip 1 using 3:($4/1e9):(0):(($5-$4)/1e9) with vectors nohead lw 1 lc rgb '#666666' notitle"
+             ", \\\n     'points.csv' skip 1 using 3:($4/1e9) with points pt 7 ps 1.0 lc rgb '#000000' title 'measured (validation run)'"
+             ", \\\n     'points.csv' skip 1 using 3:($5/1e9) with points pt 6 ps 1.3 lc rgb '#000000' title 'predicted'"
+             ", \\\n     'points.csv' skip 1 using 3:($4/1e9):1 with labels offset 0.8,0.4 left font ',7' notitle";
+  if (has_workloads)
+    plots << ", \\\n     'workloads.csv' skip 1 using 2:($3/1e9) with points pt 4 ps 1.3 lc rgb '#000000' title 'workloads (predicted)'"
+             ", \\\n     'workloads.csv' skip 1 using 2:($3/1e9):1 with labels offset 0.8,-0.6 left font ',7' notitle";
+  s << "plot " << plots.str() << "\n";
+  return s.str();
+}
+
+}  // namespace
+
+RooflineOutputs write_roofline(const std::string& dir, const Profile& profile, const ValidationRun* run,
+                               const std::vector<std::string>& workload_files) {
+  const Roofline r = roofline_of(profile);
+  const GpuCalibration& gpu = profile.require_gpu();
+  RooflineOutputs out;
+  make_directory(dir);
+  std::ostringstream roofs;
+  roofs << "name,kind,value,theoretical\n";
+  for (const Roof& m : r.memory) roofs << m.name << ",memory," << g(m.value) << ',' << g(m.theoretical) << "\n";
+  for (const Roof& c : r.compute) roofs << c.name << ",compute," << g(c.value) << ',' << g(c.theoretical) << "\n";
+  write_file_atomically(dir + "/roofs.csv", roofs.str());
+  std::ostringstream points;
+  points << "kernel,n,intensity,measured_flops,predicted_flops,attainable_flops,bound,headroom\n";
+  if (run) {
+    // One point per kernel: the launch rule's configuration at the largest size measured.
+    std::map<std::string, const KernelMeasurement*> largest;
+    for (const KernelMeasurement& m : run->measurements) {
+      const GpuKernelSpec& spec = gpu_kernel_spec(m.kernel);
+      if (!(default_config(spec, m.n, gpu.device.multiprocessors) == m.config)) continue;
+      const KernelMeasurement*& best = largest[m.kernel];
+      if (!best || m.n > best->n) best = &m;
+    }
+    const ResourceTable resources = run->resource_table();
+    for (const auto& [kernel, m] : largest) {
+      const GpuWorkload w = describe_gpu_kernel(kernel, m->n, m->config, resources, gpu.device.l2_cache_bytes);
+      const double measured = w.flops / m->summary().median, predicted = w.flops / predict_gpu(gpu, w).seconds;
+      const double intensity = w.flops / dram_bytes_of(w);
+      const RooflineBound b = roofline_bound(r, intensity, "dram", "fp32", measured);
+      out.points.push_back({kernel, m->n, b, predicted});
+      points << kernel << ',' << m->n << ',' << g(intensity) << ',' << g(measured) << ',' << g(predicted) << ',' << g(b.attainable)
+             << ',' << (b.memory_bound ? "memory" : "compute") << ',' << g(b.headroom) << "\n";
+    }
+  }
+  write_file_atomically(dir + "/points.csv", points.str());
+  std::ostringstream workloads;
+  workloads << "workload,intensity,predicted_flops,attainable_flops,bound\n";
+  for (const std::string& file : workload_files) {
+    const GpuWorkloadFile f = read_gpu_workload(file, gpu);
+    const double bytes = dram_bytes_of(f.workload);
+    if (!(bytes > 0) || !(f.workload.flops > 0)) throw InputError(file + ": a roofline point needs flops and DRAM bytes");
+    const double predicted = f.workload.flops / predict_gpu(gpu, f.workload).seconds;
+    const RooflineBound b = roofline_bound(r, f.workload.flops / bytes, "dram", "fp32", predicted);
+    out.workloads.push_back({f.name, 0, b, predicted});
+    std::string label = f.name;
+    std::replace(label.begin(), label.end(), ',', ' ');
+    workloads << label << ',' << g(b.intensity) << ',' << g(predicted) << ',' << g(b.attainable) << ','
+              << (b.memory_bound ? "memory" : "compute") << "\n";
+  }
+  write_file_atomically(dir + "/workloads.csv", workloads.str());
+  write_file_atomically(dir + "/roofline.gp", roofline_script(r, "Roofline: " + profile.provenance.device_name + " (measured " +
+                                                                     profile.provenance.date_utc.substr(0, 10) + ")",
+                                                             !out.points.empty(), !out.workloads.empty()));
+  render_gnuplot(dir, "roofline", PlotSize{1000, 820});
+  out.roofline = r;
+  return out;
+}
+
+int cmd_roofline(const Invocation& inv) {
+  po::options_description options("perfmodel roofline options");
+  options.add_options()("out,o", po::value<std::string>()->required(), "output directory (created if missing)")(
+      "validation", po::value<std::string>(), "recorded validation run for the kernel points (default: the bundled H100 run)")(
+      "no-kernels", "draw no kernel points")(
+      "workload,w", po::value<std::vector<std::string>>()->composing(), "a workload file to place on the roofline (repeatable)")(
+      "intensity", po::value<std::vector<std::string>>()->composing(), "print the bound of this intensity, flop/byte (repeatable)")(
+      "memory", po::value<std::string>()->default_value("dram"), "memory roof for --intensity: dram | l2 | shared | pcie")(
+      "precision", po::value<std::string>()->default_value("fp32"), "compute roof for --intensity: fp32 | fp64 | fp16");
+  add_profile_option(options);
+  add_format_option(options);
+  po::variables_map vm;
+  if (!parse_or_help(inv,
+                     "usage: perfmodel roofline --out DIR [--validation RUN] [--workload F]... [--intensity I]... [--profile P]\n\n"
+                     "Draws the hierarchical roofline of the profile (DRAM, L2, shared, PCIe roofs; FP32, FP64, FP16 roofs;\n"
+                     "datasheet peaks faintly) with the reference kernels measured and predicted side by side, and prints\n"
+                     "the bound of each point: attainable performance, ridge point, memory- or compute-bound, headroom.",
+                     options, nullptr, vm))
+    return kExitOk;
+  const Format format = selected_format(vm);
+  const LoadedProfile loaded = load_selected_profile(vm);
+  std::optional<ValidationRun> run;
+  if (!vm.count("no-kernels")) {
+    const std::string dir = vm.count("validation") ? vm["validation"].as<std::string>() : bundled_validation_dir();
+    if (vm.count("validation") || std::filesystem::exists(dir + "/measurements.csv")) run = read_validation_run(dir);
+  }
+  std::vector<std::string> workloads;
+  if (vm.count("workload")) workloads = vm["workload"].as<std::vector<std::string>>();
+  const RooflineOutputs out = write_roofline(vm["out"].as<std::string>(), loaded.profile, run ? &*run : nullptr, workloads);
+  Report report;
+  add_profile_meta(report, loaded);
+  Table roofs{"roofs", {}};
+  for (const Roof& m : out.roofline.memory)
+    roofs.rows.push_back({{"roof", Cell(m.name)}, {"kind", Cell("memory")}, {"measured", Cell(m.value, Unit::bytes_per_s)},
+                          {"datasheet", Cell(m.theoretical, Unit::bytes_per_s)},
+                          {"ridge_fp32_flop_per_byte", Cell(out.roofline.compute_roof("fp32").value / m.value)}});
+  for (const Roof& c : out.roofline.compute)
+    roofs.rows.push_back({{"roof", Cell(c.name)}, {"kind", Cell("compute")}, {"measured", Cell(c.value, Unit::per_s)},
+                          {"datasheet", Cell(c.theoretical, Unit::per_s)},
+                          {"ridge_fp32_flop_per_byte", Cell(c.value / out.roofline.memory_roof("dram").value)}});
+  report.tables.push_back(roofs);
+  Table points{"points", {}};
+  auto add = [&](const RooflinePoint& p, const char* source) {
+    points.rows.push_back({{"point", Cell(p.name)}, {"source", Cell(source)}, {"n", Cell(static_cast<std::int64_t>(p.n))},
+                           {"intensity", Cell(p.bound.intensity)}, {"bound", Cell(p.bound.memory_bound ? "memory" : "compute")},
+                           {"attainable", Cell(p.bound.attainable, Unit::per_s)}, {"measured", Cell(p.bound.achieved, Unit::per_s)},
+                           {"predicted", Cell(p.predicted, Unit::per_s)}, {"headroom", Cell(p.bound.headroom)}});
+  };
+  for (const RooflinePoint& p : out.points) add(p, "validation");
+  for (const RooflinePoint& p : out.workloads) add(p, "workload");
+  if (vm.count("intensity"))
+    for (const std::string& text : vm["intensity"].as<std::vector<std::string>>()) {
+      const RooflineBound b = roofline_bound(out.roofline, parse_positive_number(text, "--intensity"), vm["memory"].as<std::string>(),
+                                             vm["precision"].as<std::string>());
+      add({"I = " + text, 0, b, 0}, "--intensity");
+      points.rows.back().push_back({"ridge", Cell(b.ridge)});
+    }
+  report.tables.push_back(points);
+  report.notes.push_back("wrote " + vm["out"].as<std::string>() + "/roofline.{gp,svg,png} with roofs.csv, points.csv, workloads.csv");
+  render(report, format, inv.out);
+  return kExitOk;
+}
+
+}  // namespace perfmodel::cli
