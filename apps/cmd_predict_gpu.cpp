@@ -121,8 +121,7 @@ int predict_kernel_command(const Invocation& inv) {
   const GpuKernelSpec& spec = gpu_kernel_spec(kernel);
   const int n = parse_n(vm);
   const LoadedProfile loaded = load_selected_profile(vm);
-  if (!loaded.profile.gpu) throw InputError(loaded.path + ": the profile has no gpu section");
-  const GpuCalibration& gpu = *loaded.profile.gpu;
+  const GpuCalibration& gpu = loaded.profile.require_gpu();
   const KernelConfig config = vm.count("config") ? parse_kernel_config(vm["config"].as<std::string>(), spec)
                                                  : default_config(spec, n, gpu.device.multiprocessors);
   const std::string problem = config_problem(spec, n, config);
@@ -178,9 +177,9 @@ int predict_workload_command(const Invocation& inv) {
     return kExitOk;
   const Format format = selected_format(vm);
   const LoadedProfile loaded = load_selected_profile(vm);
-  if (!loaded.profile.gpu) throw InputError(loaded.path + ": the profile has no gpu section");
-  const GpuWorkloadFile f = read_gpu_workload(vm["workload"].as<std::string>(), *loaded.profile.gpu);
-  const GpuPrediction p = predict_gpu(*loaded.profile.gpu, f.workload);
+  const GpuCalibration& gpu = loaded.profile.require_gpu();
+  const GpuWorkloadFile f = read_gpu_workload(vm["workload"].as<std::string>(), gpu);
+  const GpuPrediction p = predict_gpu(gpu, f.workload);
   Report report;
   add_profile_meta(report, loaded);
   report.meta.push_back({"workload", Cell(f.name)});
@@ -221,8 +220,7 @@ int cmd_tune(const Invocation& inv) {
   const int top = vm["top"].as<int>();
   if (top < 1) throw InputError("--top: must be >= 1");
   const LoadedProfile loaded = load_selected_profile(vm);
-  if (!loaded.profile.gpu) throw InputError(loaded.path + ": the profile has no gpu section");
-  const GpuCalibration& gpu = *loaded.profile.gpu;
+  const GpuCalibration& gpu = loaded.profile.require_gpu();
   const Resources res = load_resources(vm, kernel);
   struct Ranked {
     KernelConfig config;

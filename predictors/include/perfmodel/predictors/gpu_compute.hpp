@@ -1,23 +1,31 @@
 #pragma once
 // GPU computation time of a described workload (perfmodel/model/gpu_kernels.hpp), from the
 // profile's gpu section. Generalises S0 §3.5.2/§4 (time = bytes ÷ bandwidth, Eq 3.1–3.13 for the
-// launch) to every level a kernel can saturate, per wave:
+// launch) to every level a kernel can saturate, per wave (S0 Eq 3.8/3.10: full waves of
+// SMs · Blks_SM^active blocks, then the fragment):
 //
-//   T = Σ_phases launches · ( t_launch + Σ_waves T_wave )
-//   T_wave = max( T_dram, T_l2, T_l1, T_issue, T_fp64, T_special, T_chain )       for a wave of k blocks
+//   T = t_launch + W_1 + Σ_{launches i ≥ 2} max(W_i, t_launch)
+//   W = Σ_waves T_wave + t_wave · (⌈waves⌉ − 1)
+//   T_wave = max( T_dram, T_l2, T_l1, T_issue + T_special, T_fp64, T_chain )     for a wave of k blocks
 //     f        = k / blocks                      (the wave's share of the phase's work)
 //     S_k      = min(SMs, k),  w = warps per SM in the wave
 //     q        = S_k · w · min(loads_in_flight, R) · request_bytes                   (bytes in flight)
 //     T_dram   = f · dram_bytes / BW(q)          BW: the fitted saturation curve (Little's law, knee)
 //     T_l2     = f · l2_bytes / min(B_L2 · S_k/SMs, q / latency_L2)
 //     T_l1     = f · (l1_wavefronts · t(1) + Σ_d shared_d · t(d)) / S_k          t(d): conflict curve, per SM
-//     T_issue  = f · warp_instructions / (I · S_k/SMs · min(1, w/4)),  I = FP32 ceiling / 64 (one warp
-//                instruction per scheduler per clock; the FMA ceiling measures exactly that)
-//     T_fp64, T_special = f · work / (ceiling · S_k/SMs), the special calls also ≤ w·32/latency per SM
-//     T_chain  = chain_fma · lat_fma + chain_cosf · lat_cosf + chain_l2_loads · lat_L2
-//   t_launch = the measured back-to-back launch time of an empty kernel; waves beyond the first
-//   add the measured per-wave block-scheduling cost.
-// The waves are S0's Eq 3.8/3.10: full waves of SMs · Blks_SM^active blocks, then the fragment.
+//     T_issue  = f · warp_instructions / (S_k · min(I/SMs, w / lat_FMA)),  I = FP32 ceiling / 64: one warp
+//                instruction per scheduler per clock (what the FMA ceiling measures); with few warps, a
+//                warp issues once per dependent-FMA latency
+//     T_special= f · special_calls / (S_k · min(C/SMs, 32·w / lat_cosf)),  C = the cosf ceiling; the calls
+//                share the issue slots with the other instructions, so the two add
+//     T_fp64   = f · flops_fp64 / (FP64 ceiling · S_k/SMs)
+//     T_chain  = chain_fma · lat_FMA + chain_cosf · lat_cosf + chain_l2_loads · latency_L2
+//   t_launch = the measured back-to-back launch time of an empty kernel (the first launch of a run
+//   pays it in full, event to kernel start; later launches only where their work is shorter);
+//   t_wave   = the measured cost of scheduling one more wave of blocks.
+// The validation data chose the forms that differ from the seeds: overlap (max) between the memory
+// levels and the pipelines, the issue slots shared by special calls, the latency-limited issue, the
+// back-to-back launch floor, the additive per-wave cost (see data/validation/…/report.md).
 #include <string>
 #include <vector>
 
