@@ -102,7 +102,7 @@ int predict_kernel_command(const Invocation& inv) {
   po::options_description options("perfmodel predict kernel options");
   std::string names;
   for (const GpuKernelSpec& s : gpu_kernel_specs()) names += (names.empty() ? "" : " | ") + s.name;
-  options.add_options()("kernel,k", po::value<std::string>()->required(), ("GPU reference kernel: " + names).c_str())(
+  options.add_options()("kernel,k", po::value<std::string>()->required(), ("GPU reference kernel: " + names + " (or a family: mv, mm, conv2d, cholesky, sgemm = its optimised variant)").c_str())(
       "n", po::value<std::string>()->required(), "problem size (matrix order, vector length or image side)")(
       "config,c", po::value<std::string>(), "launch configuration XxY (and /eNE, /gBLOCKS where the kernel has one); default: S0's rule")(
       "memory,m", po::value<std::string>()->default_value("pinned"), "host memory of the transfers: pinned | pageable");
@@ -117,8 +117,8 @@ int predict_kernel_command(const Invocation& inv) {
                      options, nullptr, vm))
     return kExitOk;
   const Format format = selected_format(vm);
-  const std::string kernel = vm["kernel"].as<std::string>();
-  const GpuKernelSpec& spec = gpu_kernel_spec(kernel);
+  const GpuKernelSpec& spec = gpu_kernel_or_family(vm["kernel"].as<std::string>());
+  const std::string& kernel = spec.name;
   const int n = parse_n(vm);
   const LoadedProfile loaded = load_selected_profile(vm);
   const GpuCalibration& gpu = loaded.profile.require_gpu();
@@ -200,7 +200,7 @@ int predict_workload_command(const Invocation& inv) {
 
 int cmd_tune(const Invocation& inv) {
   po::options_description options("perfmodel tune options");
-  options.add_options()("kernel,k", po::value<std::string>()->required(), "GPU reference kernel with several launch configurations")(
+  options.add_options()("kernel,k", po::value<std::string>()->required(), "GPU reference kernel with several launch configurations (or a family: mv, mm, conv2d, … = its optimised variant)")(
       "n", po::value<std::string>()->required(), "problem size")("top", po::value<int>()->default_value(10), "configurations to list");
   add_resources_option(options);
   add_profile_option(options);
@@ -214,8 +214,8 @@ int cmd_tune(const Invocation& inv) {
                      options, nullptr, vm))
     return kExitOk;
   const Format format = selected_format(vm);
-  const std::string kernel = vm["kernel"].as<std::string>();
-  const GpuKernelSpec& spec = gpu_kernel_spec(kernel);
+  const GpuKernelSpec& spec = gpu_kernel_or_family(vm["kernel"].as<std::string>());
+  const std::string& kernel = spec.name;
   const int n = parse_n(vm);
   const int top = vm["top"].as<int>();
   if (top < 1) throw InputError("--top: must be >= 1");

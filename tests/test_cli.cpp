@@ -173,9 +173,10 @@ TEST(Cli, PredictKernelReportsPartsOccupancyAndTheMeasuredTime) {
 }
 
 TEST(Cli, TuneRanksConfigurationsBesideTheMeasuredSweep) {
-  const Result r = run({"tune", "--kernel", "mm-opt", "--n", "4096", "--top", "5", "--format", "json"});
+  const Result r = run({"tune", "--kernel", "mm", "--n", "4096", "--top", "5", "--format", "json"});  // mm: S0's optimised MM
   ASSERT_EQ(r.code, 0) << r.err;
   const YAML::Node j = YAML::Load(r.out);
+  EXPECT_EQ(j["kernel"].as<std::string>(), "mm-opt");
   EXPECT_EQ(j["configurations"].as<int>(), 33);
   ASSERT_EQ(j["ranking"].size(), 5u);
   for (std::size_t i = 1; i < 5; ++i)

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <sstream>
 
 #include "perfmodel/model/errors.hpp"
@@ -83,6 +84,13 @@ const GpuKernelSpec& gpu_kernel_spec(const std::string& name) {
   std::string list;
   for (const GpuKernelSpec& s : gpu_kernel_specs()) list += (list.empty() ? "" : ", ") + s.name;
   throw InputError("unknown GPU kernel '" + name + "' (known: " + list + ")");
+}
+
+const GpuKernelSpec& gpu_kernel_or_family(const std::string& name) {
+  static const std::map<std::string, std::string> optimised = {
+      {"mv", "mv-opt"}, {"mm", "mm-opt"}, {"conv2d", "conv2d-shared"}, {"cholesky", "cholesky-opt"}, {"sgemm", "sgemm-64"}};
+  const auto it = optimised.find(name);
+  return gpu_kernel_spec(it == optimised.end() ? name : it->second);
 }
 
 std::string to_string(const KernelConfig& c, const GpuKernelSpec& spec) {

@@ -81,6 +81,10 @@ struct GpuKernelSpec {
 const std::vector<GpuKernelSpec>& gpu_kernel_specs();
 // Throws InputError listing the known kernels.
 const GpuKernelSpec& gpu_kernel_spec(const std::string& name);
+// A kernel name, or a family name standing for its optimised variant (mv → mv-opt, mm → mm-opt,
+// conv2d → conv2d-shared, cholesky → cholesky-opt, sgemm → sgemm-64; dot, cg, cosine, blur are
+// both). Throws InputError as gpu_kernel_spec.
+const GpuKernelSpec& gpu_kernel_or_family(const std::string& name);
 
 // "32x8", "8x16/e16", "256/g528"; parse accepts the same, "32" for 32x1.
 std::string to_string(const KernelConfig& c, const GpuKernelSpec& spec);
