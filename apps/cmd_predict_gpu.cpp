@@ -68,6 +68,11 @@ Record prediction_meta(const GpuPrediction& p, const GpuWorkload& w) {
   if (w.algorithmic_bytes > 0) r.push_back({"effective_bytes_per_s", Cell(w.algorithmic_bytes / p.seconds, Unit::bytes_per_s)});
   r.push_back({"dram_fraction_of_peak", Cell(p.dram_fraction, Unit::percent)});
   r.push_back({"fp32_fraction_of_peak", Cell(p.flop_fraction, Unit::percent)});
+  // How busy each ceiling is over the predicted time (its part / the time): the achieved fraction
+  // of the L2, L1/shared and issue ceilings at the kernel's occupancy.
+  for (const auto& [name, part] : std::vector<std::pair<const char*, double>>{
+           {"l2_utilisation", p.l2_s}, {"l1_shared_utilisation", p.l1_s}, {"issue_utilisation", p.issue_s + p.special_s}})
+    r.push_back({name, Cell(p.seconds > 0 ? part / p.seconds : 0.0, Unit::percent)});
   return r;
 }
 
@@ -90,6 +95,7 @@ Table phase_table(const GpuPrediction& p, const GpuWorkload& w) {
                       {"waves", Cell(ph.metrics.waves)},
                       {"seconds", Cell(ph.seconds, Unit::seconds)},
                       {"bound", Cell(ph.bound)},
+                      {"sectors_per_request", Cell(desc ? desc->request_bytes / 32 : 0.0)},
                       {"bytes_in_flight", Cell(ph.bytes_in_flight, Unit::bytes)},
                       {"dram_reachable", Cell(ph.dram_Bps_reachable, Unit::bytes_per_s)}});
   }
