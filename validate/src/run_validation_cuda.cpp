@@ -30,6 +30,7 @@ ValidationRun run_validation(const ValidationOptions& options, const std::string
   fill_device_provenance(run.provenance);
   run.device = query_gpu_device();
   const std::vector<ValidationPoint> plan = validation_plan(options, run.device.multiprocessors);
+  if (progress) *progress << "perfmodel validate: " << plan.size() << " runs on " << run.provenance.device_name << "\n";
   gpu::ReferenceRunner runner;
   std::map<std::string, bool> recorded;
   auto keep_resources = [&](const std::vector<gpu::PhaseInfo>& phases) {
