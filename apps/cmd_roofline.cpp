@@ -77,6 +77,9 @@ RooflineOutputs write_roofline(const std::string& dir, const Profile& profile, c
   const Roofline r = roofline_of(profile);
   const GpuCalibration& gpu = profile.require_gpu();
   RooflineOutputs out;
+  // Every input is read and checked before anything is written.
+  std::vector<GpuWorkloadFile> files;
+  for (const std::string& file : workload_files) files.push_back(read_gpu_workload(file, gpu));
   make_directory(dir);
   std::ostringstream roofs;
   roofs << "name,kind,value,theoretical\n";
@@ -108,10 +111,9 @@ RooflineOutputs write_roofline(const std::string& dir, const Profile& profile, c
   write_file_atomically(dir + "/points.csv", points.str());
   std::ostringstream workloads;
   workloads << "workload,intensity,predicted_flops,attainable_flops,bound\n";
-  for (const std::string& file : workload_files) {
-    const GpuWorkloadFile f = read_gpu_workload(file, gpu);
+  for (const GpuWorkloadFile& f : files) {
     const double bytes = dram_bytes_of(f.workload);
-    if (!(bytes > 0) || !(f.workload.flops > 0)) throw InputError(file + ": a roofline point needs flops and DRAM bytes");
+    if (!(bytes > 0) || !(f.workload.flops > 0)) throw InputError(f.name + ": a roofline point needs flops and DRAM bytes");
     const double predicted = f.workload.flops / predict_gpu(gpu, f.workload).seconds;
     const RooflineBound b = roofline_bound(r, f.workload.flops / bytes, "dram", "fp32", predicted);
     out.workloads.push_back({f.name, 0, b, predicted});
@@ -157,6 +159,13 @@ int cmd_roofline(const Invocation& inv) {
   }
   std::vector<std::string> workloads;
   if (vm.count("workload")) workloads = vm["workload"].as<std::vector<std::string>>();
+  std::vector<double> intensities;  // checked before anything is drawn
+  if (vm.count("intensity"))
+    for (const std::string& text : vm["intensity"].as<std::vector<std::string>>())
+      intensities.push_back(parse_positive_number(text, "--intensity"));
+  const Roofline named = roofline_of(loaded.profile);  // --memory and --precision name roofs that exist
+  named.memory_roof(vm["memory"].as<std::string>());
+  named.compute_roof(vm["precision"].as<std::string>());
   const RooflineOutputs out = write_roofline(vm["out"].as<std::string>(), loaded.profile, run ? &*run : nullptr, workloads);
   Report report;
   add_profile_meta(report, loaded);
@@ -179,13 +188,11 @@ int cmd_roofline(const Invocation& inv) {
   };
   for (const RooflinePoint& p : out.points) add(p, "validation");
   for (const RooflinePoint& p : out.workloads) add(p, "workload");
-  if (vm.count("intensity"))
-    for (const std::string& text : vm["intensity"].as<std::vector<std::string>>()) {
-      const RooflineBound b = roofline_bound(out.roofline, parse_positive_number(text, "--intensity"), vm["memory"].as<std::string>(),
-                                             vm["precision"].as<std::string>());
-      add({"I = " + text, 0, b, 0}, "--intensity");
-      points.rows.back().push_back({"ridge", Cell(b.ridge)});
-    }
+  for (double intensity : intensities) {
+    const RooflineBound b = roofline_bound(out.roofline, intensity, vm["memory"].as<std::string>(), vm["precision"].as<std::string>());
+    add({"I = " + plot_number(intensity), 0, b, 0}, "--intensity");
+    points.rows.back().push_back({"ridge", Cell(b.ridge)});
+  }
   report.tables.push_back(points);
   report.notes.push_back("wrote " + vm["out"].as<std::string>() + "/roofline.{gp,svg,png} with roofs.csv, points.csv, workloads.csv");
   render(report, format, inv.out);
