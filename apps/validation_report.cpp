@@ -28,7 +28,7 @@ std::string config_text(const KernelMeasurement& m) { return to_string(m.config,
 std::string predictions_csv(const ValidationAnalysis& a) {
   std::ostringstream o;
   o << "kernel,family,n,config,default_config,measured_s,spread,predicted_s,error,bound,launch_s,dram_s,l2_s,l1_s,issue_s,special_s,"
-       "latency_s,blocks_per_sm,limited_by,waves,bytes_in_flight\n";
+       "latency_s,blocks_per_sm,limited_by,waves,bytes_in_flight,measured_flop_per_s,measured_effective_Bps\n";
   for (const PointAnalysis& p : a.points) {
     const GpuPhasePrediction* main = nullptr;
     for (const GpuPhasePrediction& ph : p.prediction.phases)
@@ -40,7 +40,8 @@ std::string predictions_csv(const ValidationAnalysis& a) {
       << plot_number(p.prediction.l2_s) << ',' << plot_number(p.prediction.l1_s) << ',' << plot_number(p.prediction.issue_s) << ','
       << plot_number(p.prediction.special_s) << ',' << plot_number(p.prediction.chain_s) << ','
       << (main ? plot_number(main->metrics.blocks_per_sm) : "") << ',' << (main ? main->metrics.limited_by : "") << ','
-      << (main ? plot_number(main->metrics.waves) : "") << ',' << (main ? plot_number(main->bytes_in_flight) : "") << "\n";
+      << (main ? plot_number(main->metrics.waves) : "") << ',' << (main ? plot_number(main->bytes_in_flight) : "") << ','
+      << plot_number(p.flops / p.measured_s) << ',' << plot_number(p.algorithmic_bytes / p.measured_s) << "\n";
   }
   return o.str();
 }

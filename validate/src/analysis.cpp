@@ -35,6 +35,8 @@ ValidationAnalysis analyse_validation(const ValidationRun& run, const Profile& p
     const GpuWorkload w = describe_gpu_kernel(m.kernel, m.n, m.config, resources, gpu.device.l2_cache_bytes, &miss);
     missing.insert(miss.begin(), miss.end());
     p.prediction = predict_gpu(gpu, w);
+    p.flops = w.flops;
+    p.algorithmic_bytes = w.algorithmic_bytes;
     p.error = p.prediction.seconds / p.measured_s - 1;
     const GpuKernelSpec& spec = gpu_kernel_spec(m.kernel);
     p.default_config = default_config(spec, m.n, gpu.device.multiprocessors) == m.config;

@@ -19,6 +19,7 @@ struct PointAnalysis {
   double measured_s = 0;      // median of the repetitions
   double spread = 0;          // (p90 − p10) / median of the repetitions
   GpuPrediction prediction;
+  double flops = 0, algorithmic_bytes = 0;  // from the workload descriptor (the single source of both)
   double error = 0;           // predicted / measured − 1
   bool default_config = false;  // the launch rule's configuration for this n
 };
