@@ -161,6 +161,11 @@ TEST(FitGpu, DerivesEveryConstantFromSyntheticSamples) {
     const double latency = footprint < 1e5 ? 20e-9 : footprint < 1e8 ? 170e-9 : 350e-9;
     for (double steps : {1000.0, 3000.0}) s.push_back(sample("latency.chase", {{"footprint_bytes", footprint}, {"steps", steps}}, 5e-6 + steps * latency, steps));
   }
+  // Operation latency: one warp, 4096 and 16384 dependent steps; FMA 3.5 ns, cosf 53 ns per step.
+  for (double steps : {4096.0, 16384.0}) {
+    s.push_back(sample("latency.op", {{"op", 0}, {"steps", steps}}, 4e-6 + steps * 3.5e-9, steps));
+    s.push_back(sample("latency.op", {{"op", 1}, {"steps", steps}}, 4e-6 + steps * 53e-9, steps));
+  }
   // Conflicts: t(d) = 0.5 ns · d, amount = accesses per SM.
   for (int d = 1; d <= 4; ++d) s.push_back(sample("shared.conflict", {{"word_bytes", 4}, {"degree", d}}, 0.5e-9 * d * 1e6, 1e6));
   // Partition: camping costs 2× in one case, nothing in the other.
@@ -190,6 +195,9 @@ TEST(FitGpu, DerivesEveryConstantFromSyntheticSamples) {
   EXPECT_NEAR(g.latency->l1_s, 20e-9, 1e-15);
   EXPECT_NEAR(g.latency->l2_s, 170e-9, 1e-15);
   EXPECT_NEAR(g.latency->dram_s, 350e-9, 1e-15);
+  ASSERT_TRUE(g.operation_latency);
+  EXPECT_NEAR(g.operation_latency->fp32_fma_s, 3.5e-9, 1e-15);
+  EXPECT_NEAR(g.operation_latency->cosf_s, 53e-9, 1e-14);
   ASSERT_EQ(g.bank_conflicts.count(4), 1u);
   EXPECT_NEAR(g.bank_conflicts.at(4).slope_s, 0.5e-9, 1e-15);
   EXPECT_DOUBLE_EQ(g.bank_conflicts.at(4).penalty(4), 4.0);

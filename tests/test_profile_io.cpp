@@ -47,6 +47,7 @@ Profile sample_profile() {
   sat.holdout = FitQuality{70, 0.02, 0.11};
   g.dram_concurrency = sat;
   g.latency = LatencyLevels{2e-8, 1.7e-7, 3.4e-7, 4096, 8388608, 536870912};
+  g.operation_latency = OperationLatency{3.5e-9, 5.3e-8};
   ConflictCurve conflicts;
   conflicts.seconds_per_access = {5.1e-10, 1.02e-9, 1.53e-9};
   conflicts.intercept_s = 0;
@@ -113,6 +114,8 @@ TEST(ProfileYaml, RoundTripIsExact) {
   EXPECT_THROW(back.gpu->ceiling("fp64"), InputError);
   ASSERT_TRUE(back.gpu->dram_concurrency);
   EXPECT_EQ(back.gpu->dram_concurrency->max_requests_per_warp, 4.5);
+  ASSERT_TRUE(back.gpu->operation_latency);
+  EXPECT_EQ(back.gpu->operation_latency->cosf_s, 5.3e-8);
   EXPECT_EQ(back.gpu->bank_conflicts.at(4).seconds_per_access.size(), 3u);
   EXPECT_EQ(back.gpu->partition->sweep.rows.size(), 2u);
   EXPECT_EQ(back.gpu->overlap->kernel_concurrency.rows.back()[2], 75);
@@ -148,6 +151,8 @@ TEST(ProfileYaml, EachKindOfBadProfileGetsItsOwnError) {
       {"multiprocessors: 132", "multiprocessors: 0", R"(gpu\.device\.multiprocessors: must be > 0)"},
       {"l1_s: [^\n]+", "l1_s: -2e-08", R"(gpu\.latency\.l1_s: must be >= 0)"},
       {"peak_Bps: [^\n]+", "peak_Bps: 0", R"(gpu\.dram_concurrency\.peak_Bps: must be > 0)"},
+      {"cosf_s: [^\n]+", "cosf_s: 0", R"(gpu\.operation_latency\.cosf_s: must be > 0)"},
+      {"fp32_fma_s:", "fma_s:", R"(gpu\.operation_latency\.fma_s: unknown key)"},
       {R"(seconds_per_access: \[[^\]]*\])", "seconds_per_access: []", R"(gpu\.bank_conflicts\.word_4B\.seconds_per_access: needs)"},
       {"word_4B", "word_5B", R"(gpu\.bank_conflicts\.word_5B: unknown key)"},
       {R"(columns: \[granule_bytes)", "columns: [granularity", R"(gpu\.partition\.sweep\.columns: must be \[granule_bytes, stride_bytes, slots_used, Bps\])"},

@@ -40,6 +40,9 @@ TEST(RecordedH100Gpu, RefittingTheRawSamplesReproducesTheProfile) {
   EXPECT_NEAR(again.dram_concurrency->latency_s / g.dram_concurrency->latency_s, 1, 1e-3);
   EXPECT_EQ(again.dram_concurrency->max_requests_per_warp, g.dram_concurrency->max_requests_per_warp);
   EXPECT_NEAR(again.latency->dram_s / g.latency->dram_s, 1, 1e-6);
+  ASSERT_TRUE(again.operation_latency && g.operation_latency);
+  EXPECT_NEAR(again.operation_latency->cosf_s / g.operation_latency->cosf_s, 1, 1e-6);
+  EXPECT_NEAR(again.operation_latency->fp32_fma_s / g.operation_latency->fp32_fma_s, 1, 1e-6);
   EXPECT_NEAR(again.partition->penalty, g.partition->penalty, 1e-6);
   EXPECT_NEAR(again.launch->per_wave_s / g.launch->per_wave_s, 1, 1e-6);
 }
