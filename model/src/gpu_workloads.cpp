@@ -11,6 +11,7 @@
 //    overhead), as the compiled code shows them (cuobjdump -sass of the H100 build).
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <numeric>
 
 #include "perfmodel/model/errors.hpp"
@@ -107,7 +108,7 @@ GpuPhase dot_phase(Builder& b, const std::string& name, double n, double block, 
 }
 
 // mv-opt<X,Y>, b in constant memory (S0 4.16) or read from global memory (CG's p).
-GpuPhase mv_opt_phase(Builder& b, const std::string& name, double n, double x, double y, bool global_b, double l2) {
+GpuPhase mv_opt_phase(Builder& b, const std::string& name, double n, double x, double y, bool global_b) {
   const double threads = x * y, blocks = n / x, r = x / y, tiles = n / x;
   GpuPhase p = b.phase(name, blocks, 1, x, y, 32, (x * (x + 1)) * kF);
   const double warps = blocks * std::ceil(threads / kWarp);
@@ -123,8 +124,389 @@ GpuPhase mv_opt_phase(Builder& b, const std::string& name, double n, double x, d
   p.request_bytes = kF * std::min(kWarp, threads);
   p.chain_fma = n / y;
   p.chain_l2_loads = tiles;  // each tile waits for its loads before the barrier
-  (void)l2;
   return p;
+}
+
+// What every family's descriptor is a function of.
+struct Request {
+  std::string kernel;
+  double n, X, Y, threads, l2;  // X, Y: the block; l2: the L2 capacity in bytes
+  KernelConfig config;
+  std::vector<std::string> names;  // phase kernel names
+  Builder& builder;
+};
+
+void describe_mv(const Request& req, GpuWorkload& w) {
+  const std::string& kernel = req.kernel;
+  const double n = req.n;
+  const double X = req.X;
+  const double Y = req.Y;
+  const std::vector<std::string>& names = req.names;
+  Builder& b = req.builder;
+  w.flops = 2 * n * n;
+  w.algorithmic_bytes = kF * (n * n + 2 * n);
+  w.h2d_bytes = kF * (n * n + n), w.d2h_bytes = kF * n;
+  if (kernel == "mv-opt") {
+    w.phases.push_back(mv_opt_phase(b, names[0], n, X, Y, false));
+    return;
+  }
+  if (kernel == "mv-global" || kernel == "mv-constant") {
+    const bool global_b = kernel == "mv-global";
+    GpuPhase p = b.phase(names[0], n / X, 1, X, 1, 32, 0);
+    const double warps = n / kWarp;
+    p.flops_fp32 = 2 * n * n;
+    // Each warp access to A touches 32 rows: 32 lines (and 32 sectors, of which each lane uses
+    // one float now and the next seven from L1 later).
+    p.l1_wavefronts = warps * n * (kWarp + (global_b ? 1 : 0)) + warps;
+    p.l2_bytes = kF * n * n + (n / X) * kF * n * (global_b ? 1 : 0) + kF * n;
+    p.dram_bytes = kF * n * n + 2 * kF * n;
+    p.warp_instructions = warps * n * (global_b ? 3.5 : 3.0);
+    p.loads_in_flight = 1;
+    p.request_bytes = kWarp * kSector;  // a miss brings one sector per lane
+    p.chain_fma = n;
+    w.phases.push_back(p);
+    return;
+  }
+  // mv-shared<X>: X-way (per warp: lanes·gcd(X,32)/32) conflicts on the column read.
+  const double lanes = std::min(kWarp, X), tiles = n / X;
+  GpuPhase p = b.phase(names[0], n / X, 1, X, 1, 32, X * X * kF);
+  const double warps = (n / X) * std::ceil(X / kWarp);
+  const double accesses = warps * tiles * X;  // per warp: X loads, X stores, X reads per tile
+  const double degree = lanes * std::gcd(static_cast<long>(X), 32L) / kWarp;
+  p.flops_fp32 = 2 * n * n;
+  p.l1_wavefronts = accesses * lines_spanned(0, kF * lanes) + warps;
+  p.shared_accesses[1] = accesses;
+  p.shared_accesses[degree] += accesses;
+  p.l2_bytes = kF * n * n + kF * n;
+  p.dram_bytes = kF * n * n + 2 * kF * n;
+  p.warp_instructions = accesses * 5.5 + warps * tiles * 4;
+  p.loads_in_flight = std::min(X, 8.0);
+  p.request_bytes = kF * lanes;
+  p.chain_fma = n;
+  p.chain_l2_loads = tiles;
+  w.phases.push_back(p);
+}
+
+void describe_mm(const Request& req, GpuWorkload& w) {
+  const std::string& kernel = req.kernel;
+  const double n = req.n;
+  const double X = req.X;
+  const double Y = req.Y;
+  const double threads = req.threads;
+  const double l2 = req.l2;
+  const KernelConfig& c = req.config;
+  const std::vector<std::string>& names = req.names;
+  Builder& b = req.builder;
+  w.flops = 2 * n * n * n;
+  w.algorithmic_bytes = 3 * kF * n * n;
+  w.h2d_bytes = 2 * kF * n * n, w.d2h_bytes = kF * n * n;
+  const double warps = n * n / kWarp;
+  if (kernel == "mm-global" || kernel == "matmul") {
+    const double bx = kernel == "matmul" ? 32 : X, by = kernel == "matmul" ? 32 : Y;
+    const double gx = std::ceil(n / bx), gy = std::ceil(n / by);
+    GpuPhase p = b.phase(names[0], gx, gy, bx, by, 32, 0);
+    const double rows = rows_per_warp(bx, bx * by);
+    p.flops_fp32 = 2 * n * n * n;
+    // Per k: the A element of each row the warp spans (broadcast) and a contiguous B segment.
+    p.l1_wavefronts = warps * n * (rows + 1) + warps;
+    const double a_l2 = kF * n * n * n / bx, b_l2 = n * n * n * std::max(kF * bx, kSector) / (bx * by);
+    p.l2_bytes = a_l2 + b_l2 + kF * n * n;
+    // B is swept once per row of blocks; A's rows stay in L2 while their blocks run.
+    p.dram_bytes = kF * n * n + swept_dram(kF * n * n, n / by, l2) + kF * n * n;
+    p.warp_instructions = warps * n * (kernel == "matmul" ? 4.0 : 3.5);
+    p.loads_in_flight = 2;
+    p.request_bytes = kF * std::min(kWarp, bx);
+    p.chain_fma = n;
+    w.phases.push_back(p);
+    return;
+  }
+  if (kernel == "mm-shared") {
+    const double t = X, tiles = n / t, rows = rows_per_warp(t, t * t);
+    GpuPhase p = b.phase(names[0], n / t, n / t, t, t, 32, 2 * t * t * kF);
+    p.flops_fp32 = 2 * n * n * n;
+    p.l1_wavefronts = warps * tiles * 2 * rows + warps;
+    // Two tile stores; per k a B row; the A row is read 4 k-values at a time (LDS.128, as the
+    // compiled code does). A 128-bit shared load takes two passes even when it broadcasts.
+    p.shared_accesses[1] = warps * tiles * (2 + t);
+    p.shared_accesses[2] = warps * tiles * (t / 4);
+    p.l2_bytes = 2 * kF * n * n * n / t + kF * n * n;
+    p.dram_bytes = kF * n * n + swept_dram(kF * n * n, n / t, l2) + kF * n * n;
+    p.warp_instructions = warps * tiles * (8 + 2.25 * t);
+    p.loads_in_flight = 2;
+    p.request_bytes = kF * std::min(kWarp, t * t);
+    p.chain_fma = n;
+    p.chain_l2_loads = tiles;
+    w.phases.push_back(p);
+    return;
+  }
+  // mm-opt<X,Y,NE> (S0 4.17): bytes 4n³(1/(XY) + 1/NE) (S0 Eq 4.9/4.10 in bytes).
+  const double ne = c.p, tiles = n / X;
+  GpuPhase p = b.phase(names[0], n / (X * Y), n / ne, X, Y, 64, ne * X * kF);
+  const double tw = (n / (X * Y)) * (n / ne) * std::ceil(threads / kWarp);  // warps (a 16-thread block fills half of one)
+  const double a_loads = tw * tiles * (ne / Y), b_loads = tw * tiles * X;
+  p.flops_fp32 = 2 * n * n * n;
+  p.l1_wavefronts = a_loads * rows_per_warp(X, threads) + b_loads + tw * ne;
+  p.shared_accesses[1] = a_loads;                 // tile stores
+  p.shared_accesses[2] = tw * tiles * X * ne / 4;  // 128-bit broadcast reads of 4 k-values: two passes each
+  p.l2_bytes = kF * n * n * n * (1 / (X * Y) + 1 / ne) + kF * n * n;
+  p.dram_bytes = swept_dram(kF * n * n, n / ne, l2) + kF * n * n + kF * n * n;
+  p.warp_instructions = tw * tiles * (2 * ne / Y + X + X * ne * 1.25 + 4);
+  p.loads_in_flight = X;
+  p.request_bytes = kF * kWarp;
+  p.chain_fma = n;
+  p.chain_l2_loads = tiles;
+  w.phases.push_back(p);
+}
+
+// Column-major C ← α·A·B + β·C, M = N = K = n.
+void describe_sgemm(const Request& req, GpuWorkload& w) {
+  const std::string& kernel = req.kernel;
+  const double n = req.n;
+  const double l2 = req.l2;
+  const std::vector<std::string>& names = req.names;
+  Builder& b = req.builder;
+  w.flops = 2 * n * n * n + 3 * n * n;
+  w.algorithmic_bytes = 4 * kF * n * n;
+  w.h2d_bytes = 3 * kF * n * n, w.d2h_bytes = kF * n * n;
+  if (kernel == "sgemm-tiled") {  // (32,8) threads, 32×32 tile, k-step 8
+    GpuPhase p = b.phase(names[0], n / 32, n / 32, 32, 8, 40, 2 * 32 * 9 * kF);
+    const double warps = n * n / 128, steps = n / 8;
+    p.flops_fp32 = 2 * n * n * n + 3 * n * n;
+    p.l1_wavefronts = warps * steps * (1 + 32) + warps * 4 * 2;  // A coalesced; B: 32 columns per warp access
+    // Two stores; the compiled code reads the tiles with 8 LDS and 9 LDS.128 per k-step (each
+    // 128-bit read of 32 distinct rows takes two passes).
+    p.shared_accesses[1] = warps * steps * (2 + 8);
+    p.shared_accesses[2] = warps * steps * 9;
+    p.l2_bytes = kF * n * n * n / 16 + 2 * kF * n * n;
+    p.dram_bytes = swept_dram(kF * n * n, n / 32, l2) + swept_dram(kF * n * n, n / 32, l2) + 2 * kF * n * n;
+    p.warp_instructions = warps * steps * 64;
+    p.loads_in_flight = 2;
+    p.request_bytes = kF * kWarp;
+    p.chain_fma = n;
+    p.chain_l2_loads = steps;
+    w.phases.push_back(p);
+    return;
+  }
+  // sgemm-64: (16,16) threads, 64×64 tile, k-step 16, 4×4 results per thread.
+  GpuPhase p = b.phase(names[0], n / 64, n / 64, 16, 16, 64, (16 * 64 + 64 * 17) * kF);
+  const double warps = n * n / 512, steps = n / 16;
+  p.flops_fp32 = 2 * n * n * n + 3 * n * n;
+  p.l1_wavefronts = warps * steps * (4 + 4 * 2) + warps * 16 * 2;
+  p.shared_accesses[1] = warps * steps * (4 + 64);             // A tile stores; B reads (two addresses per warp: broadcast)
+  p.shared_accesses[2] = warps * steps * (4 + 16);             // B tile stores (2-way); 128-bit A reads (two wavefronts)
+  p.l2_bytes = kF * n * n * n / 32 + 2 * kF * n * n;
+  p.dram_bytes = swept_dram(kF * n * n, n / 64, l2) + swept_dram(kF * n * n, n / 64, l2) + 2 * kF * n * n;
+  p.warp_instructions = warps * steps * 362;
+  p.loads_in_flight = 8;
+  p.request_bytes = kF * kWarp;
+  p.chain_fma = n;
+  p.chain_l2_loads = steps;
+  w.phases.push_back(p);
+}
+
+void describe_conv2d(const Request& req, GpuWorkload& w) {
+  const std::string& kernel = req.kernel;
+  const double n = req.n;
+  const double X = req.X;
+  const double Y = req.Y;
+  const double threads = req.threads;
+  const std::vector<std::string>& names = req.names;
+  Builder& b = req.builder;
+  const double fs = kConvFilter, r = (fs - 1) / 2, taps = fs * fs;
+  w.flops = 2 * taps * n * n;
+  w.algorithmic_bytes = kF * (2 * n * n + taps);
+  w.h2d_bytes = kF * (n * n + taps), w.d2h_bytes = kF * n * n;
+  const double warps = n * n / kWarp, lanes = std::min(kWarp, X), rows = rows_per_warp(X, threads);
+  // A warp's segment of a row starts at a multiple of its lane count; a tap shifts it by o floats.
+  auto tap_lines = [&](double o) {
+    double total = 0;
+    const double starts = std::max(1.0, kLine / (kF * lanes));  // segment start positions within a line
+    for (double s = 0; s < starts; ++s) total += lines_spanned(std::fmod(s * kF * lanes + kF * (o + kLine), kLine), kF * lanes);
+    return total / starts;
+  };
+  if (kernel == "conv2d-global") {
+    GpuPhase p = b.phase(names[0], n / X, n / Y, X, Y, 32, 0);
+    double a_wf = 0;
+    for (double o = -r; o <= r; ++o) a_wf += fs * tap_lines(o);
+    p.flops_fp32 = 2 * taps * n * n;
+    p.l1_wavefronts = warps * (rows * a_wf + taps) + warps;
+    const double blocks = (n / X) * (n / Y);
+    p.l2_bytes = blocks * (Y + fs - 1) * sectors(kF * (X + fs - 1)) * kSector + kF * n * n;
+    p.dram_bytes = 2 * kF * n * n;
+    p.warp_instructions = warps * taps * 7;
+    p.loads_in_flight = taps;
+    p.request_bytes = kF * lanes * rows;
+    p.chain_fma = taps;
+    p.chain_l2_loads = 1;
+    w.phases.push_back(p);
+    return;
+  }
+  // conv2d-shared<X,Y>: per filter row two staged loads of A; X=16 tiles (row of 2X = 32 words) put a
+  // warp's two rows on the same banks: 2-way.
+  GpuPhase p = b.phase(names[0], n / X, n / Y, X, Y, 32, (2 * X * Y + X) * kF);
+  const double degree = std::fmod(2 * X, kWarp) == 0 ? rows : 1;
+  p.flops_fp32 = 2 * taps * n * n;
+  p.l1_wavefronts = warps * fs * rows * (tap_lines(-r) + tap_lines(-r + X)) + warps;
+  p.shared_accesses[1] = warps * fs * (2 + fs) + (n / X) * (n / Y) * fs;  // tile stores, filter reads, filter row stores
+  p.shared_accesses[degree] += warps * fs * fs;                          // window reads
+  const double blocks = (n / X) * (n / Y);
+  p.l2_bytes = blocks * (Y + fs - 1) * sectors(kF * 2 * X) * kSector + kF * n * n;
+  p.dram_bytes = 2 * kF * n * n;
+  p.warp_instructions = warps * fs * (12 + 3 * fs);
+  p.loads_in_flight = 2;
+  p.request_bytes = kF * lanes * rows;
+  p.chain_fma = taps;
+  p.chain_l2_loads = fs;
+  w.phases.push_back(p);
+}
+
+void describe_dot(const Request& req, GpuWorkload& w) {
+  const double n = req.n;
+  const double X = req.X;
+  const KernelConfig& c = req.config;
+  const std::vector<std::string>& names = req.names;
+  Builder& b = req.builder;
+  w.flops = 2 * n;
+  w.algorithmic_bytes = 2 * kF * n;
+  w.h2d_bytes = 2 * kF * n, w.d2h_bytes = kF;
+  w.phases.push_back(memset_phase());
+  w.phases.push_back(dot_phase(b, names[0], n, X, c.p));
+}
+
+void describe_cg(const Request& req, GpuWorkload& w) {
+  const double n = req.n;
+  const double X = req.X;
+  const double Y = req.Y;
+  const double l2 = req.l2;
+  const std::vector<std::string>& names = req.names;
+  Builder& b = req.builder;
+  const double it = kCgIterations, grid = std::min(std::ceil(n / 256), 528.0);  // dot blocks, as kernels/cuda runs it
+  w.flops = it * (2 * n * n + 10 * n);
+  w.algorithmic_bytes = kF * (n * n + 5 * n);
+  w.h2d_bytes = kF * (n * n + n), w.d2h_bytes = kF * n;
+  GpuPhase dots = dot_phase(b, names[0], n, 256, grid);
+  dots.launches = 1 + 2 * it;
+  w.phases.push_back(dots);
+  // The first product reads A from DRAM (the L2 is flushed before a run); the others find it
+  // in L2 when it fits there.
+  GpuPhase mv = mv_opt_phase(b, names[1], n, X, Y, true);
+  mv.launches = 1;
+  w.phases.push_back(mv);
+  if (kF * n * n <= 0.75 * l2) mv.dram_bytes = 2 * kF * n;
+  mv.launches = it - 1;
+  w.phases.push_back(mv);
+  GpuPhase xr = vector_phase(b, names[2], n, 256, 4, 2, 12, 4 * n);
+  xr.launches = it;
+  w.phases.push_back(xr);
+  GpuPhase pu = vector_phase(b, names[3], n, 256, 2, 1, 8, 2 * n);
+  pu.launches = it;
+  w.phases.push_back(pu);
+}
+
+void describe_cholesky(const Request& req, GpuWorkload& w) {
+  const std::string& kernel = req.kernel;
+  const double n = req.n;
+  const double X = req.X;
+  const double l2 = req.l2;
+  const std::vector<std::string>& names = req.names;
+  Builder& b = req.builder;
+  w.flops = n * n * n / 3;
+  w.algorithmic_bytes = 2 * kF * n * n;
+  w.h2d_bytes = kF * n * n, w.d2h_bytes = kF * n * n;
+  const double fits = kF * n * n <= 0.75 * l2 ? 1 : 0;
+  if (kernel == "cholesky-single") {
+    // One block; per column k, thread t updates rows k+1+t, k+1+t+B, … along j (32 rows per warp access).
+    GpuPhase p = b.phase(names[0], 1, 1, X, 1, 32, 0);
+    const double updates = n * n * n / 6, warp_steps = updates / kWarp;
+    p.flops_fp32 = 2 * updates;
+    p.l1_wavefronts = warp_steps * (kWarp + 2 + kWarp) + n * n / kWarp;
+    p.l2_bytes = updates * (kSector + kF) + kF * n * n;  // each lane's store writes a sector through to L2
+    p.dram_bytes = fits ? 2 * kF * n * n : 2 * kF * updates;
+    p.warp_instructions = warp_steps * 7 + n * 40;
+    p.loads_in_flight = 2;
+    p.request_bytes = kWarp * kSector;
+    p.chain_l2_loads = 4 * n;  // per column: sqrt read, divisions, barrier round trips
+    w.phases.push_back(p);
+    return;
+  }
+  // cholesky-opt: per column k a division kernel (one block) and an elimination kernel (n−k−1
+  // blocks, block i updates row i from column i on). Columns are grouped in buckets of equal
+  // launches, each described at its mean column.
+  const double buckets = std::min(n, 64.0), per = n / buckets;
+  for (double bk = 0; bk < buckets; ++bk) {
+    const double k = (bk + 0.5) * per, rest = n - k;  // rows below and including the mean column
+    GpuPhase d = b.phase(names[0], 1, 1, X, 1, 16, 0);
+    d.launches = per;
+    d.flops_fp32 = rest;
+    d.l1_wavefronts = 2 * std::ceil(rest / kWarp);
+    d.l2_bytes = 2 * kF * rest + kSector;
+    d.dram_bytes = fits ? 0 : 2 * kF * rest;
+    d.warp_instructions = std::ceil(rest / kWarp) * 8 + 40;
+    d.chain_l2_loads = 3;
+    w.phases.push_back(d);
+    const double rows = std::max(1.0, rest - 1);
+    GpuPhase e = b.phase(names[1], rows, 1, X, 1, 16, 0);
+    e.launches = bk + 1 < buckets ? per : std::max(0.0, per - 1);
+    const double elements = rows * (rows + 1) / 2;                         // Σ over rows of the row's length
+    const double warp_steps = elements / kWarp + rows * X / kWarp / 2;       // plus the idle lanes of each row's last pass
+    e.flops_fp32 = 2 * elements;
+    e.l1_wavefronts = warp_steps * 3 * 1.5;  // u_kj, u_ij loads and the u_ij store; rows start unaligned
+    e.l2_bytes = 3 * kF * elements;
+    // The trailing triangle stays in L2 once it fits; before that, rows stream from DRAM.
+    const bool trailing_fits = fits || 2 * rest * rest <= 0.75 * l2;
+    e.dram_bytes = trailing_fits ? kF * n * n * 2 * elements / (n * n * n / 3) : 2 * kF * elements;
+    e.warp_instructions = warp_steps * 6 + rows * (X / kWarp) * 10;
+    e.loads_in_flight = 2;
+    e.chain_l2_loads = 2 + std::ceil(rows / X);
+    w.phases.push_back(e);
+  }
+}
+
+void describe_cosine(const Request& req, GpuWorkload& w) {
+  const double n = req.n;
+  const double X = req.X;
+  const std::vector<std::string>& names = req.names;
+  Builder& b = req.builder;
+  w.flops = 10.0 * kCosineRepeats * n;
+  w.algorithmic_bytes = 2 * kF * n;
+  w.h2d_bytes = kF * n, w.d2h_bytes = kF * n;
+  GpuPhase p = b.phase(names[0], std::ceil(n / X), 1, X, 1, 16, 0);
+  const double warps = std::ceil(n / kWarp);
+  p.special_calls = kCosineRepeats * n;
+  p.l1_wavefronts = 2 * warps;
+  p.l2_bytes = p.dram_bytes = 2 * kF * n;
+  // Per call, besides the call's own instructions (in the cosf ceiling): the loop counter,
+  // compare and branch and cosf's argument-range test (SASS: ≈ 5).
+  p.warp_instructions = warps * (12 + 5.0 * kCosineRepeats);
+  p.chain_cosf = kCosineRepeats;
+  p.chain_l2_loads = 2;
+  w.phases.push_back(p);
+}
+
+void describe_blur(const Request& req, GpuWorkload& w) {
+  const double n = req.n;
+  const double X = req.X;
+  const std::vector<std::string>& names = req.names;
+  Builder& b = req.builder;
+  const double window = (2.0 * kBlurRadius + 1) * (2.0 * kBlurRadius + 1), pixels = n * n;
+  w.flops = 3 * window * pixels;  // integer adds
+  w.algorithmic_bytes = 6 * pixels;
+  w.h2d_bytes = 3 * pixels, w.d2h_bytes = 3 * pixels;
+  GpuPhase p = b.phase(names[0], std::ceil(pixels / X), 1, X, 1, 32, 0);
+  const double warps = std::ceil(pixels / kWarp);
+  // Each of a warp's three byte loads per window pixel spans 96 B of a row: one or two lines.
+  const double per_load = (lines_spanned(0, 96) + lines_spanned(96, 96) + lines_spanned(64, 96) + lines_spanned(32, 96)) / 4;
+  p.l1_wavefronts = warps * (window * 3 * per_load + 3 * per_load);
+  const double blocks = std::ceil(pixels / X), span = std::min(X, n);
+  p.l2_bytes = blocks * (2 * kBlurRadius + 1) * std::ceil(X / n) * sectors(3 * (span + 2 * kBlurRadius)) * kSector + 3 * pixels;
+  p.dram_bytes = 6 * pixels;
+  // SASS: 261 instructions per window column of 11 pixels (a 4-way unrolled loop of 83 for 4
+  // pixels, twice, the 3-pixel remainder, the column overhead): ≈ 24 per window pixel.
+  p.warp_instructions = warps * (window * 261.0 / 11 + 60);
+  p.loads_in_flight = 3;
+  p.request_bytes = 96;
+  p.chain_l2_loads = 1;
+  w.phases.push_back(p);
 }
 
 GpuWorkload describe(const std::string& kernel, double n, const KernelConfig& c, Builder& b, double l2) {
@@ -132,340 +514,23 @@ GpuWorkload describe(const std::string& kernel, double n, const KernelConfig& c,
   w.kernel = kernel;
   w.n = n;
   w.config = c;
-  const double X = c.bx, Y = c.by, threads = X * Y;
-  const std::vector<std::string> names = phase_kernel_names(kernel, c);
-  const GpuKernelSpec& spec = gpu_kernel_spec(kernel);
-  const std::string& f = spec.family;
-
-  if (f == "mv") {
-    w.flops = 2 * n * n;
-    w.algorithmic_bytes = kF * (n * n + 2 * n);
-    w.h2d_bytes = kF * (n * n + n), w.d2h_bytes = kF * n;
-    if (kernel == "mv-opt") {
-      w.phases.push_back(mv_opt_phase(b, names[0], n, X, Y, false, l2));
-      return w;
-    }
-    if (kernel == "mv-global" || kernel == "mv-constant") {
-      const bool global_b = kernel == "mv-global";
-      GpuPhase p = b.phase(names[0], n / X, 1, X, 1, 32, 0);
-      const double warps = n / kWarp;
-      p.flops_fp32 = 2 * n * n;
-      // Each warp access to A touches 32 rows: 32 lines (and 32 sectors, of which each lane uses
-      // one float now and the next seven from L1 later).
-      p.l1_wavefronts = warps * n * (kWarp + (global_b ? 1 : 0)) + warps;
-      p.l2_bytes = kF * n * n + (n / X) * kF * n * (global_b ? 1 : 0) + kF * n;
-      p.dram_bytes = kF * n * n + 2 * kF * n;
-      p.warp_instructions = warps * n * (global_b ? 3.5 : 3.0);
-      p.loads_in_flight = 1;
-      p.request_bytes = kWarp * kSector;  // a miss brings one sector per lane
-      p.chain_fma = n;
-      w.phases.push_back(p);
-      return w;
-    }
-    // mv-shared<X>: X-way (per warp: lanes·gcd(X,32)/32) conflicts on the column read.
-    const double lanes = std::min(kWarp, X), tiles = n / X;
-    GpuPhase p = b.phase(names[0], n / X, 1, X, 1, 32, X * X * kF);
-    const double warps = (n / X) * std::ceil(X / kWarp);
-    const double accesses = warps * tiles * X;  // per warp: X loads, X stores, X reads per tile
-    const double degree = lanes * std::gcd(static_cast<long>(X), 32L) / kWarp;
-    p.flops_fp32 = 2 * n * n;
-    p.l1_wavefronts = accesses * lines_spanned(0, kF * lanes) + warps;
-    p.shared_accesses[1] = accesses;
-    p.shared_accesses[degree] += accesses;
-    p.l2_bytes = kF * n * n + kF * n;
-    p.dram_bytes = kF * n * n + 2 * kF * n;
-    p.warp_instructions = accesses * 5.5 + warps * tiles * 4;
-    p.loads_in_flight = std::min(X, 8.0);
-    p.request_bytes = kF * lanes;
-    p.chain_fma = n;
-    p.chain_l2_loads = tiles;
-    w.phases.push_back(p);
-    return w;
-  }
-
-  if (f == "mm") {
-    w.flops = 2 * n * n * n;
-    w.algorithmic_bytes = 3 * kF * n * n;
-    w.h2d_bytes = 2 * kF * n * n, w.d2h_bytes = kF * n * n;
-    const double warps = n * n / kWarp;
-    if (kernel == "mm-global" || kernel == "matmul") {
-      const double bx = kernel == "matmul" ? 32 : X, by = kernel == "matmul" ? 32 : Y;
-      const double gx = std::ceil(n / bx), gy = std::ceil(n / by);
-      GpuPhase p = b.phase(names[0], gx, gy, bx, by, 32, 0);
-      const double rows = rows_per_warp(bx, bx * by);
-      p.flops_fp32 = 2 * n * n * n;
-      // Per k: the A element of each row the warp spans (broadcast) and a contiguous B segment.
-      p.l1_wavefronts = warps * n * (rows + 1) + warps;
-      const double a_l2 = kF * n * n * n / bx, b_l2 = n * n * n * std::max(kF * bx, kSector) / (bx * by);
-      p.l2_bytes = a_l2 + b_l2 + kF * n * n;
-      // B is swept once per row of blocks; A's rows stay in L2 while their blocks run.
-      p.dram_bytes = kF * n * n + swept_dram(kF * n * n, n / by, l2) + kF * n * n;
-      p.warp_instructions = warps * n * (kernel == "matmul" ? 4.0 : 3.5);
-      p.loads_in_flight = 2;
-      p.request_bytes = kF * std::min(kWarp, bx);
-      p.chain_fma = n;
-      w.phases.push_back(p);
-      return w;
-    }
-    if (kernel == "mm-shared") {
-      const double t = X, tiles = n / t, rows = rows_per_warp(t, t * t);
-      GpuPhase p = b.phase(names[0], n / t, n / t, t, t, 32, 2 * t * t * kF);
-      p.flops_fp32 = 2 * n * n * n;
-      p.l1_wavefronts = warps * tiles * 2 * rows + warps;
-      // Two tile stores; per k a B row; the A row is read 4 k-values at a time (LDS.128, as the
-      // compiled code does). A 128-bit shared load takes two passes even when it broadcasts.
-      p.shared_accesses[1] = warps * tiles * (2 + t);
-      p.shared_accesses[2] = warps * tiles * (t / 4);
-      p.l2_bytes = 2 * kF * n * n * n / t + kF * n * n;
-      p.dram_bytes = kF * n * n + swept_dram(kF * n * n, n / t, l2) + kF * n * n;
-      p.warp_instructions = warps * tiles * (8 + 2.25 * t);
-      p.loads_in_flight = 2;
-      p.request_bytes = kF * std::min(kWarp, t * t);
-      p.chain_fma = n;
-      p.chain_l2_loads = tiles;
-      w.phases.push_back(p);
-      return w;
-    }
-    // mm-opt<X,Y,NE> (S0 4.17): bytes 4n³(1/(XY) + 1/NE) (S0 Eq 4.9/4.10 in bytes).
-    const double ne = c.p, tiles = n / X;
-    GpuPhase p = b.phase(names[0], n / (X * Y), n / ne, X, Y, 64, ne * X * kF);
-    const double tw = (n / (X * Y)) * (n / ne) * std::ceil(threads / kWarp);  // warps (a 16-thread block fills half of one)
-    const double a_loads = tw * tiles * (ne / Y), b_loads = tw * tiles * X;
-    p.flops_fp32 = 2 * n * n * n;
-    p.l1_wavefronts = a_loads * rows_per_warp(X, threads) + b_loads + tw * ne;
-    p.shared_accesses[1] = a_loads;                 // tile stores
-    p.shared_accesses[2] = tw * tiles * X * ne / 4;  // 128-bit broadcast reads of 4 k-values: two passes each
-    p.l2_bytes = kF * n * n * n * (1 / (X * Y) + 1 / ne) + kF * n * n;
-    p.dram_bytes = swept_dram(kF * n * n, n / ne, l2) + kF * n * n + kF * n * n;
-    p.warp_instructions = tw * tiles * (2 * ne / Y + X + X * ne * 1.25 + 4);
-    p.loads_in_flight = X;
-    p.request_bytes = kF * kWarp;
-    p.chain_fma = n;
-    p.chain_l2_loads = tiles;
-    w.phases.push_back(p);
-    return w;
-  }
-
-  if (f == "sgemm") {  // column-major C ← α·A·B + β·C, M = N = K = n
-    w.flops = 2 * n * n * n + 3 * n * n;
-    w.algorithmic_bytes = 4 * kF * n * n;
-    w.h2d_bytes = 3 * kF * n * n, w.d2h_bytes = kF * n * n;
-    if (kernel == "sgemm-tiled") {  // (32,8) threads, 32×32 tile, k-step 8
-      GpuPhase p = b.phase(names[0], n / 32, n / 32, 32, 8, 40, 2 * 32 * 9 * kF);
-      const double warps = n * n / 128, steps = n / 8;
-      p.flops_fp32 = 2 * n * n * n + 3 * n * n;
-      p.l1_wavefronts = warps * steps * (1 + 32) + warps * 4 * 2;  // A coalesced; B: 32 columns per warp access
-      // Two stores; the compiled code reads the tiles with 8 LDS and 9 LDS.128 per k-step (each
-      // 128-bit read of 32 distinct rows takes two passes).
-      p.shared_accesses[1] = warps * steps * (2 + 8);
-      p.shared_accesses[2] = warps * steps * 9;
-      p.l2_bytes = kF * n * n * n / 16 + 2 * kF * n * n;
-      p.dram_bytes = swept_dram(kF * n * n, n / 32, l2) + swept_dram(kF * n * n, n / 32, l2) + 2 * kF * n * n;
-      p.warp_instructions = warps * steps * 64;
-      p.loads_in_flight = 2;
-      p.request_bytes = kF * kWarp;
-      p.chain_fma = n;
-      p.chain_l2_loads = steps;
-      w.phases.push_back(p);
-      return w;
-    }
-    // sgemm-64: (16,16) threads, 64×64 tile, k-step 16, 4×4 results per thread.
-    GpuPhase p = b.phase(names[0], n / 64, n / 64, 16, 16, 64, (16 * 64 + 64 * 17) * kF);
-    const double warps = n * n / 512, steps = n / 16;
-    p.flops_fp32 = 2 * n * n * n + 3 * n * n;
-    p.l1_wavefronts = warps * steps * (4 + 4 * 2) + warps * 16 * 2;
-    p.shared_accesses[1] = warps * steps * (4 + 64);             // A tile stores; B reads (two addresses per warp: broadcast)
-    p.shared_accesses[2] = warps * steps * (4 + 16);             // B tile stores (2-way); 128-bit A reads (two wavefronts)
-    p.l2_bytes = kF * n * n * n / 32 + 2 * kF * n * n;
-    p.dram_bytes = swept_dram(kF * n * n, n / 64, l2) + swept_dram(kF * n * n, n / 64, l2) + 2 * kF * n * n;
-    p.warp_instructions = warps * steps * 362;
-    p.loads_in_flight = 8;
-    p.request_bytes = kF * kWarp;
-    p.chain_fma = n;
-    p.chain_l2_loads = steps;
-    w.phases.push_back(p);
-    return w;
-  }
-
-  if (f == "conv2d") {
-    const double fs = kConvFilter, r = (fs - 1) / 2, taps = fs * fs;
-    w.flops = 2 * taps * n * n;
-    w.algorithmic_bytes = kF * (2 * n * n + taps);
-    w.h2d_bytes = kF * (n * n + taps), w.d2h_bytes = kF * n * n;
-    const double warps = n * n / kWarp, lanes = std::min(kWarp, X), rows = rows_per_warp(X, threads);
-    // A warp's segment of a row starts at a multiple of its lane count; a tap shifts it by o floats.
-    auto tap_lines = [&](double o) {
-      double total = 0;
-      const double starts = std::max(1.0, kLine / (kF * lanes));  // segment start positions within a line
-      for (double s = 0; s < starts; ++s) total += lines_spanned(std::fmod(s * kF * lanes + kF * (o + kLine), kLine), kF * lanes);
-      return total / starts;
-    };
-    if (kernel == "conv2d-global") {
-      GpuPhase p = b.phase(names[0], n / X, n / Y, X, Y, 32, 0);
-      double a_wf = 0;
-      for (double o = -r; o <= r; ++o) a_wf += fs * tap_lines(o);
-      p.flops_fp32 = 2 * taps * n * n;
-      p.l1_wavefronts = warps * (rows * a_wf + taps) + warps;
-      const double blocks = (n / X) * (n / Y);
-      p.l2_bytes = blocks * (Y + fs - 1) * sectors(kF * (X + fs - 1)) * kSector + kF * n * n;
-      p.dram_bytes = 2 * kF * n * n;
-      p.warp_instructions = warps * taps * 7;
-      p.loads_in_flight = taps;
-      p.request_bytes = kF * lanes * rows;
-      p.chain_fma = taps;
-      p.chain_l2_loads = 1;
-      w.phases.push_back(p);
-      return w;
-    }
-    // conv2d-shared<X,Y>: per filter row two staged loads of A; X=16 tiles (row of 2X = 32 words) put a
-    // warp's two rows on the same banks: 2-way.
-    GpuPhase p = b.phase(names[0], n / X, n / Y, X, Y, 32, (2 * X * Y + X) * kF);
-    const double degree = std::fmod(2 * X, kWarp) == 0 ? rows : 1;
-    p.flops_fp32 = 2 * taps * n * n;
-    p.l1_wavefronts = warps * fs * rows * (tap_lines(-r) + tap_lines(-r + X)) + warps;
-    p.shared_accesses[1] = warps * fs * (2 + fs) + (n / X) * (n / Y) * fs;  // tile stores, filter reads, filter row stores
-    p.shared_accesses[degree] += warps * fs * fs;                          // window reads
-    const double blocks = (n / X) * (n / Y);
-    p.l2_bytes = blocks * (Y + fs - 1) * sectors(kF * 2 * X) * kSector + kF * n * n;
-    p.dram_bytes = 2 * kF * n * n;
-    p.warp_instructions = warps * fs * (12 + 3 * fs);
-    p.loads_in_flight = 2;
-    p.request_bytes = kF * lanes * rows;
-    p.chain_fma = taps;
-    p.chain_l2_loads = fs;
-    w.phases.push_back(p);
-    return w;
-  }
-
-  if (f == "dot") {
-    w.flops = 2 * n;
-    w.algorithmic_bytes = 2 * kF * n;
-    w.h2d_bytes = 2 * kF * n, w.d2h_bytes = kF;
-    w.phases.push_back(memset_phase());
-    w.phases.push_back(dot_phase(b, names[0], n, X, c.p));
-    return w;
-  }
-
-  if (f == "cg") {
-    const double it = kCgIterations, grid = std::min(std::ceil(n / 256), 528.0);  // dot blocks, as kernels/cuda runs it
-    w.flops = it * (2 * n * n + 10 * n);
-    w.algorithmic_bytes = kF * (n * n + 5 * n);
-    w.h2d_bytes = kF * (n * n + n), w.d2h_bytes = kF * n;
-    GpuPhase dots = dot_phase(b, names[0], n, 256, grid);
-    dots.launches = 1 + 2 * it;
-    w.phases.push_back(dots);
-    // The first product reads A from DRAM (the L2 is flushed before a run); the others find it
-    // in L2 when it fits there.
-    GpuPhase mv = mv_opt_phase(b, names[1], n, X, Y, true, l2);
-    mv.launches = 1;
-    w.phases.push_back(mv);
-    if (kF * n * n <= 0.75 * l2) mv.dram_bytes = 2 * kF * n;
-    mv.launches = it - 1;
-    w.phases.push_back(mv);
-    GpuPhase xr = vector_phase(b, names[2], n, 256, 4, 2, 12, 4 * n);
-    xr.launches = it;
-    w.phases.push_back(xr);
-    GpuPhase pu = vector_phase(b, names[3], n, 256, 2, 1, 8, 2 * n);
-    pu.launches = it;
-    w.phases.push_back(pu);
-    return w;
-  }
-
-  if (f == "cholesky") {
-    w.flops = n * n * n / 3;
-    w.algorithmic_bytes = 2 * kF * n * n;
-    w.h2d_bytes = kF * n * n, w.d2h_bytes = kF * n * n;
-    const double fits = kF * n * n <= 0.75 * l2 ? 1 : 0;
-    if (kernel == "cholesky-single") {
-      // One block; per column k, thread t updates rows k+1+t, k+1+t+B, … along j (32 rows per warp access).
-      GpuPhase p = b.phase(names[0], 1, 1, X, 1, 32, 0);
-      const double updates = n * n * n / 6, warp_steps = updates / kWarp;
-      p.flops_fp32 = 2 * updates;
-      p.l1_wavefronts = warp_steps * (kWarp + 2 + kWarp) + n * n / kWarp;
-      p.l2_bytes = updates * (kSector + kF) + kF * n * n;  // each lane's store writes a sector through to L2
-      p.dram_bytes = fits ? 2 * kF * n * n : 2 * kF * updates;
-      p.warp_instructions = warp_steps * 7 + n * 40;
-      p.loads_in_flight = 2;
-      p.request_bytes = kWarp * kSector;
-      p.chain_l2_loads = 4 * n;  // per column: sqrt read, divisions, barrier round trips
-      w.phases.push_back(p);
-      return w;
-    }
-    // cholesky-opt: per column k a division kernel (one block) and an elimination kernel (n−k−1
-    // blocks, block i updates row i from column i on). Columns are grouped in buckets of equal
-    // launches, each described at its mean column.
-    const double buckets = std::min(n, 64.0), per = n / buckets;
-    for (double bk = 0; bk < buckets; ++bk) {
-      const double k = (bk + 0.5) * per, rest = n - k;  // rows below and including the mean column
-      GpuPhase d = b.phase(names[0], 1, 1, X, 1, 16, 0);
-      d.launches = per;
-      d.flops_fp32 = rest;
-      d.l1_wavefronts = 2 * std::ceil(rest / kWarp);
-      d.l2_bytes = 2 * kF * rest + kSector;
-      d.dram_bytes = fits ? 0 : 2 * kF * rest;
-      d.warp_instructions = std::ceil(rest / kWarp) * 8 + 40;
-      d.chain_l2_loads = 3;
-      w.phases.push_back(d);
-      const double rows = std::max(1.0, rest - 1);
-      GpuPhase e = b.phase(names[1], rows, 1, X, 1, 16, 0);
-      e.launches = bk + 1 < buckets ? per : std::max(0.0, per - 1);
-      const double elements = rows * (rows + 1) / 2;                         // Σ over rows of the row's length
-      const double warp_steps = elements / kWarp + rows * X / kWarp / 2;       // plus the idle lanes of each row's last pass
-      e.flops_fp32 = 2 * elements;
-      e.l1_wavefronts = warp_steps * 3 * 1.5;  // u_kj, u_ij loads and the u_ij store; rows start unaligned
-      e.l2_bytes = 3 * kF * elements;
-      // The trailing triangle stays in L2 once it fits; before that, rows stream from DRAM.
-      const bool trailing_fits = fits || 2 * rest * rest <= 0.75 * l2;
-      e.dram_bytes = trailing_fits ? kF * n * n * 2 * elements / (n * n * n / 3) : 2 * kF * elements;
-      e.warp_instructions = warp_steps * 6 + rows * (X / kWarp) * 10;
-      e.loads_in_flight = 2;
-      e.chain_l2_loads = 2 + std::ceil(rows / X);
-      w.phases.push_back(e);
-    }
-    return w;
-  }
-
-  if (f == "cosine") {
-    w.flops = 10.0 * kCosineRepeats * n;
-    w.algorithmic_bytes = 2 * kF * n;
-    w.h2d_bytes = kF * n, w.d2h_bytes = kF * n;
-    GpuPhase p = b.phase(names[0], std::ceil(n / X), 1, X, 1, 16, 0);
-    const double warps = std::ceil(n / kWarp);
-    p.special_calls = kCosineRepeats * n;
-    p.l1_wavefronts = 2 * warps;
-    p.l2_bytes = p.dram_bytes = 2 * kF * n;
-    // Per call, besides the call's own instructions (in the cosf ceiling): the loop counter,
-    // compare and branch and cosf's argument-range test (SASS: ≈ 5).
-    p.warp_instructions = warps * (12 + 5.0 * kCosineRepeats);
-    p.chain_cosf = kCosineRepeats;
-    p.chain_l2_loads = 2;
-    w.phases.push_back(p);
-    return w;
-  }
-
-  if (f == "blur") {
-    const double window = (2.0 * kBlurRadius + 1) * (2.0 * kBlurRadius + 1), pixels = n * n;
-    w.flops = 3 * window * pixels;  // integer adds
-    w.algorithmic_bytes = 6 * pixels;
-    w.h2d_bytes = 3 * pixels, w.d2h_bytes = 3 * pixels;
-    GpuPhase p = b.phase(names[0], std::ceil(pixels / X), 1, X, 1, 32, 0);
-    const double warps = std::ceil(pixels / kWarp);
-    // Each of a warp's three byte loads per window pixel spans 96 B of a row: one or two lines.
-    const double per_load = (lines_spanned(0, 96) + lines_spanned(96, 96) + lines_spanned(64, 96) + lines_spanned(32, 96)) / 4;
-    p.l1_wavefronts = warps * (window * 3 * per_load + 3 * per_load);
-    const double blocks = std::ceil(pixels / X), span = std::min(X, n);
-    p.l2_bytes = blocks * (2 * kBlurRadius + 1) * std::ceil(X / n) * sectors(3 * (span + 2 * kBlurRadius)) * kSector + 3 * pixels;
-    p.dram_bytes = 6 * pixels;
-    // SASS: 261 instructions per window column of 11 pixels (a 4-way unrolled loop of 83 for 4
-    // pixels, twice, the 3-pixel remainder, the column overhead): ≈ 24 per window pixel.
-    p.warp_instructions = warps * (window * 261.0 / 11 + 60);
-    p.loads_in_flight = 3;
-    p.request_bytes = 96;
-    p.chain_l2_loads = 1;
-    w.phases.push_back(p);
-    return w;
-  }
-  throw InputError("no workload descriptor for GPU kernel '" + kernel + "'");
+  const Request r{kernel, n, static_cast<double>(c.bx), static_cast<double>(c.by), static_cast<double>(c.bx) * c.by, l2, c,
+                  phase_kernel_names(kernel, c), b};
+  using Describe = void (*)(const Request&, GpuWorkload&);
+  static const std::map<std::string, Describe> families = {
+      {"mv", describe_mv},
+      {"mm", describe_mm},
+      {"sgemm", describe_sgemm},
+      {"conv2d", describe_conv2d},
+      {"dot", describe_dot},
+      {"cg", describe_cg},
+      {"cholesky", describe_cholesky},
+      {"cosine", describe_cosine},
+      {"blur", describe_blur}};
+  const auto it = families.find(gpu_kernel_spec(kernel).family);
+  if (it == families.end()) throw InputError("no workload descriptor for GPU kernel '" + kernel + "'");
+  it->second(r, w);
+  return w;
 }
 
 }  // namespace
