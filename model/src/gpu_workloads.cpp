@@ -81,6 +81,7 @@ GpuPhase vector_phase(Builder& b, const std::string& name, double n, double bloc
   GpuPhase p = b.phase(name, std::ceil(n / block), 1, block, 1, 16, 0);
   const double warps = std::ceil(n / kWarp);
   p.l1_wavefronts = warps * (reads + writes);
+  p.l1_data_bytes = kLine * warps * (reads + writes);
   p.l2_bytes = kF * n * (reads + writes);
   p.dram_bytes = p.l2_bytes;
   p.warp_instructions = warps * instr;
@@ -96,6 +97,7 @@ GpuPhase dot_phase(Builder& b, const std::string& name, double n, double block, 
   const double warps = grid * block / kWarp, iterations = std::ceil(n / (grid * block));
   p.flops_fp32 = 2 * n;
   p.l1_wavefronts = warps * iterations * 2 + grid;
+  p.l1_data_bytes = kLine * warps * iterations * 2;
   p.l2_bytes = 2 * kF * n + grid * kSector;
   p.dram_bytes = 2 * kF * n;
   const double tree = std::log2(block);
@@ -116,6 +118,7 @@ GpuPhase mv_opt_phase(Builder& b, const std::string& name, double n, double x, d
   const double loads = warps * tiles * r;                 // warp-wide A loads (= tile stores = tile reads)
   p.flops_fp32 = 2 * n * n;
   p.l1_wavefronts = loads * wf_per_load + (global_b ? loads : 0) + n / kWarp;
+  p.l1_data_bytes = loads * kF * std::min(kWarp, threads) + (global_b ? loads * kF : 0) + kF * n;
   p.shared_accesses[1] = 2 * loads + blocks * y;  // tile stores and reads; the final Y-way reduction
   p.l2_bytes = kF * n * n + (global_b ? blocks * kF * n : 0) + kF * n;
   p.dram_bytes = kF * n * n + 2 * kF * n;
@@ -158,6 +161,7 @@ void describe_mv(const Request& req, GpuWorkload& w) {
     // Each warp access to A touches 32 rows: 32 lines (and 32 sectors, of which each lane uses
     // one float now and the next seven from L1 later).
     p.l1_wavefronts = warps * n * (kWarp + (global_b ? 1 : 0)) + warps;
+    p.l1_data_bytes = warps * n * (kLine + (global_b ? kF : 0)) + kF * n;
     p.l2_bytes = kF * n * n + (n / X) * kF * n * (global_b ? 1 : 0) + kF * n;
     p.dram_bytes = kF * n * n + 2 * kF * n;
     p.warp_instructions = warps * n * (global_b ? 3.5 : 3.0);
@@ -175,6 +179,7 @@ void describe_mv(const Request& req, GpuWorkload& w) {
   const double degree = lanes * std::gcd(static_cast<long>(X), 32L) / kWarp;
   p.flops_fp32 = 2 * n * n;
   p.l1_wavefronts = accesses * lines_spanned(0, kF * lanes) + warps;
+  p.l1_data_bytes = accesses * kF * lanes + kF * n;
   p.shared_accesses[1] = accesses;
   p.shared_accesses[degree] += accesses;
   p.l2_bytes = kF * n * n + kF * n;
@@ -209,6 +214,7 @@ void describe_mm(const Request& req, GpuWorkload& w) {
     p.flops_fp32 = 2 * n * n * n;
     // Per k: the A element of each row the warp spans (broadcast) and a contiguous B segment.
     p.l1_wavefronts = warps * n * (rows + 1) + warps;
+    p.l1_data_bytes = warps * n * kF * (rows + std::min(kWarp, bx)) + kF * n * n;
     const double a_l2 = kF * n * n * n / bx, b_l2 = n * n * n * std::max(kF * bx, kSector) / (bx * by);
     p.l2_bytes = a_l2 + b_l2 + kF * n * n;
     // B is swept once per row of blocks; A's rows stay in L2 while their blocks run.
@@ -225,6 +231,7 @@ void describe_mm(const Request& req, GpuWorkload& w) {
     GpuPhase p = b.phase(names[0], n / t, n / t, t, t, 32, 2 * t * t * kF);
     p.flops_fp32 = 2 * n * n * n;
     p.l1_wavefronts = warps * tiles * 2 * rows + warps;
+    p.l1_data_bytes = warps * tiles * 2 * kLine + kF * n * n;
     // Two tile stores; per k a B row; the A row is read 4 k-values at a time (LDS.128, as the
     // compiled code does). A 128-bit shared load takes two passes even when it broadcasts.
     p.shared_accesses[1] = warps * tiles * (2 + t);
@@ -246,6 +253,7 @@ void describe_mm(const Request& req, GpuWorkload& w) {
   const double a_loads = tw * tiles * (ne / Y), b_loads = tw * tiles * X;
   p.flops_fp32 = 2 * n * n * n;
   p.l1_wavefronts = a_loads * rows_per_warp(X, threads) + b_loads + tw * ne;
+  p.l1_data_bytes = (a_loads + b_loads) * kF * std::min(kWarp, threads) + kF * n * n;
   p.shared_accesses[1] = a_loads;                 // tile stores
   p.shared_accesses[2] = tw * tiles * X * ne / 4;  // 128-bit broadcast reads of 4 k-values: two passes each
   p.l2_bytes = kF * n * n * n * (1 / (X * Y) + 1 / ne) + kF * n * n;
@@ -273,6 +281,7 @@ void describe_sgemm(const Request& req, GpuWorkload& w) {
     const double warps = n * n / 128, steps = n / 8;
     p.flops_fp32 = 2 * n * n * n + 3 * n * n;
     p.l1_wavefronts = warps * steps * (1 + 32) + warps * 4 * 2;  // A coalesced; B: 32 columns per warp access
+    p.l1_data_bytes = kLine * (warps * steps * 2 + warps * 4 * 2);
     // Two stores; the compiled code reads the tiles with 8 LDS and 9 LDS.128 per k-step (each
     // 128-bit read of 32 distinct rows takes two passes).
     p.shared_accesses[1] = warps * steps * (2 + 8);
@@ -292,6 +301,7 @@ void describe_sgemm(const Request& req, GpuWorkload& w) {
   const double warps = n * n / 512, steps = n / 16;
   p.flops_fp32 = 2 * n * n * n + 3 * n * n;
   p.l1_wavefronts = warps * steps * (4 + 4 * 2) + warps * 16 * 2;
+  p.l1_data_bytes = kLine * (warps * steps * 8 + warps * 16 * 2);
   p.shared_accesses[1] = warps * steps * (4 + 64);             // A tile stores; B reads (two addresses per warp: broadcast)
   p.shared_accesses[2] = warps * steps * (4 + 16);             // B tile stores (2-way); 128-bit A reads (two wavefronts)
   p.l2_bytes = kF * n * n * n / 32 + 2 * kF * n * n;
@@ -330,6 +340,7 @@ void describe_conv2d(const Request& req, GpuWorkload& w) {
     for (double o = -r; o <= r; ++o) a_wf += fs * tap_lines(o);
     p.flops_fp32 = 2 * taps * n * n;
     p.l1_wavefronts = warps * (rows * a_wf + taps) + warps;
+    p.l1_data_bytes = warps * (taps * (kLine + kF) + kLine);
     const double blocks = (n / X) * (n / Y);
     p.l2_bytes = blocks * (Y + fs - 1) * sectors(kF * (X + fs - 1)) * kSector + kF * n * n;
     p.dram_bytes = 2 * kF * n * n;
@@ -347,6 +358,7 @@ void describe_conv2d(const Request& req, GpuWorkload& w) {
   const double degree = std::fmod(2 * X, kWarp) == 0 ? rows : 1;
   p.flops_fp32 = 2 * taps * n * n;
   p.l1_wavefronts = warps * fs * rows * (tap_lines(-r) + tap_lines(-r + X)) + warps;
+  p.l1_data_bytes = warps * (fs * 2 * kLine + kLine);
   p.shared_accesses[1] = warps * fs * (2 + fs) + (n / X) * (n / Y) * fs;  // tile stores, filter reads, filter row stores
   p.shared_accesses[degree] += warps * fs * fs;                          // window reads
   const double blocks = (n / X) * (n / Y);
@@ -420,6 +432,7 @@ void describe_cholesky(const Request& req, GpuWorkload& w) {
     const double updates = n * n * n / 6, warp_steps = updates / kWarp;
     p.flops_fp32 = 2 * updates;
     p.l1_wavefronts = warp_steps * (kWarp + 2 + kWarp) + n * n / kWarp;
+    p.l1_data_bytes = warp_steps * 3 * kLine + kF * n * n;
     p.l2_bytes = updates * (kSector + kF) + kF * n * n;  // each lane's store writes a sector through to L2
     p.dram_bytes = fits ? 2 * kF * n * n : 2 * kF * updates;
     p.warp_instructions = warp_steps * 7 + n * 40;
@@ -439,6 +452,7 @@ void describe_cholesky(const Request& req, GpuWorkload& w) {
     d.launches = per;
     d.flops_fp32 = rest;
     d.l1_wavefronts = 2 * std::ceil(rest / kWarp);
+    d.l1_data_bytes = 2 * kF * rest;
     d.l2_bytes = 2 * kF * rest + kSector;
     d.dram_bytes = fits ? 0 : 2 * kF * rest;
     d.warp_instructions = std::ceil(rest / kWarp) * 8 + 40;
@@ -451,6 +465,7 @@ void describe_cholesky(const Request& req, GpuWorkload& w) {
     const double warp_steps = elements / kWarp + rows * X / kWarp / 2;       // plus the idle lanes of each row's last pass
     e.flops_fp32 = 2 * elements;
     e.l1_wavefronts = warp_steps * 3 * 1.5;  // u_kj, u_ij loads and the u_ij store; rows start unaligned
+    e.l1_data_bytes = warp_steps * 3 * kLine;
     e.l2_bytes = 3 * kF * elements;
     // The trailing triangle stays in L2 once it fits; before that, rows stream from DRAM.
     const bool trailing_fits = fits || 2 * rest * rest <= 0.75 * l2;
@@ -474,6 +489,7 @@ void describe_cosine(const Request& req, GpuWorkload& w) {
   const double warps = std::ceil(n / kWarp);
   p.special_calls = kCosineRepeats * n;
   p.l1_wavefronts = 2 * warps;
+  p.l1_data_bytes = 2 * kLine * warps;
   p.l2_bytes = p.dram_bytes = 2 * kF * n;
   // Per call, besides the call's own instructions (in the cosf ceiling): the loop counter,
   // compare and branch and cosf's argument-range test (SASS: ≈ 5).
@@ -497,6 +513,7 @@ void describe_blur(const Request& req, GpuWorkload& w) {
   // Each of a warp's three byte loads per window pixel spans 96 B of a row: one or two lines.
   const double per_load = (lines_spanned(0, 96) + lines_spanned(96, 96) + lines_spanned(64, 96) + lines_spanned(32, 96)) / 4;
   p.l1_wavefronts = warps * (window * 3 * per_load + 3 * per_load);
+  p.l1_data_bytes = warps * (window + 1) * 3 * kWarp;  // byte loads: 32 distinct bytes per warp access
   const double blocks = std::ceil(pixels / X), span = std::min(X, n);
   p.l2_bytes = blocks * (2 * kBlurRadius + 1) * std::ceil(X / n) * sectors(3 * (span + 2 * kBlurRadius)) * kSector + 3 * pixels;
   p.dram_bytes = 6 * pixels;

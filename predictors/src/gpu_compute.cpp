@@ -8,6 +8,11 @@
 namespace perfmodel {
 namespace {
 
+// Bytes of global data one pass of L1's data stage moves: a warp's 128-byte line that hits L1
+// takes 2.37 passes of a conflict-free shared access on the H100 (sm_90; tests/gpu/
+// test_descriptor_passes.cu measures it and fails when a GPU differs).
+constexpr double kGlobalBytesPerPass = 128 / 2.37;
+
 struct Rates {
   double sms = 0;
   double l2_Bps = 0, fp64 = 0, special = 0, issue = 0;  // GPU-wide
@@ -50,10 +55,11 @@ Rates rates_of(const GpuCalibration& g) {
   return r;
 }
 
-double shared_time(const Rates& r, const std::map<double, double>& accesses) {
-  double t = 0;
-  for (const auto& [degree, count] : accesses) t += count * (r.conflicts ? r.t1 * r.conflicts->penalty(degree) : r.t1 * degree);
-  return t;
+// Passes of the L1/shared data path (one pass = one conflict-free warp-wide 4-byte shared access).
+double shared_passes(const Rates& r, const std::map<double, double>& accesses) {
+  double passes = 0;
+  for (const auto& [degree, count] : accesses) passes += count * (r.conflicts ? r.conflicts->penalty(degree) : degree);
+  return passes;
 }
 
 struct WaveParts {
@@ -74,7 +80,12 @@ WaveParts wave(const Rates& r, const GpuCalibration& g, const GpuPhase& p, const
   w.bw = r.dram->bandwidth_Bps(w.q);
   w.dram = f * p.dram_bytes / w.bw;
   w.l2 = f * p.l2_bytes / std::min(r.l2_Bps * share, w.q / r.lat_l2);
-  w.l1 = f * (p.l1_wavefronts * r.t1 + shared_time(r, p.shared_accesses)) / sms_used;
+  // The L1/shared pipeline has an address stage (a global access: one pass per line it touches;
+  // a shared access: its conflict passes) and a data stage (a shared access: the same passes;
+  // global data: kGlobalBytesPerPass per pass). The stages overlap; the slower sets the pace.
+  const double shared = shared_passes(r, p.shared_accesses);
+  const double address = p.l1_wavefronts + shared, data = p.l1_data_bytes / kGlobalBytesPerPass + shared;
+  w.l1 = f * std::max(address, data) * r.t1 / sms_used;
   // A warp issues its next instruction when the previous result is ready: with few warps per SM
   // the issue rate is at most warps / FMA latency per SM (one dependent step per latency).
   double issue_per_sm = r.issue / r.sms;

@@ -4,7 +4,9 @@
 //   LDS.128 read by every lane from one address (mm-opt's A tile)      → 2 passes
 //   LDS.128 from two addresses, 16 lanes each (mm-shared's A rows)     → 2 passes
 //   LDS.128 from 32 distinct consecutive addresses (512 B)              → 4 passes
-//   LDG.32 hitting L1, 32 consecutive words (one 128-B line)            → 1 pass
+//   LDG.32 hitting L1, 32 consecutive words (one 128-B line)            → 2.37 passes (2026-11-22:
+//                                                                          2.37; the predictor's
+//                                                                          kGlobalBytesPerPass = 128 / 2.37)
 //   LDG.32 hitting L1, one address for the whole warp (mm's A element)  → 1 pass
 // Each figure is printed, so a run on a new GPU shows what to change.
 #include <cuda_runtime.h>
@@ -123,6 +125,6 @@ TEST(DescriptorPasses, WideSharedLoadsTakeThePassesTheDescriptorsAssume) {
   EXPECT_NEAR(broadcast, 2.0, 0.5);
   EXPECT_NEAR(two, 2.0, 0.5);
   EXPECT_NEAR(distinct, 4.0, 1.0);
-  EXPECT_NEAR(l1_line, 1.0, 0.3);
+  EXPECT_NEAR(l1_line, 2.37, 0.35);
   EXPECT_NEAR(l1_broadcast, 1.0, 0.3);
 }

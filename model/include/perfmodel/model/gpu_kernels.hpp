@@ -44,7 +44,8 @@ struct GpuPhase {
   double warp_instructions = 0;    // issued warp instructions other than the special calls
   double dram_bytes = 0;           // read + written at DRAM after L2 reuse (L2 flushed before a run)
   double l2_bytes = 0;             // sectors L1 passes on to L2, reads + writes
-  double l1_wavefronts = 0;        // global load/store passes of the L1 pipeline (distinct 128-B lines per warp access)
+  double l1_wavefronts = 0;        // global load/store lookups at L1: distinct 128-B lines per warp access
+  double l1_data_bytes = 0;        // distinct bytes those accesses move through L1's data path (a broadcast: 4)
   std::map<double, double> shared_accesses;  // conflict degree → warp-wide shared accesses (4-byte words)
   double loads_in_flight = 1;      // independent global loads a thread has outstanding
   double request_bytes = 128;      // bytes one warp-wide load request moves from L2/DRAM

@@ -12,7 +12,10 @@
 //     q        = S_k · w · min(loads_in_flight, R) · request_bytes                   (bytes in flight)
 //     T_dram   = f · dram_bytes / BW(q)          BW: the fitted saturation curve (Little's law, knee)
 //     T_l2     = f · l2_bytes / min(B_L2 · S_k/SMs, q / latency_L2)
-//     T_l1     = f · (l1_wavefronts · t(1) + Σ_d shared_d · t(d)) / S_k          t(d): conflict curve, per SM
+//     T_l1     = f · max(address, data) · t(1) / S_k                              t(d): conflict curve, per SM
+//                address = l1_wavefronts + Σ_d shared_d · t(d)/t(1)   (a global access: a pass per line)
+//                data    = l1_data_bytes / 54 B + Σ_d shared_d · t(d)/t(1)  (a 128-B line hitting L1 takes
+//                          2.37 passes on the H100: tests/gpu/test_descriptor_passes.cu)
 //     T_issue  = f · warp_instructions / (S_k · min(I/SMs, w / lat_FMA)),  I = FP32 ceiling / 64: one warp
 //                instruction per scheduler per clock (what the FMA ceiling measures); with few warps, a
 //                warp issues once per dependent-FMA latency
