@@ -34,7 +34,7 @@ const std::vector<std::pair<std::string, std::string>> kPairs = {
 // The stepwise variant comparisons (S0 Figures 4.x, 5.x): naive → shared → optimised.
 const std::vector<std::pair<std::string, std::vector<std::string>>> kVariants = {
     {"mv", {"mv-global", "mv-constant", "mv-shared", "mv-opt"}},
-    {"mm", {"mm-global", "matmul", "mm-shared", "mm-opt", "sgemm-tiled", "sgemm-64"}},
+    {"mm", {"mm-global", "matmul", "mm-shared", "mm-opt", "sgemm-tiled", "sgemm-256x16", "sgemm-64"}},
     {"conv2d", {"conv2d-global", "conv2d-shared"}}};
 
 // Median CPU time per (kernel, n) at the largest thread count recorded.

@@ -59,6 +59,7 @@ std::vector<GpuKernelSpec> build_specs() {
   s.push_back({"mm-shared", "mm", "S0 Listing 4.8", "T×T tiles of A and B in shared memory", "", {{8, 8, 0}, {16, 16, 0}, {32, 32, 0}}, 512, 8192, 32});
   s.push_back({"mm-opt", "mm", "S0 Listing 4.17", "NE results per thread, A tile in shared memory, B reused from registers", "e", mm_opt_configs(), 512, 8192, 512});
   s.push_back({"sgemm-tiled", "sgemm", "S1 Listing 1", "32×32 C tile per (32,8) block, k-step 8, 4 results per thread (column-major)", "", {{32, 8, 0}}, 512, 8192, 32});
+  s.push_back({"sgemm-256x16", "sgemm", "S1 Listing 3", "256×16 C tile per (16,16) block, A streamed from global, B slab staged, 16 results per thread (column-major)", "", {{16, 16, 0}}, 512, 8192, 256});
   s.push_back({"sgemm-64", "sgemm", "S1 Listing 4", "64×64 C tile per (16,16) block, 4×4 results per thread, prefetch (column-major)", "", {{16, 16, 0}}, 512, 8192, 64});
   s.push_back({"conv2d-global", "conv2d", "S0 Listing 5.1", "5×5 correlation from global memory", "", conv2d, 512, 16384, 64});
   s.push_back({"conv2d-shared", "conv2d", "S0 Listing 5.3", "5×5 correlation, A rows and filter row staged in shared memory", "", conv2d, 512, 16384, 64});
@@ -157,6 +158,7 @@ std::string config_problem(const GpuKernelSpec& spec, double n, const KernelConf
   }
   if (spec.name == "sgemm-tiled") return need_multiple(32, "32×32 tiles, k-step 8");
   if (spec.name == "sgemm-64") return need_multiple(64, "64×64 tiles, k-step 16");
+  if (spec.name == "sgemm-256x16") return need_multiple(256, "256-row tiles, k-step 128");
   if (f == "conv2d") return need_multiple(std::max(c.bx, c.by), "whole blocks, no bounds check");
   return "";
 }
@@ -192,6 +194,7 @@ std::vector<std::string> phase_kernel_names(const std::string& kernel, const Ker
   if (kernel == "mm-opt") return {"mm_opt<" + xy + "," + std::to_string(c.p) + ">"};
   if (kernel == "sgemm-tiled") return {"sgemm_tiled"};
   if (kernel == "sgemm-64") return {"sgemm_64"};
+  if (kernel == "sgemm-256x16") return {"sgemm_256x16"};
   if (kernel == "conv2d-global") return {"conv_global"};
   if (kernel == "conv2d-shared") return {"conv_shared<" + xy + ">"};
   if (kernel == "dot") return {"dot_kernel<" + std::to_string(c.bx) + ">"};

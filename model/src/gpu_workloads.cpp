@@ -276,6 +276,28 @@ void describe_sgemm(const Request& req, GpuWorkload& w) {
   w.flops = 2 * n * n * n + 3 * n * n;
   w.algorithmic_bytes = 4 * kF * n * n;
   w.h2d_bytes = 3 * kF * n * n, w.d2h_bytes = kF * n * n;
+  if (kernel == "sgemm-256x16") {  // (16,16) threads, 256×16 tile, k-step 128, A streamed from global
+    GpuPhase p = b.phase(names[0], n / 256, n / 16, 16, 16, 64, 128 * 16 * kF);
+    const double warps = n * n / 512, steps = n / 128;
+    p.flops_fp32 = 2 * n * n * n + 3 * n * n;
+    // Per step a warp loads 128 A words per lane (128-B lines) and 8 B words; it stores 8 words
+    // into the slab (row stride 16 words: a 16-way conflict) and reads it as 128-bit broadcasts,
+    // 4 per k (512 per step).
+    p.l1_wavefronts = warps * steps * (128 + 8) + warps * 16 * 2;
+    p.l1_data_bytes = kLine * (warps * steps * (128 + 8) + warps * 16 * 2);
+    p.shared_accesses[16] = warps * steps * 8;
+    p.shared_accesses[2] = warps * steps * 512;
+    // A is read once per block column of 16: 4n³/16 bytes; B once per block row of 256.
+    p.l2_bytes = kF * n * n * n * (1.0 / 16 + 1.0 / 256) + 2 * kF * n * n;
+    p.dram_bytes = swept_dram(kF * n * n, n / 16, l2) + kF * n * n + 2 * kF * n * n;
+    p.warp_instructions = warps * steps * (2048 + 512 + 136 + 8 + 40);
+    p.loads_in_flight = 4;
+    p.request_bytes = kF * kWarp;
+    p.chain_fma = n;
+    p.chain_l2_loads = steps;
+    w.phases.push_back(p);
+    return;
+  }
   if (kernel == "sgemm-tiled") {  // (32,8) threads, 32×32 tile, k-step 8
     GpuPhase p = b.phase(names[0], n / 32, n / 32, 32, 8, 40, 2 * 32 * 9 * kF);
     const double warps = n * n / 128, steps = n / 8;

@@ -408,6 +408,9 @@ Run ReferenceRunner::Impl::make_run(const std::string& kernel, int size, const K
     if (kernel == "sgemm-tiled") {
       phase(0, reinterpret_cast<const void*>(&sgemm_tiled), threads);
       run.enqueue = [=](cudaStream_t st) { sgemm_tiled<<<dim3(nn / 32, nn / 32), dim3(32, 8), 0, st>>>(a, b, out, nn, nn, nn, alpha, beta); };
+    } else if (kernel == "sgemm-256x16") {
+      phase(0, reinterpret_cast<const void*>(&sgemm_256x16), threads);
+      run.enqueue = [=](cudaStream_t st) { sgemm_256x16<<<dim3(nn / 256, nn / 16), dim3(16, 16), 0, st>>>(a, b, out, nn, nn, nn, alpha, beta); };
     } else {
       phase(0, reinterpret_cast<const void*>(&sgemm_64), threads);
       run.enqueue = [=](cudaStream_t st) { sgemm_64<<<dim3(nn / 64, nn / 64), dim3(16, 16), 0, st>>>(a, b, out, nn, nn, nn, alpha, beta); };

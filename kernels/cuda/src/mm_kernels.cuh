@@ -171,4 +171,52 @@ __global__ void __launch_bounds__(256) sgemm_64(const float* __restrict__ a, con
     }
 }
 
+// K-GEMM-T (S1 Listing 3, Tesla-optimised): column-major; threads (16, 16); a block computes 256
+// rows × 16 columns of C, each thread one row and 16 columns (16 accumulators); A is streamed
+// straight from global memory (consecutive threads, consecutive rows: coalesced), only a 128 × 16
+// slab of B is staged per 128-wide k-step (the seed's layout, whose 16-word row stride costs the
+// 8 stores per step a conflict and lets the reads be 128-bit broadcasts). M a multiple of 256, N of
+// 16, K of 128 (the remainder paths of the listing are left out).
+__global__ void __launch_bounds__(256) sgemm_256x16(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c,
+                                                    int m, int nn, int k, float alpha, float beta) {
+  __shared__ __align__(16) float bs[128 * 16];
+  const int tid = threadIdx.x + 16 * threadIdx.y, tadj = tid % 128, half = tid / 128;
+  const int n0 = blockIdx.y * 16, row = 256 * blockIdx.x + tid;
+  const float* pb = b + static_cast<size_t>(n0 + half) * k + tadj;
+  const float* pa = a + row;
+  float acc[16];
+#pragma unroll
+  for (int j = 0; j < 16; ++j) acc[j] = 0;
+  for (int k0 = 0; k0 < k; k0 += 128) {
+#pragma unroll
+    for (int i = 0; i < 8; ++i) bs[(half + 2 * i) + tadj * 16] = pb[static_cast<size_t>(2 * i) * k];
+    pb += 128;
+    __syncthreads();
+#pragma unroll 4
+    for (int i = 0; i < 32; ++i) {
+      float av[4];
+#pragma unroll
+      for (int q = 0; q < 4; ++q) av[q] = pa[static_cast<size_t>(q) * m];
+      pa += static_cast<size_t>(4) * m;
+#pragma unroll
+      for (int q = 0; q < 4; ++q) {
+        const float4* brow = reinterpret_cast<const float4*>(&bs[(4 * i + q) * 16]);
+#pragma unroll
+        for (int j4 = 0; j4 < 4; ++j4) {
+          const float4 bv = brow[j4];
+          acc[4 * j4] += av[q] * bv.x;
+          acc[4 * j4 + 1] += av[q] * bv.y;
+          acc[4 * j4 + 2] += av[q] * bv.z;
+          acc[4 * j4 + 3] += av[q] * bv.w;
+        }
+      }
+    }
+    __syncthreads();
+  }
+  (void)nn;
+  float* pc = c + row + static_cast<size_t>(n0) * m;
+#pragma unroll
+  for (int j = 0; j < 16; ++j) pc[static_cast<size_t>(j) * m] = beta * pc[static_cast<size_t>(j) * m] + alpha * acc[j];
+}
+
 }  // namespace perfmodel::gpu
