@@ -12,12 +12,21 @@
 #include "perfmodel/model/validation_data.hpp"
 #include "perfmodel/predictors/communication.hpp"
 #include "perfmodel/predictors/gpu_compute.hpp"
+#include "perfmodel/predictors/roofline.hpp"
 
 namespace perfmodel::cli {
 namespace {
 
 std::string plot_like(double x, double y) {
   return std::to_string(static_cast<long long>(x)) + "x" + std::to_string(static_cast<long long>(y));
+}
+
+// The phase that takes the longest (the one whose launch configuration matters).
+const GpuPhasePrediction* main_phase(const GpuPrediction& p) {
+  const GpuPhasePrediction* best = nullptr;
+  for (const GpuPhasePrediction& ph : p.phases)
+    if (!best || ph.seconds > best->seconds) best = &ph;
+  return best;
 }
 
 struct Resources {
@@ -50,6 +59,18 @@ int parse_n(const po::variables_map& vm) {
   const double n = parse_positive_number(vm["n"].as<std::string>(), "--n");
   if (n != std::floor(n) || n > 2e9) throw InputError("--n: must be a whole number, got '" + vm["n"].as<std::string>() + "'");
   return static_cast<int>(n);
+}
+
+// Where the workload sits on the profile's DRAM/FP32 roofline.
+void add_roofline(Record& r, const Profile& profile, const GpuPrediction& p, const GpuWorkload& w) {
+  double dram = 0;
+  for (const GpuPhase& ph : w.phases) dram += ph.launches * ph.dram_bytes;
+  if (!(w.flops > 0) || !(dram > 0)) return;
+  const RooflineBound b = roofline_bound(roofline_of(profile), w.flops / dram, "dram", "fp32", w.flops / p.seconds);
+  r.push_back({"flop_per_dram_byte", Cell(b.intensity)});
+  r.push_back({"roofline_bound", Cell(b.memory_bound ? "memory" : "compute")});
+  r.push_back({"roofline_attainable", Cell(b.attainable, Unit::per_s)});
+  r.push_back({"roofline_headroom", Cell(b.headroom)});
 }
 
 Record prediction_meta(const GpuPrediction& p, const GpuWorkload& w) {
@@ -145,6 +166,7 @@ int predict_kernel_command(const Invocation& inv) {
   report.meta.push_back({"config", Cell(to_string(config, spec))});
   report.meta.push_back({"config_from", Cell(vm.count("config") ? "--config" : "S0's launch rule")});
   for (auto& cell : prediction_meta(p, w)) report.meta.push_back(cell);
+  add_roofline(report.meta, loaded.profile, p, w);
   if (loaded.profile.pcie) {
     const CommunicationPredictor comm(loaded.profile);
     const HostMemory memory = parse_host_memory(vm["memory"].as<std::string>()).value_or(HostMemory::pinned);
@@ -190,6 +212,7 @@ int predict_workload_command(const Invocation& inv) {
   add_profile_meta(report, loaded);
   report.meta.push_back({"workload", Cell(f.name)});
   for (auto& cell : prediction_meta(p, f.workload)) report.meta.push_back(cell);
+  add_roofline(report.meta, loaded.profile, p, f.workload);
   if (!f.transfers.empty()) {
     if (!loaded.profile.pcie) throw InputError(loaded.path + ": the workload has transfers but the profile has no pcie section");
     const CommunicationPredictor comm(loaded.profile);
@@ -278,7 +301,7 @@ int cmd_tune(const Invocation& inv) {
                {"config", Cell(to_string(r.config, spec))},
                {"predicted_s", Cell(r.p.seconds, Unit::seconds)},
                {"bound", Cell(r.p.bound)},
-               {"blocks_per_sm", Cell(r.p.phases.empty() ? 0.0 : r.p.phases.back().metrics.blocks_per_sm)}};
+               {"blocks_per_sm", Cell(main_phase(r.p) ? main_phase(r.p)->metrics.blocks_per_sm : 0.0)}};
     const auto it = res.measured.find({n, r.config});
     row.push_back({"measured_s", Cell(it != res.measured.end() ? it->second : 0.0, Unit::seconds)});
     t.rows.push_back(row);

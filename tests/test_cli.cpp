@@ -160,6 +160,8 @@ TEST(Cli, PredictKernelReportsPartsOccupancyAndTheMeasuredTime) {
   EXPECT_NEAR(j["error"].as<double>(), seconds / measured - 1, 1e-9);
   EXPECT_EQ(j["bound"].as<std::string>(), "dram");
   EXPECT_GT(j["with_transfers_s"].as<double>(), seconds);
+  EXPECT_EQ(j["roofline_bound"].as<std::string>(), "memory");  // Mv: 2 flop per 4 bytes, far below the ridge
+  EXPECT_NEAR(j["flop_per_dram_byte"].as<double>(), 0.5, 0.01);
   ASSERT_EQ(j["phases"].size(), 1u);
   EXPECT_EQ(j["phases"][0]["registers"].as<double>(), 32);  // from the recorded resources
   EXPECT_EQ(j["phases"][0]["blocks_per_sm"].as<double>(), 16);
