@@ -70,7 +70,7 @@ struct WaveParts {
   double total() const { return std::max({dram, l2, l1, issue + special, fp64, chain}); }
 };
 
-WaveParts wave(const Rates& r, const GpuCalibration& g, const GpuPhase& p, const ExecutionMetrics& m, double k) {
+WaveParts wave(const Rates& r, const GpuPhase& p, const ExecutionMetrics& m, double k) {
   WaveParts w;
   const double f = k / m.blocks;
   const double sms_used = std::min(r.sms, k);
@@ -98,7 +98,6 @@ WaveParts wave(const Rates& r, const GpuCalibration& g, const GpuPhase& p, const
     w.special = f * p.special_calls / (per_sm * sms_used);
   }
   w.chain = p.chain_fma * r.lat_fma + p.chain_cosf * r.lat_cosf + p.chain_l2_loads * r.lat_l2;
-  (void)g;
   return w;
 }
 
@@ -131,7 +130,7 @@ GpuPrediction predict_gpu(const GpuCalibration& gpu, const GpuWorkload& workload
     if (m.fragment_blocks > 0) waves.push_back({m.fragment_blocks, 1});
     double per_launch = 0;
     for (const auto& [k, count] : waves) {
-      const WaveParts w = wave(r, gpu, p, m, k);
+      const WaveParts w = wave(r, p, m, k);
       per_launch += count * w.total();
       pp.dram_s += count * w.dram, pp.l2_s += count * w.l2, pp.l1_s += count * w.l1, pp.issue_s += count * w.issue;
       pp.fp64_s += count * w.fp64, pp.special_s += count * w.special, pp.chain_s += count * w.chain;
