@@ -21,14 +21,6 @@ std::string plot_like(double x, double y) {
   return std::to_string(static_cast<long long>(x)) + "x" + std::to_string(static_cast<long long>(y));
 }
 
-// The phase that takes the longest (the one whose launch configuration matters).
-const GpuPhasePrediction* main_phase(const GpuPrediction& p) {
-  const GpuPhasePrediction* best = nullptr;
-  for (const GpuPhasePrediction& ph : p.phases)
-    if (!best || ph.seconds > best->seconds) best = &ph;
-  return best;
-}
-
 struct Resources {
   ResourceTable table;
   std::string source;
@@ -63,8 +55,7 @@ int parse_n(const po::variables_map& vm) {
 
 // Where the workload sits on the profile's DRAM/FP32 roofline.
 void add_roofline(Record& r, const Profile& profile, const GpuPrediction& p, const GpuWorkload& w) {
-  double dram = 0;
-  for (const GpuPhase& ph : w.phases) dram += ph.launches * ph.dram_bytes;
+  const double dram = w.dram_bytes();
   if (!(w.flops > 0) || !(dram > 0)) return;
   const RooflineBound b = roofline_bound(roofline_of(profile), w.flops / dram, "dram", "fp32", w.flops / p.seconds);
   r.push_back({"flop_per_dram_byte", Cell(b.intensity)});
@@ -150,7 +141,7 @@ int predict_kernel_command(const Invocation& inv) {
   const LoadedProfile loaded = load_selected_profile(vm);
   const GpuCalibration& gpu = loaded.profile.require_gpu();
   const KernelConfig config = vm.count("config") ? parse_kernel_config(vm["config"].as<std::string>(), spec)
-                                                 : default_config(spec, n, gpu.device.multiprocessors);
+                                                 : default_config(spec, n);
   const std::string problem = config_problem(spec, n, config);
   if (!problem.empty()) throw InputError(kernel + ": " + problem);
   const Resources res = load_resources(vm, kernel);
@@ -272,7 +263,7 @@ int cmd_tune(const Invocation& inv) {
   report.meta.push_back({"configurations", Cell(static_cast<std::int64_t>(ranked.size()))});
   report.meta.push_back({"predicted_best", Cell(to_string(ranked.front().config, spec))});
   report.meta.push_back({"predicted_best_s", Cell(ranked.front().p.seconds, Unit::seconds)});
-  const KernelConfig rule = default_config(spec, n, gpu.device.multiprocessors);
+  const KernelConfig rule = default_config(spec, n);
   report.meta.push_back({"s0_rule", Cell(to_string(rule, spec))});
   // Measured sweep, where recorded.
   const Ranked* best_measured = nullptr;
@@ -301,7 +292,7 @@ int cmd_tune(const Invocation& inv) {
                {"config", Cell(to_string(r.config, spec))},
                {"predicted_s", Cell(r.p.seconds, Unit::seconds)},
                {"bound", Cell(r.p.bound)},
-               {"blocks_per_sm", Cell(main_phase(r.p) ? main_phase(r.p)->metrics.blocks_per_sm : 0.0)}};
+               {"blocks_per_sm", Cell(r.p.longest_phase() ? r.p.longest_phase()->metrics.blocks_per_sm : 0.0)}};
     const auto it = res.measured.find({n, r.config});
     row.push_back({"measured_s", Cell(it != res.measured.end() ? it->second : 0.0, Unit::seconds)});
     t.rows.push_back(row);

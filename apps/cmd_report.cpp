@@ -52,12 +52,6 @@ std::string format_number_short(double v) {  // 4 significant digits
   return o.str();
 }
 
-std::string pct(double v) {
-  std::ostringstream o;
-  o << std::fixed << std::setprecision(1) << 100 * v << " %";
-  return o.str();
-}
-
 // The page is built as a list of blocks, each written once as Markdown and once as HTML.
 struct Page {
   std::ostringstream md, html;

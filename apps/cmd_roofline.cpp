@@ -22,12 +22,6 @@ namespace {
 
 const auto g = plot_number;
 
-double dram_bytes_of(const GpuWorkload& w) {
-  double bytes = 0;
-  for (const GpuPhase& p : w.phases) bytes += p.launches * p.dram_bytes;
-  return bytes;
-}
-
 std::string roofline_script(const Roofline& r, const std::string& title, bool has_points, bool has_workloads) {
   const double pi32 = r.compute_roof("fp32").value;
   std::ostringstream s;
@@ -93,7 +87,7 @@ RooflineOutputs write_roofline(const std::string& dir, const Profile& profile, c
     std::map<std::string, const KernelMeasurement*> largest;
     for (const KernelMeasurement& m : run->measurements) {
       const GpuKernelSpec& spec = gpu_kernel_spec(m.kernel);
-      if (!(default_config(spec, m.n, gpu.device.multiprocessors) == m.config)) continue;
+      if (!(default_config(spec, m.n) == m.config)) continue;
       const KernelMeasurement*& best = largest[m.kernel];
       if (!best || m.n > best->n) best = &m;
     }
@@ -101,7 +95,7 @@ RooflineOutputs write_roofline(const std::string& dir, const Profile& profile, c
     for (const auto& [kernel, m] : largest) {
       const GpuWorkload w = describe_gpu_kernel(kernel, m->n, m->config, resources, gpu.device.l2_cache_bytes);
       const double measured = w.flops / m->summary().median, predicted = w.flops / predict_gpu(gpu, w).seconds;
-      const double intensity = w.flops / dram_bytes_of(w);
+      const double intensity = w.flops / w.dram_bytes();
       const RooflineBound b = roofline_bound(r, intensity, "dram", "fp32", measured);
       out.points.push_back({kernel, m->n, b, predicted});
       points << kernel << ',' << m->n << ',' << g(intensity) << ',' << g(measured) << ',' << g(predicted) << ',' << g(b.attainable)
@@ -112,7 +106,7 @@ RooflineOutputs write_roofline(const std::string& dir, const Profile& profile, c
   std::ostringstream workloads;
   workloads << "workload,intensity,predicted_flops,attainable_flops,bound\n";
   for (const GpuWorkloadFile& f : files) {
-    const double bytes = dram_bytes_of(f.workload);
+    const double bytes = f.workload.dram_bytes();
     if (!(bytes > 0) || !(f.workload.flops > 0)) throw InputError(f.name + ": a roofline point needs flops and DRAM bytes");
     const double predicted = f.workload.flops / predict_gpu(gpu, f.workload).seconds;
     const RooflineBound b = roofline_bound(r, f.workload.flops / bytes, "dram", "fp32", predicted);

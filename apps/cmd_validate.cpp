@@ -39,7 +39,7 @@ int cmd_validate(const Invocation& inv) {
     ValidationOptions options_v;
     options_v.quick = vm.count("quick") > 0;
     if (vm.count("only")) options_v.only = vm["only"].as<std::vector<std::string>>();
-    validation_plan(options_v, 0);  // unknown --only names fail before the GPU is touched
+    validation_plan(options_v);  // unknown --only names fail before the GPU is touched
     run = run_validation(options_v, inv.command_line, &inv.err, failures);
     write_validation_run(out_dir, run);
   }

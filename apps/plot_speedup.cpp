@@ -132,7 +132,7 @@ SpeedupOutputs write_speedup(const std::string& dir, const Profile& profile, con
   std::map<std::pair<std::string, int>, double> gpu_measured;
   if (run)
     for (const KernelMeasurement& m : run->measurements)
-      if (default_config(gpu_kernel_spec(m.kernel), m.n, gpu.device.multiprocessors) == m.config)
+      if (default_config(gpu_kernel_spec(m.kernel), m.n) == m.config)
         gpu_measured[{m.kernel, m.n}] = m.summary().median;
 
   SpeedupOutputs out;
@@ -148,7 +148,7 @@ SpeedupOutputs write_speedup(const std::string& dir, const Profile& profile, con
     for (int i = 0; i <= 40; ++i) {
       double n = std::exp(std::log(lo) + (std::log(hi) - std::log(lo)) * i / 40.0);
       n = std::max(lo, std::round(n / spec.n_multiple) * spec.n_multiple);
-      const KernelConfig cfg = default_config(spec, n, gpu.device.multiprocessors);
+      const KernelConfig cfg = default_config(spec, n);
       if (!config_problem(spec, n, cfg).empty()) continue;
       const GpuWorkload w = describe_gpu_kernel(gpu_kernel, n, cfg, resources, gpu.device.l2_cache_bytes);
       const double tg = predict_gpu(gpu, w).seconds, tc = copies_s(comm.get(), w, memory);
@@ -166,7 +166,7 @@ SpeedupOutputs write_speedup(const std::string& dir, const Profile& profile, con
       if (key.first != gpu_kernel) continue;
       const auto cpu = cpu_measured.find({cpu_kernel, key.second});
       if (cpu == cpu_measured.end()) continue;
-      const GpuWorkload w = describe_gpu_kernel(gpu_kernel, key.second, default_config(spec, key.second, gpu.device.multiprocessors),
+      const GpuWorkload w = describe_gpu_kernel(gpu_kernel, key.second, default_config(spec, key.second),
                                                 resources, gpu.device.l2_cache_bytes);
       const double tc = copies_s(comm.get(), w, memory), s = cpu->second / (tg + tc);
       c.measured.push_back({static_cast<double>(key.second), s});
@@ -192,7 +192,7 @@ SpeedupOutputs write_speedup(const std::string& dir, const Profile& profile, con
       for (const std::string& k : kernels)
         for (const auto& [key, t] : gpu_measured) {
           if (key.first != k) continue;
-          const GpuWorkload w = describe_gpu_kernel(k, key.second, default_config(gpu_kernel_spec(k), key.second, gpu.device.multiprocessors),
+          const GpuWorkload w = describe_gpu_kernel(k, key.second, default_config(gpu_kernel_spec(k), key.second),
                                                     resources, gpu.device.l2_cache_bytes);
           variants << family << ',' << k << ',' << key.second << ',' << g(w.algorithmic_bytes / t) << ','
                    << g(w.algorithmic_bytes / predict_gpu(gpu, w).seconds) << "\n";

@@ -17,12 +17,6 @@ namespace {
 // tuner within 3 % of the measured optimum on average).
 constexpr double kMedianTarget = 0.10, kP90Target = 0.20, kTunerTarget = 0.03;
 
-std::string pct(double v) {
-  std::ostringstream o;
-  o << std::fixed << std::setprecision(1) << 100 * v << " %";
-  return o.str();
-}
-
 std::string config_text(const KernelMeasurement& m) { return to_string(m.config, gpu_kernel_spec(m.kernel)); }
 
 std::string predictions_csv(const ValidationAnalysis& a) {
@@ -30,9 +24,7 @@ std::string predictions_csv(const ValidationAnalysis& a) {
   o << "kernel,family,n,config,default_config,measured_s,spread,predicted_s,error,bound,launch_s,dram_s,l2_s,l1_s,issue_s,special_s,"
        "latency_s,blocks_per_sm,limited_by,waves,bytes_in_flight,measured_flop_per_s,measured_effective_Bps\n";
   for (const PointAnalysis& p : a.points) {
-    const GpuPhasePrediction* main = nullptr;
-    for (const GpuPhasePrediction& ph : p.prediction.phases)
-      if (!main || ph.seconds > main->seconds) main = &ph;
+    const GpuPhasePrediction* main = p.prediction.longest_phase();
     o << p.measurement.kernel << ',' << gpu_kernel_spec(p.measurement.kernel).family << ',' << p.measurement.n << ','
       << config_text(p.measurement) << ',' << (p.default_config ? 1 : 0) << ',' << plot_number(p.measured_s) << ','
       << plot_number(p.spread) << ',' << plot_number(p.prediction.seconds) << ',' << plot_number(p.error) << ','
@@ -113,6 +105,12 @@ std::string markdown(const ValidationRun& run, const ValidationAnalysis& a, cons
 }
 
 }  // namespace
+
+std::string pct(double v) {
+  std::ostringstream o;
+  o << std::fixed << std::setprecision(1) << 100 * v << " %";
+  return o.str();
+}
 
 Table error_table(const ValidationAnalysis& a) {
   Table t{"errors", {}};

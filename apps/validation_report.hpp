@@ -8,6 +8,9 @@
 
 namespace perfmodel::cli {
 
+// "12.3 %" for 0.123: how the reports print errors.
+std::string pct(double fraction);
+
 Table error_table(const ValidationAnalysis& analysis);
 // Returns "" or a note on what could not be drawn (no gnuplot): the numbers are written regardless.
 std::string write_validation_outputs(const std::string& dir, const ValidationRun& run, const ValidationAnalysis& analysis,

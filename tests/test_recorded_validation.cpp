@@ -57,7 +57,7 @@ TEST(RecordedValidation, CoversEveryKernelOverItsSizesWithinTheTimeBudget) {
     EXPECT_GE(runs[spec.name], validation_sizes(spec, false).size()) << spec.name;
   }
   // The plan a fresh run would make is what was recorded.
-  EXPECT_EQ(run.measurements.size(), validation_plan({}, run.device.multiprocessors).size());
+  EXPECT_EQ(run.measurements.size(), validation_plan({}).size());
 }
 
 TEST(RecordedValidation, ErrorsStayAtTheRecordedLevel) {
@@ -89,7 +89,8 @@ TEST(RecordedValidation, TunerStaysNearTheMeasuredOptimum) {
   const ValidationAnalysis& a = analysis();
   EXPECT_GE(a.tuner.size(), 20u);
   EXPECT_LE(a.tuner_mean_loss, 0.09);
-  for (const TunerCheck& t : a.tuner) EXPECT_GE(t.loss, 0.0) << t.kernel;  // the measured best is the best
+  // No sweep's pick is worse than the recorded worst (mv-opt 64x16: 43 % slower than 32x16).
+  for (const TunerCheck& t : a.tuner) EXPECT_LE(t.loss, 0.5) << t.kernel << " n=" << t.n;
 }
 
 TEST(RecordedValidation, OccupancyModelMatchesTheCudaOccupancyApiForEveryCompiledKernel) {

@@ -163,7 +163,7 @@ std::string config_problem(const GpuKernelSpec& spec, double n, const KernelConf
   return "";
 }
 
-KernelConfig default_config(const GpuKernelSpec& spec, double n, double sms) {
+KernelConfig default_config(const GpuKernelSpec& spec, double n) {
   const std::string& k = spec.name;
   if (k == "mv-global" || k == "mv-constant") return {256, 1, 0};
   if (k == "mv-shared") return {32, 1, 0};
@@ -178,7 +178,6 @@ KernelConfig default_config(const GpuKernelSpec& spec, double n, double sms) {
   if (k == "cholesky-single") return {512, 1, 0};
   if (k == "cholesky-opt") return {256, 1, 0};  // S2's optimum at n = 2048
   if (k == "cosine" || k == "blur") return {1024, 1, 0};  // S3
-  (void)sms;
   return spec.configs.front();
 }
 

@@ -167,9 +167,9 @@ GpuPrediction predict_gpu(const GpuCalibration& gpu, const GpuWorkload& workload
                                                              {"latency", out.chain_s}, {"launch", out.launch_s}};
   out.bound = std::max_element(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return a.second < b.second; })->first;
   if (out.seconds > 0) {
-    double dram = 0, flops = 0;
-    for (const GpuPhase& p : workload.phases) dram += p.launches * p.dram_bytes, flops += p.launches * (p.flops_fp32 + p.flops_fp64);
-    out.dram_fraction = dram / out.seconds / r.dram_peak;
+    double flops = 0;
+    for (const GpuPhase& p : workload.phases) flops += p.launches * (p.flops_fp32 + p.flops_fp64);
+    out.dram_fraction = workload.dram_bytes() / out.seconds / r.dram_peak;
     out.flop_fraction = flops / out.seconds / r.fp32;
   }
   return out;

@@ -39,7 +39,7 @@ ValidationAnalysis analyse_validation(const ValidationRun& run, const Profile& p
     p.algorithmic_bytes = w.algorithmic_bytes;
     p.error = p.prediction.seconds / p.measured_s - 1;
     const GpuKernelSpec& spec = gpu_kernel_spec(m.kernel);
-    p.default_config = default_config(spec, m.n, gpu.device.multiprocessors) == m.config;
+    p.default_config = default_config(spec, m.n) == m.config;
     by_kernel[m.kernel].push_back(std::abs(p.error));
     all.push_back(std::abs(p.error));
     a.points.push_back(std::move(p));

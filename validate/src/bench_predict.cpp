@@ -49,7 +49,7 @@ int main(int argc, char** argv) {
   for (const GpuKernelSpec& spec : gpu_kernel_specs()) {
     const double n = spec.family == "dot" || spec.family == "cosine" ? 1 << 24 : 4096;
     if (n > spec.max_n) continue;
-    const KernelConfig c = default_config(spec, n, gpu.device.multiprocessors);
+    const KernelConfig c = default_config(spec, n);
     const GpuWorkload w = describe_gpu_kernel(spec.name, n, c, resources, gpu.device.l2_cache_bytes);
     const SampleSummary p = rate_of([&] { return predict_gpu(gpu, w).seconds; });
     const SampleSummary d = rate_of([&] {

@@ -47,7 +47,7 @@ std::vector<int> sweep_sizes(const GpuKernelSpec& spec) {
   return {1024, 4096};
 }
 
-std::vector<ValidationPoint> validation_plan(const ValidationOptions& options, double sms) {
+std::vector<ValidationPoint> validation_plan(const ValidationOptions& options) {
   for (const std::string& name : options.only) {
     bool known = false;
     for (const GpuKernelSpec& s : gpu_kernel_specs()) known = known || s.name == name || s.family == name;
@@ -62,7 +62,7 @@ std::vector<ValidationPoint> validation_plan(const ValidationOptions& options, d
   };
   for (const GpuKernelSpec& spec : gpu_kernel_specs()) {
     if (!selected(spec, options.only)) continue;
-    for (int n : validation_sizes(spec, options.quick)) add(spec, n, default_config(spec, n, sms), false);
+    for (int n : validation_sizes(spec, options.quick)) add(spec, n, default_config(spec, n), false);
     if (!options.quick)
       for (int n : sweep_sizes(spec))
         for (const KernelConfig& c : spec.configs) add(spec, n, c, true);

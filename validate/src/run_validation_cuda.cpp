@@ -29,7 +29,7 @@ ValidationRun run_validation(const ValidationOptions& options, const std::string
   run.provenance = host_provenance(command);
   fill_device_provenance(run.provenance);
   run.device = query_gpu_device();
-  const std::vector<ValidationPoint> plan = validation_plan(options, run.device.multiprocessors);
+  const std::vector<ValidationPoint> plan = validation_plan(options);
   if (progress) *progress << "perfmodel validate: " << plan.size() << " runs on " << run.provenance.device_name << "\n";
   gpu::ReferenceRunner runner;
   std::map<std::string, bool> recorded;

@@ -65,6 +65,12 @@ struct GpuWorkload {
   double flops = 0;              // algorithmic flops (for GFLOP/s)
   double algorithmic_bytes = 0;  // compulsory bytes: inputs read once, outputs written once
   double h2d_bytes = 0, d2h_bytes = 0;  // host transfers the computation needs
+
+  double dram_bytes() const {  // over all phases and launches
+    double bytes = 0;
+    for (const GpuPhase& p : phases) bytes += p.launches * p.dram_bytes;
+    return bytes;
+  }
 };
 
 struct GpuKernelSpec {
@@ -94,7 +100,7 @@ KernelConfig parse_kernel_config(const std::string& text, const GpuKernelSpec& s
 // Why (n, config) cannot run, or "" when it can: unknown config, n not a multiple, too large.
 std::string config_problem(const GpuKernelSpec& spec, double n, const KernelConfig& c);
 // The configuration S0's rules (or the seed's stated choice) pick for n.
-KernelConfig default_config(const GpuKernelSpec& spec, double n, double sms);
+KernelConfig default_config(const GpuKernelSpec& spec, double n);
 
 // Compiled resources per CUDA kernel name (recorded by `perfmodel validate` on the GPU).
 using ResourceTable = std::map<std::string, KernelResources>;

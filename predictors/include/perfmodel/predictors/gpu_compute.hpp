@@ -59,6 +59,14 @@ struct GpuPrediction {
   std::string bound;  // the part with the largest share of the time
   // Achieved fractions of the ceilings at the predicted time.
   double dram_fraction = 0, flop_fraction = 0;
+
+  // The phase that takes longest (whose launch configuration matters most); nullptr when none.
+  const GpuPhasePrediction* longest_phase() const {
+    const GpuPhasePrediction* best = nullptr;
+    for (const GpuPhasePrediction& ph : phases)
+      if (!best || ph.seconds > best->seconds) best = &ph;
+    return best;
+  }
 };
 
 // Throws InputError when the profile lacks a part the workload needs (ceilings, launch, device).

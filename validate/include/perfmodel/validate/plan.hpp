@@ -28,7 +28,7 @@ std::vector<int> sweep_sizes(const GpuKernelSpec& spec);
 
 // The points, ordered so that consecutive points share their problem (family, n).
 // Throws InputError for an --only name that matches no kernel.
-std::vector<ValidationPoint> validation_plan(const ValidationOptions& options, double sms);
+std::vector<ValidationPoint> validation_plan(const ValidationOptions& options);
 
 // Measures the plan on GPU 0 (the GPU half lives in kernels/cuda). Throws RuntimeFailure when no
 // GPU is usable or this build has no CUDA; a failed result check is reported in `failures` and
