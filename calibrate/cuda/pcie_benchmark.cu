@@ -1,9 +1,12 @@
 // PCIe host↔device copy benchmarks: one registered benchmark per direction × host memory.
 //
 // Each sample is a batch of back-to-back copies timed by the timing engine; a batch is sized so
-// that it lasts ≥ 100 µs, which keeps the event timer's resolution (~0.5 µs) far below the
-// per-copy time. Sizes are visited in a fresh random order each round so that slow drift
-// (clocks, host noise) does not masquerade as a size effect. Unidirectional copies are the
+// that it lasts ≥ 30 µs, which keeps the event timer's resolution (~0.5 µs) below the per-copy
+// time. Sizes are visited in a fresh random order each round so that slow drift (clocks, host
+// noise) does not masquerade as a size effect. The host's noise comes in bursts that last
+// milliseconds, so many short samples spread over the run estimate a median better than a few
+// long ones: cheap sizes get 243 rounds. The issuing thread stays on one CPU for the whole run
+// (a migration costs a cold cache and a wake-up in the middle of a copy). Unidirectional copies are the
 // blocking cudaMemcpy a program issues; bidirectional pairs are two cudaMemcpyAsync on two
 // streams, released together by a stream gate.
 #include <algorithm>
@@ -15,6 +18,7 @@
 #include <memory>
 #include <ostream>
 #include <random>
+#include <sched.h>
 #include <sstream>
 
 #include "cuda_check.hpp"
@@ -30,7 +34,7 @@
 namespace perfmodel {
 namespace {
 
-constexpr double kTargetBatchSeconds = 100e-6;
+constexpr double kTargetBatchSeconds = 30e-6;
 constexpr int kMaxBatch = 256;
 constexpr double kLongCopySeconds = 2e-3;   // batches longer than this get the fewer, long rounds
 constexpr double kWarmUpSeconds = 0.3;      // busy time before the first sample (clocks, link state)
@@ -45,6 +49,28 @@ void expect_pattern(const unsigned char* p, std::size_t bytes, unsigned seed, co
       throw RuntimeFailure(what + ": copied data differs from the source at byte " + std::to_string(i) + " of " +
                            std::to_string(bytes));
 }
+
+// Keeps the calling thread on the CPU it runs on now, and restores its affinity when done.
+class StayOnThisCpu {
+ public:
+  StayOnThisCpu() {
+    const int cpu = sched_getcpu();
+    if (cpu < 0 || sched_getaffinity(0, sizeof(previous_), &previous_) != 0) return;
+    cpu_set_t only;
+    CPU_ZERO(&only);
+    CPU_SET(cpu, &only);
+    pinned_ = sched_setaffinity(0, sizeof(only), &only) == 0;
+  }
+  ~StayOnThisCpu() {
+    if (pinned_) sched_setaffinity(0, sizeof(previous_), &previous_);
+  }
+  StayOnThisCpu(const StayOnThisCpu&) = delete;
+  StayOnThisCpu& operator=(const StayOnThisCpu&) = delete;
+
+ private:
+  cpu_set_t previous_{};
+  bool pinned_ = false;
+};
 
 struct SizePoint {
   std::uint64_t bytes;
@@ -74,6 +100,7 @@ class PcieBenchmark final : public Benchmark {
 
   void run(const CalibrationOptions& options, CalibrationData& data) override {
     const auto started = std::chrono::steady_clock::now();
+    const StayOnThisCpu stay;
     const PcieSizePlan plan = pcie_size_plan();
     const std::uint64_t max_bytes = std::max(plan.fit.back(), *std::max_element(plan.holdout.begin(), plan.holdout.end()));
     std::vector<SizePoint> sizes;
@@ -91,17 +118,28 @@ class PcieBenchmark final : public Benchmark {
     EventTimer timer;
     warm_up(timer, plan);
     // One call per size sizes its batch; its time also decides how many rounds the size gets.
+    // Sizes go in ascending order: once a copy takes well over kLongCopySeconds, the larger ones
+    // are long copies of batch 1 (a copy's time grows at most in proportion to its size), and are
+    // not timed here.
+    std::sort(sizes.begin(), sizes.end(), [](const SizePoint& a, const SizePoint& b) { return a.bytes < b.bytes; });
+    double longest = 0;
     for (SizePoint& s : sizes) {
+      if (longest > 2 * kLongCopySeconds) {
+        s.long_copy = true;
+        continue;
+      }
       const double seconds = std::max(time_once(timer, s.bytes, 1).event_s, 1e-7);
+      longest = std::max(longest, seconds);
       s.batch = static_cast<int>(std::clamp(std::ceil(kTargetBatchSeconds / seconds), 1.0, double{kMaxBatch}));
       s.long_copy = seconds * s.batch > kLongCopySeconds;
     }
 
     // Noise on shared hosts comes in bursts that last many milliseconds, so a size's samples are
     // spread over the whole run: every round visits the sizes in a fresh random order. Cheap sizes
-    // get many rounds (their medians are what the small-size segments stand on); costly ones fewer.
-    const int short_rounds = options.quick ? 9 : 81;
-    const int long_rounds = options.quick ? 3 : 7;
+    // get many rounds (their medians are what the small-size segments stand on); costly ones fewer:
+    // 9 for pinned memory, 5 for pageable, whose large copies run at a seventh of the speed.
+    const int short_rounds = options.quick ? 15 : 243;
+    const int long_rounds = options.quick ? 3 : (key_.memory == HostMemory::pinned ? 9 : 5);
     std::mt19937 shuffle_rng(20261122u);
     std::vector<TransferSample> samples;
     for (int round = 0; round < short_rounds; ++round) {
