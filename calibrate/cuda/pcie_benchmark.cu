@@ -5,8 +5,8 @@
 // time. Sizes are visited in a fresh random order each round so that slow drift (clocks, host
 // noise) does not masquerade as a size effect. The host's noise comes in bursts that last
 // milliseconds, so many short samples spread over the run estimate a median better than a few
-// long ones: cheap sizes get 243 rounds. The issuing thread stays on one CPU for the whole run
-// (a migration costs a cold cache and a wake-up in the middle of a copy). Unidirectional copies are the
+// long ones: cheap sizes get 243 rounds, costly ones fewer (see run()). The issuing thread stays
+// on one CPU for the whole run (a migration costs a cold cache and a wake-up mid-copy). Unidirectional copies are the
 // blocking cudaMemcpy a program issues; bidirectional pairs are two cudaMemcpyAsync on two
 // streams, released together by a stream gate.
 #include <algorithm>
@@ -37,6 +37,8 @@ namespace {
 constexpr double kTargetBatchSeconds = 30e-6;
 constexpr int kMaxBatch = 256;
 constexpr double kLongCopySeconds = 2e-3;   // batches longer than this get the fewer, long rounds
+constexpr double kSizeBudgetSeconds = 7.3e-3;  // what a size below kLongCopySeconds costs the run, about
+constexpr int kMidRounds = 27;
 constexpr double kWarmUpSeconds = 0.3;      // busy time before the first sample (clocks, link state)
 
 void fill_pattern(unsigned char* p, std::size_t bytes, unsigned seed) {
@@ -76,7 +78,7 @@ struct SizePoint {
   std::uint64_t bytes;
   SizeSet set;
   int batch = 1;
-  bool long_copy = false;
+  int rounds = 1;
 };
 
 class PcieBenchmark final : public Benchmark {
@@ -117,6 +119,16 @@ class PcieBenchmark final : public Benchmark {
     cuda_ = std::make_unique<Resources>();
     EventTimer timer;
     warm_up(timer, plan);
+    // Noise on shared hosts comes in bursts that last milliseconds, so a size's samples are spread
+    // over the whole run: every round visits the sizes in a fresh random order, and a size with
+    // fewer rounds than the run takes part in evenly spaced ones. A cheap size gets all rounds
+    // (its median is what the small-size segments stand on and its samples are the noisiest);
+    // costlier sizes get as many as kSizeBudgetSeconds buys, at least kMidRounds below
+    // kLongCopySeconds per sample and long_rounds above (fewer for pageable memory, whose large
+    // copies run at a sixth of the speed).
+    const int all_rounds = options.quick ? 15 : 243;
+    const int mid_rounds = options.quick ? 5 : kMidRounds;
+    const int long_rounds = options.quick ? 3 : (key_.memory == HostMemory::pinned ? 9 : 5);
     // One call per size sizes its batch; its time also decides how many rounds the size gets.
     // Sizes go in ascending order: once a copy takes well over kLongCopySeconds, the larger ones
     // are long copies of batch 1 (a copy's time grows at most in proportion to its size), and are
@@ -125,27 +137,26 @@ class PcieBenchmark final : public Benchmark {
     double longest = 0;
     for (SizePoint& s : sizes) {
       if (longest > 2 * kLongCopySeconds) {
-        s.long_copy = true;
+        s.rounds = long_rounds;
         continue;
       }
       const double seconds = std::max(time_once(timer, s.bytes, 1).event_s, 1e-7);
       longest = std::max(longest, seconds);
       s.batch = static_cast<int>(std::clamp(std::ceil(kTargetBatchSeconds / seconds), 1.0, double{kMaxBatch}));
-      s.long_copy = seconds * s.batch > kLongCopySeconds;
+      const double sample_seconds = seconds * s.batch;
+      if (sample_seconds > kLongCopySeconds)
+        s.rounds = long_rounds;
+      else
+        s.rounds = std::clamp(static_cast<int>(kSizeBudgetSeconds / sample_seconds), mid_rounds, all_rounds);
     }
 
-    // Noise on shared hosts comes in bursts that last many milliseconds, so a size's samples are
-    // spread over the whole run: every round visits the sizes in a fresh random order. Cheap sizes
-    // get many rounds (their medians are what the small-size segments stand on); costly ones fewer:
-    // 9 for pinned memory, 5 for pageable, whose large copies run at a seventh of the speed.
-    const int short_rounds = options.quick ? 15 : 243;
-    const int long_rounds = options.quick ? 3 : (key_.memory == HostMemory::pinned ? 9 : 5);
     std::mt19937 shuffle_rng(20261122u);
     std::vector<TransferSample> samples;
-    for (int round = 0; round < short_rounds; ++round) {
+    for (int round = 0; round < all_rounds; ++round) {
       std::shuffle(sizes.begin(), sizes.end(), shuffle_rng);
       for (const SizePoint& s : sizes) {
-        if (s.long_copy && round >= long_rounds) continue;
+        // s.rounds of the all_rounds rounds, evenly spaced.
+        if ((round + 1) * s.rounds / all_rounds == round * s.rounds / all_rounds) continue;
         const BatchTiming t = time_once(timer, s.bytes, s.batch);
         samples.push_back({key_, s.bytes, s.set, round, s.batch, t.event_s, t.wall_s});
       }
