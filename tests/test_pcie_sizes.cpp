@@ -27,3 +27,39 @@ TEST(PcieSizePlan, RejectsBoundsThatAreNotPowersOfTwo) {
   EXPECT_THROW(pcie_size_plan(3, 1024), std::invalid_argument);
   EXPECT_THROW(pcie_size_plan(1024, 1024), std::invalid_argument);
 }
+
+// Every size takes part in exactly as many rounds as it was given, spread over the whole run:
+// no gap between two of its rounds is longer than an even spacing allows.
+TEST(PcieRoundPlan, ASizeTakesPartInItsRoundsEvenlySpread) {
+  for (const PcieRoundPlan plan : {PcieRoundPlan{}, PcieRoundPlan::quick()}) {
+    for (int rounds = 1; rounds <= plan.all; ++rounds) {
+      std::vector<int> taken;
+      for (int r = 0; r < plan.all; ++r)
+        if (plan.takes_part(r, rounds)) taken.push_back(r);
+      ASSERT_EQ(static_cast<int>(taken.size()), rounds) << rounds;
+      const int spacing = (plan.all + rounds - 1) / rounds;
+      EXPECT_LE(plan.all - 1 - taken.back(), spacing) << rounds;  // reaches the end of the run
+      for (std::size_t i = 1; i < taken.size(); ++i) EXPECT_LE(taken[i] - taken[i - 1], spacing) << rounds;
+    }
+  }
+}
+
+TEST(PcieRoundPlan, CheapSizesGetEveryRoundCostlyOnesWhatTheBudgetBuys) {
+  const PcieRoundPlan plan;
+  EXPECT_EQ(plan.rounds_for(30e-6, true), plan.all);   // a batch of small copies
+  EXPECT_EQ(plan.rounds_for(100e-6, true), 73);        // 7.3 ms of sampling
+  EXPECT_EQ(plan.rounds_for(1e-3, false), plan.mid);   // the budget would buy fewer than mid
+  EXPECT_EQ(plan.rounds_for(20e-3, true), plan.long_pinned);
+  EXPECT_EQ(plan.rounds_for(20e-3, false), plan.long_pageable);
+  // More expensive samples never get more rounds, up to the long ones.
+  int previous = plan.all;
+  for (double s = 1e-6; s <= plan.long_sample_s; s *= 1.1) {
+    const int r = plan.rounds_for(s, true);
+    EXPECT_LE(r, previous) << s;
+    EXPECT_GE(r, plan.mid) << s;
+    EXPECT_LE(r * s, std::max(plan.size_budget_s, plan.mid * s) * (1 + 1e-12)) << s;
+    previous = r;
+  }
+  EXPECT_THROW(plan.rounds_for(0, true), std::invalid_argument);
+  EXPECT_THROW(plan.rounds_for(-1e-6, true), std::invalid_argument);
+}

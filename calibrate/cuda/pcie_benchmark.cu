@@ -5,7 +5,7 @@
 // time. Sizes are visited in a fresh random order each round so that slow drift (clocks, host
 // noise) does not masquerade as a size effect. The host's noise comes in bursts that last
 // milliseconds, so many short samples spread over the run estimate a median better than a few
-// long ones: cheap sizes get 243 rounds, costly ones fewer (see run()). The issuing thread stays
+// long ones: cheap sizes get 243 rounds, costly ones fewer (PcieRoundPlan). The issuing thread stays
 // on one CPU for the whole run (a migration costs a cold cache and a wake-up mid-copy). Unidirectional copies are the
 // blocking cudaMemcpy a program issues; bidirectional pairs are two cudaMemcpyAsync on two
 // streams, released together by a stream gate.
@@ -36,9 +36,6 @@ namespace {
 
 constexpr double kTargetBatchSeconds = 30e-6;
 constexpr int kMaxBatch = 256;
-constexpr double kLongCopySeconds = 2e-3;   // batches longer than this get the fewer, long rounds
-constexpr double kSizeBudgetSeconds = 7.3e-3;  // what a size below kLongCopySeconds costs the run, about
-constexpr int kMidRounds = 27;
 constexpr double kWarmUpSeconds = 0.3;      // busy time before the first sample (clocks, link state)
 
 void fill_pattern(unsigned char* p, std::size_t bytes, unsigned seed) {
@@ -119,44 +116,31 @@ class PcieBenchmark final : public Benchmark {
     cuda_ = std::make_unique<Resources>();
     EventTimer timer;
     warm_up(timer, plan);
-    // Noise on shared hosts comes in bursts that last milliseconds, so a size's samples are spread
-    // over the whole run: every round visits the sizes in a fresh random order, and a size with
-    // fewer rounds than the run takes part in evenly spaced ones. A cheap size gets all rounds
-    // (its median is what the small-size segments stand on and its samples are the noisiest);
-    // costlier sizes get as many as kSizeBudgetSeconds buys, at least kMidRounds below
-    // kLongCopySeconds per sample and long_rounds above (fewer for pageable memory, whose large
-    // copies run at a sixth of the speed).
-    const int all_rounds = options.quick ? 15 : 243;
-    const int mid_rounds = options.quick ? 5 : kMidRounds;
-    const int long_rounds = options.quick ? 3 : (key_.memory == HostMemory::pinned ? 9 : 5);
+    const PcieRoundPlan rounds = options.quick ? PcieRoundPlan::quick() : PcieRoundPlan{};
+    const bool pinned = key_.memory == HostMemory::pinned;
     // One call per size sizes its batch; its time also decides how many rounds the size gets.
-    // Sizes go in ascending order: once a copy takes well over kLongCopySeconds, the larger ones
+    // Sizes go in ascending order: once a copy takes well over a long sample, the larger ones
     // are long copies of batch 1 (a copy's time grows at most in proportion to its size), and are
     // not timed here.
     std::sort(sizes.begin(), sizes.end(), [](const SizePoint& a, const SizePoint& b) { return a.bytes < b.bytes; });
     double longest = 0;
     for (SizePoint& s : sizes) {
-      if (longest > 2 * kLongCopySeconds) {
-        s.rounds = long_rounds;
+      if (longest > 2 * rounds.long_sample_s) {
+        s.rounds = rounds.rounds_for(longest, pinned);
         continue;
       }
       const double seconds = std::max(time_once(timer, s.bytes, 1).event_s, 1e-7);
       longest = std::max(longest, seconds);
       s.batch = static_cast<int>(std::clamp(std::ceil(kTargetBatchSeconds / seconds), 1.0, double{kMaxBatch}));
-      const double sample_seconds = seconds * s.batch;
-      if (sample_seconds > kLongCopySeconds)
-        s.rounds = long_rounds;
-      else
-        s.rounds = std::clamp(static_cast<int>(kSizeBudgetSeconds / sample_seconds), mid_rounds, all_rounds);
+      s.rounds = rounds.rounds_for(seconds * s.batch, pinned);
     }
 
     std::mt19937 shuffle_rng(20261122u);
     std::vector<TransferSample> samples;
-    for (int round = 0; round < all_rounds; ++round) {
+    for (int round = 0; round < rounds.all; ++round) {
       std::shuffle(sizes.begin(), sizes.end(), shuffle_rng);
       for (const SizePoint& s : sizes) {
-        // s.rounds of the all_rounds rounds, evenly spaced.
-        if ((round + 1) * s.rounds / all_rounds == round * s.rounds / all_rounds) continue;
+        if (!rounds.takes_part(round, s.rounds)) continue;
         const BatchTiming t = time_once(timer, s.bytes, s.batch);
         samples.push_back({key_, s.bytes, s.set, round, s.batch, t.event_s, t.wall_s});
       }

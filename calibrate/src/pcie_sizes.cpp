@@ -33,4 +33,11 @@ PcieSizePlan pcie_size_plan(std::uint64_t min_bytes, std::uint64_t max_bytes) {
   return plan;
 }
 
+int PcieRoundPlan::rounds_for(double sample_s, bool pinned) const {
+  if (!(sample_s > 0)) throw std::invalid_argument("PcieRoundPlan::rounds_for: a sample must take a positive time");
+  if (sample_s > long_sample_s) return pinned ? long_pinned : long_pageable;
+  const double affordable = std::floor(size_budget_s / sample_s);
+  return static_cast<int>(std::clamp(affordable, static_cast<double>(mid), static_cast<double>(all)));
+}
+
 }  // namespace perfmodel

@@ -17,4 +17,22 @@ struct PcieSizePlan {
 // Sizes from min_bytes up to max_bytes (both powers of two, 4 ≤ min < max).
 PcieSizePlan pcie_size_plan(std::uint64_t min_bytes = 4, std::uint64_t max_bytes = std::uint64_t{1} << 30);
 
+// How often each size is sampled. Noise on shared hosts comes in bursts that last milliseconds,
+// so a size's samples are spread over the whole run: the run has `all` rounds, each visits the
+// sizes in a fresh random order, and a size with fewer rounds takes part in evenly spaced ones.
+// A cheap size gets every round (its median is what the small-size segments stand on, and its
+// samples are the noisiest); a costlier one as many as `size_budget_s` of sampling buys, at
+// least `mid`; a sample longer than `long_sample_s` gets `long_pinned` or `long_pageable`
+// rounds (pageable copies of hundreds of MB run at a sixth of the pinned speed).
+struct PcieRoundPlan {
+  int all = 243, mid = 27, long_pinned = 9, long_pageable = 5;
+  double size_budget_s = 7.3e-3, long_sample_s = 2e-3;
+
+  static PcieRoundPlan quick() { return {15, 5, 3, 3, 7.3e-3, 2e-3}; }
+  // Rounds for a size whose one sample (a batch of copies) takes sample_s seconds.
+  int rounds_for(double sample_s, bool pinned) const;
+  // Whether a size of `rounds` rounds takes part in round `round` (0 ≤ round < all).
+  bool takes_part(int round, int rounds) const { return (round + 1) * rounds / all != round * rounds / all; }
+};
+
 }  // namespace perfmodel
