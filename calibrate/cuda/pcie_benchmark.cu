@@ -5,10 +5,10 @@
 // time. Sizes are visited in a fresh random order each round so that slow drift (clocks, host
 // noise) does not masquerade as a size effect. The host's noise comes in bursts that last
 // milliseconds, so many short samples spread over the run estimate a median better than a few
-// long ones: cheap sizes get 243 rounds, costly ones fewer (PcieRoundPlan). The issuing thread stays
-// on one CPU for the whole run (a migration costs a cold cache and a wake-up mid-copy). Unidirectional copies are the
-// blocking cudaMemcpy a program issues; bidirectional pairs are two cudaMemcpyAsync on two
-// streams, released together by a stream gate.
+// long ones: cheap sizes get 243 rounds, costly ones fewer (PcieRoundPlan). The issuing thread
+// stays on one CPU for the whole run (a migration costs a cold cache and a wake-up mid-copy).
+// Unidirectional copies are the blocking cudaMemcpy a program issues; bidirectional pairs are two
+// cudaMemcpyAsync on two streams, released together by a stream gate.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
