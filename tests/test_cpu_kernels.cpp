@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cmath>
 #include <random>
+#include <sched.h>
 #include <vector>
 
 #include "perfmodel/kernels/cpu_kernels.hpp"
@@ -173,4 +174,37 @@ TEST(ThreadPool, RunsEveryIndexOnceAndRethrows) {
   cpu::ThreadPool::split(10, 2, 3, first, last);
   EXPECT_EQ(first, 6u);
   EXPECT_EQ(last, 10u);
+}
+
+namespace {
+cpu_set_t current_affinity() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  EXPECT_EQ(sched_getaffinity(0, sizeof set, &set), 0);
+  return set;
+}
+}  // namespace
+
+// The calling thread runs on the one CPU while pinned, and gets its previous affinity back after;
+// a pool restores its caller the same way.
+TEST(PinCallingThread, PinsAndRestoresTheCallersAffinity) {
+  const cpu_set_t before = current_affinity();
+  {
+    const cpu::PinCallingThread pin(cpu::allowed_cpus().back());
+    ASSERT_TRUE(pin.pinned());
+    const cpu_set_t during = current_affinity();
+    EXPECT_EQ(CPU_COUNT(&during), 1);
+    EXPECT_TRUE(CPU_ISSET(cpu::allowed_cpus().back(), &during));
+  }
+  cpu_set_t after = current_affinity();
+  EXPECT_TRUE(CPU_EQUAL(&before, &after));
+  {
+    const cpu::PinCallingThread none(-1);
+    EXPECT_FALSE(none.pinned());
+    after = current_affinity();
+    EXPECT_TRUE(CPU_EQUAL(&before, &after));
+  }
+  { cpu::ThreadPool pool(2); }
+  after = current_affinity();
+  EXPECT_TRUE(CPU_EQUAL(&before, &after));
 }

@@ -28,6 +28,7 @@
 #include "perfmodel/calibrate/benchmark.hpp"
 #include "perfmodel/calibrate/device.hpp"
 #include "perfmodel/calibrate/pcie_sizes.hpp"
+#include "perfmodel/kernels/thread_pool.hpp"
 #include "perfmodel/model/statistics.hpp"
 #include "perfmodel/model/units.hpp"
 
@@ -48,28 +49,6 @@ void expect_pattern(const unsigned char* p, std::size_t bytes, unsigned seed, co
       throw RuntimeFailure(what + ": copied data differs from the source at byte " + std::to_string(i) + " of " +
                            std::to_string(bytes));
 }
-
-// Keeps the calling thread on the CPU it runs on now, and restores its affinity when done.
-class StayOnThisCpu {
- public:
-  StayOnThisCpu() {
-    const int cpu = sched_getcpu();
-    if (cpu < 0 || sched_getaffinity(0, sizeof(previous_), &previous_) != 0) return;
-    cpu_set_t only;
-    CPU_ZERO(&only);
-    CPU_SET(cpu, &only);
-    pinned_ = sched_setaffinity(0, sizeof(only), &only) == 0;
-  }
-  ~StayOnThisCpu() {
-    if (pinned_) sched_setaffinity(0, sizeof(previous_), &previous_);
-  }
-  StayOnThisCpu(const StayOnThisCpu&) = delete;
-  StayOnThisCpu& operator=(const StayOnThisCpu&) = delete;
-
- private:
-  cpu_set_t previous_{};
-  bool pinned_ = false;
-};
 
 struct SizePoint {
   std::uint64_t bytes;
@@ -99,7 +78,7 @@ class PcieBenchmark final : public Benchmark {
 
   void run(const CalibrationOptions& options, CalibrationData& data) override {
     const auto started = std::chrono::steady_clock::now();
-    const StayOnThisCpu stay;
+    const cpu::PinCallingThread stay_on_this_cpu(sched_getcpu());
     const PcieSizePlan plan = pcie_size_plan();
     const std::uint64_t max_bytes = std::max(plan.fit.back(), *std::max_element(plan.holdout.begin(), plan.holdout.end()));
     std::vector<SizePoint> sizes;

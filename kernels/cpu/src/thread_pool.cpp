@@ -19,6 +19,15 @@ bool pin_to(int cpu) {
 
 }  // namespace
 
+PinCallingThread::PinCallingThread(int cpu) {
+  if (cpu < 0 || pthread_getaffinity_np(pthread_self(), sizeof previous_, &previous_) != 0) return;
+  pinned_ = pin_to(cpu);
+}
+
+PinCallingThread::~PinCallingThread() {
+  if (pinned_) pthread_setaffinity_np(pthread_self(), sizeof previous_, &previous_);
+}
+
 std::vector<int> allowed_cpus() {
   // Read once, before any pool pins a thread (the mask is per thread).
   static const std::vector<int> cpus = [] {
@@ -39,10 +48,7 @@ ThreadPool::ThreadPool(int threads) {
   const int n = std::min(threads > 0 ? threads : static_cast<int>(cpus.size()), 0xffff);  // the count shares a word with the generation
   // The caller becomes worker 0, pinned to the first CPU for the pool's lifetime.
   pinned_ = n <= static_cast<int>(cpus.size());
-  if (pinned_) {
-    restore_caller_ = pthread_getaffinity_np(pthread_self(), sizeof caller_mask_, &caller_mask_) == 0;
-    pin_to(cpus.front());
-  }
+  if (pinned_) caller_pin_.emplace(cpus.front());
   for (int i = 1; i < n; ++i)
     workers_.emplace_back([this, i, cpu = cpus[static_cast<std::size_t>(i) % cpus.size()]] {
       if (pinned_) pin_to(cpu);
@@ -58,7 +64,6 @@ ThreadPool::~ThreadPool() {
   }
   start_.notify_all();
   for (std::thread& t : workers_) t.join();
-  if (restore_caller_) pthread_setaffinity_np(pthread_self(), sizeof caller_mask_, &caller_mask_);
 }
 
 void ThreadPool::split(std::size_t n, int index, int count, std::size_t& first, std::size_t& last) {

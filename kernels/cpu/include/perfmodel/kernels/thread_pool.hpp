@@ -11,10 +11,27 @@
 #include <cstdint>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
 namespace perfmodel::cpu {
+
+// Keeps the calling thread on one CPU while it lives and gives the thread its previous affinity
+// back when it ends (destroy it on the same thread). A negative cpu, or a pin the OS refuses,
+// leaves the thread as it was.
+class PinCallingThread {
+ public:
+  explicit PinCallingThread(int cpu);
+  ~PinCallingThread();
+  PinCallingThread(const PinCallingThread&) = delete;
+  PinCallingThread& operator=(const PinCallingThread&) = delete;
+  bool pinned() const { return pinned_; }
+
+ private:
+  cpu_set_t previous_{};
+  bool pinned_ = false;
+};
 
 class ThreadPool {
  public:
@@ -49,8 +66,7 @@ class ThreadPool {
   std::atomic<bool> stop_{false};
   bool pinned_ = false;
   std::exception_ptr error_;
-  bool restore_caller_ = false;
-  cpu_set_t caller_mask_{};  // the constructing thread's affinity, restored by the destructor
+  std::optional<PinCallingThread> caller_pin_;  // destroyed after the workers are joined
 };
 
 // CPUs of this process's affinity mask, in order (as it was at the first call).
