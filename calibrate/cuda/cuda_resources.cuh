@@ -41,6 +41,9 @@ class DeviceBuffer {
   explicit DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
     PERFMODEL_CUDA_CHECK(cudaMalloc(&data_, bytes));
     PERFMODEL_CUDA_CHECK(cudaMemset(data_, 0, bytes));
+    // cudaMemset runs on the legacy default stream, which work on the non-blocking streams used
+    // here does not wait for: finish it before the buffer is handed out.
+    PERFMODEL_CUDA_CHECK(cudaDeviceSynchronize());
   }
   ~DeviceBuffer() { cudaFree(data_); }
   DeviceBuffer(const DeviceBuffer&) = delete;

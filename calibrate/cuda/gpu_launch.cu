@@ -116,6 +116,7 @@ class OverlapBenchmark final : public GpuBenchmark {
     Event fork, join[3];
     const int r = reps(5, 3);
     PERFMODEL_CUDA_CHECK(cudaMemset(down_device.get(), 0x5a, bytes));
+    PERFMODEL_CUDA_CHECK(cudaDeviceSynchronize());  // the streams below are non-blocking: no implicit order
     std::memset(up_host.get(), 0x33, bytes);
 
     // Kernel length ≈ one copy's, from a probe.
@@ -172,6 +173,7 @@ class OverlapBenchmark final : public GpuBenchmark {
     std::vector<std::unique_ptr<Event>> ends;
     DeviceBuffer done(sizeof(unsigned long long));
     PERFMODEL_CUDA_CHECK(cudaMemset(done.get(), 0, sizeof(unsigned long long)));
+    PERFMODEL_CUDA_CHECK(cudaDeviceSynchronize());  // the streams below are non-blocking: no implicit order
     unsigned long long launched = 0;
     double best = 0;
     for (int k : {1, 2, 4, 8, 16, 32, 64, 128}) {

@@ -167,7 +167,7 @@ class DramStreamBenchmark final : public GpuBenchmark {
       cudaStream_t s = stream.get();
       double* sum = total.as<double>();
       // read: the sum of every repetition (and of the warm-up) lands in one counter
-      PERFMODEL_CUDA_CHECK(cudaMemset(sum, 0, sizeof(double)));
+      PERFMODEL_CUDA_CHECK(cudaMemsetAsync(sum, 0, sizeof(double), s));
       auto t = time_repetitions(s, r, [&](int) { shape.kernels.read(s, shape.blocks, shape.threads, a.as<double>(), n, sum); });
       PERFMODEL_CUDA_CHECK(cudaStreamSynchronize(s));
       expect_close(read_device_double(sum), (r + 1) * nd * kInitA, 1e-9, "dram read");
@@ -282,8 +282,8 @@ class ConcurrencyBenchmark final : public GpuBenchmark {
           const std::size_t count = static_cast<std::size_t>(
               std::clamp(in_flight / 1e-6 * 3e-3, 4 * l2, static_cast<double>(n) * 8 / 2) / 8);
           const std::size_t windows = n / count;
-          PERFMODEL_CUDA_CHECK(cudaMemset(total.get(), 0, sizeof(double)));
           cudaStream_t s = stream.get();
+          PERFMODEL_CUDA_CHECK(cudaMemsetAsync(total.get(), 0, sizeof(double), s));
           const auto t = time_repetitions(s, r, [&](int rep) {
             const std::size_t first = static_cast<std::size_t>(rep + 1) % windows * count;
             kernel<<<sms() * per_sm, threads, 0, s>>>(a.as<double>(), first, count, total.as<double>());
@@ -339,7 +339,7 @@ class CacheBenchmark final : public GpuBenchmark {
     const int r = reps(7, 3);
     const std::size_t count = std::size_t{1} << (quick() ? 26 : 27);  // elements read per repetition
     auto run = [&](const std::string& series, std::size_t footprint, int per_sm, int threads, Params params) {
-      PERFMODEL_CUDA_CHECK(cudaMemset(total.get(), 0, sizeof(double)));
+      PERFMODEL_CUDA_CHECK(cudaMemsetAsync(total.get(), 0, sizeof(double), s));
       const auto t = time_repetitions(s, r, [&](int) {
         read_window<8><<<sms() * per_sm, threads, 0, s>>>(a.as<double>(), footprint - 1, count, total.as<double>());
       });
@@ -404,8 +404,10 @@ class LatencyBenchmark final : public GpuBenchmark {
       std::vector<unsigned> host(bytes / 4, 0);
       for (std::size_t k = 0; k < lines; ++k)
         host[order[k] * kLineWords] = order[(k + 1) % lines] * kLineWords;
-      PERFMODEL_CUDA_CHECK(cudaMemcpy(next.get(), host.data(), bytes, cudaMemcpyHostToDevice));
-      PERFMODEL_CUDA_CHECK(cudaMemset(cursor.get(), 0, sizeof(unsigned)));
+      // On `s`, in order: a plain cudaMemcpy/cudaMemset runs on the legacy default stream, which
+      // does not order against a non-blocking stream (a chase once started from a stale cursor).
+      PERFMODEL_CUDA_CHECK(cudaMemcpyAsync(next.get(), host.data(), bytes, cudaMemcpyHostToDevice, s));
+      PERFMODEL_CUDA_CHECK(cudaMemsetAsync(cursor.get(), 0, sizeof(unsigned), s));
       touch<<<sms() * 4, 256, 0, s>>>(next.as<unsigned>(), bytes / 4, cursor.as<unsigned>() + 1);
       PERFMODEL_CUDA_CHECK_LAUNCH();
       double per_load[2] = {0, 0};
@@ -523,7 +525,7 @@ class PartitionBenchmark final : public GpuBenchmark {
       const double bytes = static_cast<double>(chunks * granule);
       double camped = 0, spread = 0;
       for (std::size_t slots = 1; slots <= stride / granule; slots *= 2) {
-        PERFMODEL_CUDA_CHECK(cudaMemset(total.get(), 0, sizeof(double)));
+        PERFMODEL_CUDA_CHECK(cudaMemsetAsync(total.get(), 0, sizeof(double), s));
         const auto t = time_repetitions(
             s, r,
             [&](int) {
@@ -548,7 +550,7 @@ class PartitionBenchmark final : public GpuBenchmark {
     const std::size_t useful = std::size_t{1} << (quick() ? 24 : 26);  // elements
     for (unsigned stride = 1; stride <= 32; stride += (quick() ? 7 : 1)) {
       if (useful * stride * 4 > footprint) break;
-      PERFMODEL_CUDA_CHECK(cudaMemset(total.get(), 0, sizeof(double)));
+      PERFMODEL_CUDA_CHECK(cudaMemsetAsync(total.get(), 0, sizeof(double), s));
       const auto t = time_repetitions(
           s, r, [&](int) { strided_read<<<blocks, threads, 0, s>>>(buffer.as<float>(), useful, stride, total.as<double>()); },
           [&](int) { flush.enqueue(s); });

@@ -137,7 +137,13 @@ class DeviceArray {
   T* as() const { return static_cast<T*>(p_); }
   std::size_t bytes() const { return bytes_; }
   template <class T>
-  void upload(const std::vector<T>& v) { PERFMODEL_CUDA_CHECK(cudaMemcpy(p_, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice)); }
+  // A pageable cudaMemcpy may return before its DMA lands, and the runs' stream is non-blocking
+  // (no implicit order with the legacy stream): wait for the copy before any kernel reads it.
+  void upload(const std::vector<T>& v) { upload_bytes(v.data(), v.size() * sizeof(T)); }
+  void upload_bytes(const void* data, std::size_t bytes) {
+    PERFMODEL_CUDA_CHECK(cudaMemcpy(p_, data, bytes, cudaMemcpyHostToDevice));
+    PERFMODEL_CUDA_CHECK(cudaDeviceSynchronize());
+  }
   template <class T>
   std::vector<T> download(std::size_t count) const {
     std::vector<T> v(count);
@@ -267,7 +273,7 @@ struct ReferenceRunner::Impl {
       img.resize(3 * s * s);
       for (std::size_t i = 0; i < img.size(); ++i) img[i] = static_cast<unsigned char>(mix(13 + i) >> 56);
       d0 = DeviceArray(3 * s * s), d1 = DeviceArray(3 * s * s);
-      PERFMODEL_CUDA_CHECK(cudaMemcpy(d0.as<void>(), img.data(), img.size(), cudaMemcpyHostToDevice));
+      d0.upload_bytes(img.data(), img.size());
     } else {
       throw RuntimeFailure("no problem builder for family '" + fam + "'");
     }
