@@ -173,6 +173,7 @@ class CpuBandwidthBenchmark final : public CpuBenchmark {
     });
     const double target = quick() ? 2e-3 : 10e-3;
     const int reps = quick() ? 3 : 5;
+    std::mt19937 rng(2027);
     std::ostringstream summary;
     for (int threads : thread_counts()) {
       double best_read = 0, dram_read = 0;
@@ -184,53 +185,79 @@ class CpuBandwidthBenchmark final : public CpuBenchmark {
         if (sets.empty() || rounded > sets.back()) sets.push_back(rounded);
       }
       if (sets.back() != top) sets.push_back(top);
-      for (std::size_t ws : sets) {
-        const std::size_t per_thread = ws / 8 / static_cast<std::size_t>(threads);  // doubles
+      // One case per (working set, kind): its pass count is probed first; then the samples are
+      // taken in rounds, each visiting the cases in a fresh random order, each sample after one
+      // untimed pass that brings its working set back into the caches. A burst of host noise
+      // (a vCPU descheduled for a few ms holds the whole team at its barrier) then costs one
+      // sample of many cases instead of every sample of one: taken back to back, one burst once
+      // put a 16-thread read at 393 KiB 14× under its neighbours.
+      struct Case {
+        std::size_t ws = 0, arrays = 1, n = 0;
+        std::string kind;
+        long passes = 1;
+        std::vector<double> seconds;
+      };
+      std::vector<Case> cases;
+      for (std::size_t ws : sets)
         for (const char* kind : {"read", "write", "copy", "triad"}) {
-          const std::string k = kind;
-          const std::size_t arrays = k == "read" || k == "write" ? 1 : k == "copy" ? 2 : 3;
-          const std::size_t n = per_thread / arrays;
-          std::vector<double> sink(slots, 0.0);
-          long passes = 1;
-          auto run_passes = [&] {
-            pool().run(threads, [&](int i, int) {
-              double* a = buffers[static_cast<std::size_t>(i)].data();
-              double* b = a + n;
-              double* c = b + n;
-              double s = 0;
-              for (long p = 0; p < passes; ++p) {
-                if (k == "read") s += cpu_stream::read(a, n);
-                else if (k == "write") cpu_stream::write(a, n, 1.0);
-                else if (k == "copy") cpu_stream::copy(a, b, n);
-                else cpu_stream::triad(a, b, c, n, 0.0);  // a = b + 0·c keeps every value 1.0
-              }
-              sink[static_cast<std::size_t>(i)] = s;
-            });
-          };
-          // Passes that make one measurement last about `target`.
-          for (;;) {
-            const auto t0 = Clock::now();
-            run_passes();
-            const double t = std::chrono::duration<double>(Clock::now() - t0).count();
-            if (t >= target / 4 || passes > (1L << 30)) {
-              passes = std::max(1L, static_cast<long>(static_cast<double>(passes) * target / t));
-              break;
-            }
-            passes *= 8;
+          Case c;
+          c.ws = ws, c.kind = kind;
+          c.arrays = c.kind == "read" || c.kind == "write" ? 1 : c.kind == "copy" ? 2 : 3;
+          c.n = ws / 8 / static_cast<std::size_t>(threads) / c.arrays;  // doubles per array per thread
+          cases.push_back(c);
+        }
+      std::vector<double> sink(slots, 0.0);
+      auto run_passes = [&](const Case& c, long passes) {
+        pool().run(threads, [&](int i, int) {
+          double* a = buffers[static_cast<std::size_t>(i)].data();
+          double* b = a + c.n;
+          double* d = b + c.n;
+          double sum = 0;
+          for (long p = 0; p < passes; ++p) {
+            if (c.kind == "read") sum += cpu_stream::read(a, c.n);
+            else if (c.kind == "write") cpu_stream::write(a, c.n, 1.0);
+            else if (c.kind == "copy") cpu_stream::copy(a, b, c.n);
+            else cpu_stream::triad(a, b, d, c.n, 0.0);  // a = b + 0·d keeps every value 1.0
           }
-          // The pass-count probe above warmed the caches; large sets (one pass is long) get fewer reps.
-          const auto seconds = time_runs(ws > (std::size_t{1} << 28) && quick() ? 2 : reps, run_passes, true);
-          if (k == "read")  // every element is 1.0: each thread's last sum is n × passes
-            for (int i = 0; i < threads; ++i)
-              if (sink[static_cast<std::size_t>(i)] != static_cast<double>(n) * static_cast<double>(passes))
+          sink[static_cast<std::size_t>(i)] = sum;
+        });
+      };
+      for (Case& c : cases) {  // passes that make one measurement last about `target`
+        for (;;) {
+          const auto t0 = Clock::now();
+          run_passes(c, c.passes);
+          const double t = std::chrono::duration<double>(Clock::now() - t0).count();
+          if (t >= target / 4 || c.passes > (1L << 30)) {
+            c.passes = std::max(1L, static_cast<long>(static_cast<double>(c.passes) * target / t));
+            break;
+          }
+          c.passes *= 8;
+        }
+      }
+      std::vector<std::size_t> order(cases.size());
+      for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+      for (int round = 0; round < reps; ++round) {
+        std::shuffle(order.begin(), order.end(), rng);
+        for (std::size_t i : order) {
+          Case& c = cases[i];
+          if (quick() && round >= 2 && c.ws > (std::size_t{1} << 28)) continue;  // one pass is long
+          if (static_cast<double>(c.ws) < 2 * llc) run_passes(c, 1);  // untimed: the working set back in the caches
+          const auto t0 = Clock::now();
+          run_passes(c, c.passes);
+          c.seconds.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+          if (c.kind == "read")  // every element is 1.0: each thread's last sum is n × passes
+            for (int t = 0; t < threads; ++t)
+              if (sink[static_cast<std::size_t>(t)] != static_cast<double>(c.n) * static_cast<double>(c.passes))
                 throw RuntimeFailure("cpu read bandwidth: wrong sum");
-          const double bytes = static_cast<double>(n * arrays * 8 * static_cast<std::size_t>(threads)) * static_cast<double>(passes);
-          record("bandwidth." + k, {{"threads", threads}, {"working_set_bytes", static_cast<double>(ws)}}, seconds, bytes);
-          if (k == "read") {
-            const double rate = bytes / summarize(seconds).median;
-            best_read = std::max(best_read, rate);
-            if (ws == top) dram_read = rate;
-          }
+        }
+      }
+      for (const Case& c : cases) {
+        const double bytes = static_cast<double>(c.n * c.arrays * 8 * static_cast<std::size_t>(threads)) * static_cast<double>(c.passes);
+        record("bandwidth." + c.kind, {{"threads", threads}, {"working_set_bytes", static_cast<double>(c.ws)}}, c.seconds, bytes);
+        if (c.kind == "read") {
+          const double rate = bytes / summarize(c.seconds).median;
+          best_read = std::max(best_read, rate);
+          if (c.ws == top) dram_read = rate;
         }
       }
       summary << threads << " thread" << (threads > 1 ? "s" : "") << ": read " << format_rate(best_read) << " (cache) / "
