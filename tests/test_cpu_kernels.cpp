@@ -105,7 +105,7 @@ TEST_P(CpuKernels, CholeskyMatchesAndReconstructs) {
 }
 
 TEST_P(CpuKernels, Convolution2dIsS0sZeroPaddedCorrelation) {
-  for (int n : {1, 4, 33, 70}) {   // 70: several 16-column blocks and a ragged tail
+  for (int n : {1, 4, 33, 70, 150}) {  // 70: one 64-column block (and a tail); 150: two and a tail
     for (int fs : {1, 3, 5, 7}) {
       const auto a = random_vector(static_cast<std::size_t>(n) * n, 10), f = random_vector(static_cast<std::size_t>(fs) * fs, 11);
       std::vector<float> c(static_cast<std::size_t>(n) * n), ref(c);
