@@ -141,7 +141,7 @@ TEST(RecordedH100Gpu, ConcurrencyModelHoldsOnHeldOutConfigurations) {
 TEST(RecordedH100Gpu, TwoRunsAgree) {
   const Profile a = load_profile(kProfile), b = load_profile(kRepeat);
   // The L2 read ceiling is the exception: 8.65 against 7.06 TB/s in the two runs of 23:22 UTC
-  // (8.58 against 8.97 in an earlier lease), with each run's own p10–p90 within 3 %. Why it moves
+  // (8.58 against 8.97 in an earlier lease), with each run's own p10–p90 within 5 %. Why it moves
   // between runs is not measured yet (open).
   for (const auto& [name, rate] : a.gpu->ceilings)
     EXPECT_NEAR(rate.median / b.gpu->ceiling(name).median, 1.0, name == "l2_read" ? 0.25 : 0.025) << name;
