@@ -65,17 +65,22 @@ void add_gpu(Report& r, const GpuCalibration& gpu) {
     }
     r.tables.push_back(std::move(t));
   }
-  if (gpu.dram_concurrency) {
-    const SaturationCurve& c = *gpu.dram_concurrency;
-    Record row{{"peak_bytes_per_s", Cell(c.peak_Bps, Unit::bytes_per_s)},
+  // One row per access pattern: contiguous runs, and one line per row (tiled Mv/MM).
+  std::vector<Record> curves;
+  for (const auto& [pattern, curve] : {std::pair{"contiguous", &gpu.dram_concurrency}, std::pair{"line per row", &gpu.dram_concurrency_rows}}) {
+    if (!*curve) continue;
+    const SaturationCurve& c = **curve;
+    Record row{{"access", Cell(pattern)},
+               {"peak_bytes_per_s", Cell(c.peak_Bps, Unit::bytes_per_s)},
                {"latency_s", Cell(c.latency_s, Unit::seconds)},
                {"sharpness", Cell(c.sharpness)},
                {"max_requests_per_warp", Cell(c.max_requests_per_warp)},
                {"bytes_in_flight_for_90pct", Cell(c.bytes_in_flight_for(0.9), Unit::bytes)}};
     add_quality(row, "fit", c.fit);
     if (c.holdout) add_quality(row, "holdout", *c.holdout);
-    r.tables.push_back({"gpu_dram_concurrency", {row}});
+    curves.push_back(std::move(row));
   }
+  if (!curves.empty()) r.tables.push_back({"gpu_dram_concurrency", std::move(curves)});
   if (gpu.latency) {
     const LatencyLevels& l = *gpu.latency;
     r.tables.push_back({"gpu_latency",

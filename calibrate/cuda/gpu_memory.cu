@@ -23,6 +23,10 @@ __global__ void fill(double* p, std::size_t n, double v) {
   for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x) p[i] = v;
 }
 
+__global__ void fill_float(float* p, std::size_t n, float v) {
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x) p[i] = v;
+}
+
 // Counts elements differing from `expected` by more than tol (relative).
 __global__ void count_mismatches(const double* p, std::size_t n, double expected, double tol, unsigned long long* bad) {
   unsigned long long local = 0;
@@ -302,6 +306,107 @@ class ConcurrencyBenchmark final : public GpuBenchmark {
   }
 };
 
+// ================================================================== the same, one line per load
+// The access of a tiled matrix-vector or matrix-matrix kernel: each warp-wide load reads one
+// 128-byte line (32 floats) of its own row, rows a pitch of kRowPitch floats apart, and the
+// U loads a thread keeps in flight are U different rows; a warp walks its rows column by column,
+// then moves to its rows of the next band. So the requests in flight are U·warps scattered
+// lines, not one contiguous run: the per-warp limit fitted on contiguous reads need not hold.
+constexpr std::size_t kRowPitch = 4096;  // floats (16 KiB): mv-opt's row at n = 4096
+
+template <int U>
+__global__ void read_rows(const float* __restrict__ a, std::size_t bands, std::size_t cols, double* total) {
+  const std::size_t warps = std::size_t{gridDim.x} * blockDim.x / 32;
+  const std::size_t warp = (blockIdx.x * std::size_t{blockDim.x} + threadIdx.x) / 32;
+  const unsigned lane = threadIdx.x % 32;
+  double sum = 0;
+#pragma unroll 1
+  for (std::size_t band = 0; band < bands; ++band) {
+    const float* row = a + ((band * warps + warp) * U) * kRowPitch + lane;
+#pragma unroll 1
+    for (std::size_t c = 0; c < cols; c += 32) {
+      float v[U];
+#pragma unroll
+      for (int k = 0; k < U; ++k) v[k] = row[k * kRowPitch + c];
+#pragma unroll
+      for (int k = 0; k < U; ++k) sum += v[k];
+    }
+  }
+  accumulate_block_sum(sum, total);
+}
+
+using ReadRowsKernel = void (*)(const float*, std::size_t, std::size_t, double*);
+ReadRowsKernel read_rows_kernel(int ilp) {
+  switch (ilp) {
+    case 1: return read_rows<1>;
+    case 2: return read_rows<2>;
+    case 4: return read_rows<4>;
+    case 8: return read_rows<8>;
+    case 16: return read_rows<16>;
+    case 32: return read_rows<32>;
+    default: throw std::logic_error("no row-read kernel for this ILP");
+  }
+}
+
+class RowConcurrencyBenchmark final : public GpuBenchmark {
+ public:
+  std::string key() const override { return "gpu.dram.concurrency.rows"; }
+  std::string description() const override {
+    return "DRAM read bandwidth vs bytes in flight when every warp-wide load is one line of its own row (tiled Mv/MM access)";
+  }
+
+ protected:
+  void measure() override {
+    const std::size_t max_rows = std::size_t{1} << 17;  // 2 GiB of floats at the 16 KiB pitch
+    DeviceBuffer a(max_rows * kRowPitch * sizeof(float)), total(sizeof(double));
+    fill_float<<<4096, 256>>>(a.as<float>(), max_rows * kRowPitch, 1.0f);
+    PERFMODEL_CUDA_CHECK_LAUNCH();
+    L2Flush flush(device());
+    Stream stream;
+    cudaStream_t s = stream.get();
+    const std::vector<int> threads_list = quick() ? std::vector<int>{32, 128, 512, 96}
+                                                  : std::vector<int>{32, 64, 128, 256, 512, 1024, 96, 192, 384};
+    const std::vector<int> ilps = quick() ? std::vector<int>{1, 4, 16} : std::vector<int>{1, 2, 4, 8, 16, 32};
+    const int r = reps(5, 3);
+    const int max_threads = static_cast<int>(device().max_threads_per_multiprocessor);
+    const int max_blocks = static_cast<int>(device().max_blocks_per_multiprocessor);
+    int configs = 0;
+    double best = 0;
+    for (int threads : threads_list)
+      for (int per_sm = 1; per_sm <= max_blocks && per_sm * threads <= max_threads; per_sm *= 2)
+        for (int ilp : ilps) {
+          const ReadRowsKernel kernel = read_rows_kernel(ilp);
+          if (resident_blocks(kernel, threads) < per_sm) continue;
+          const std::size_t rows = static_cast<std::size_t>(sms()) * per_sm * threads / 32 * ilp;  // one band
+          if (rows > max_rows) continue;
+          const double in_flight = static_cast<double>(rows) * 128;
+          // ~2 ms at the rate Little's law allows with ~1 µs latency, at least 64 MiB, at most the buffer.
+          const double target = std::clamp(in_flight / 1e-6 * 2e-3, 64.0 * (1 << 20), 1024.0 * (1 << 20));
+          const double band_bytes = static_cast<double>(rows) * kRowPitch * sizeof(float);
+          std::size_t bands = 1, cols = kRowPitch;
+          if (band_bytes >= target)
+            cols = std::max<std::size_t>(32, static_cast<std::size_t>(target / (rows * sizeof(float))) / 32 * 32);
+          else
+            bands = std::min(max_rows / rows, static_cast<std::size_t>(std::ceil(target / band_bytes)));
+          const double elements = static_cast<double>(bands) * rows * cols;
+          PERFMODEL_CUDA_CHECK(cudaMemsetAsync(total.get(), 0, sizeof(double), s));
+          const auto t = time_repetitions(
+              s, r, [&](int) { kernel<<<sms() * per_sm, threads, 0, s>>>(a.as<float>(), bands, cols, total.as<double>()); },
+              [&](int) { flush.enqueue(s); });
+          PERFMODEL_CUDA_CHECK(cudaStreamSynchronize(s));
+          expect_close(read_device_double(total.as<double>()), elements * (r + 1), 1e-9, "dram row-concurrency read");
+          const bool power_of_two = (threads & (threads - 1)) == 0;
+          record("dram.concurrency_rows",
+                 {{"blocks_per_sm", per_sm}, {"threads", threads}, {"ilp", ilp}, {"element_bytes", 4}, {"sms", sms()},
+                  {"holdout", power_of_two ? 0 : 1}},
+                 t, elements * sizeof(float));
+          best = std::max(best, median_rate(t, elements * sizeof(float)));
+          ++configs;
+        }
+    set_summary(std::to_string(configs) + " configurations, best " + format_rate(best));
+  }
+};
+
 // ================================================================== L2 and the hierarchy
 // Reads `count` elements of a window of `footprint` elements (a power of two), wrapping.
 template <int ILP>
@@ -485,10 +590,6 @@ __global__ void strided_read(const float* __restrict__ base, std::size_t n, unsi
   accumulate_block_sum(sum, total);
 }
 
-__global__ void fill_float(float* p, std::size_t n, float v) {
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x) p[i] = v;
-}
-
 unsigned log2_exact(std::size_t v) {
   unsigned k = 0;
   while ((std::size_t{1} << k) < v) ++k;
@@ -570,6 +671,7 @@ class PartitionBenchmark final : public GpuBenchmark {
 void register_gpu_memory_benchmarks(BenchmarkRegistry& registry) {
   registry.add(std::make_unique<DramStreamBenchmark>());
   registry.add(std::make_unique<ConcurrencyBenchmark>());
+  registry.add(std::make_unique<RowConcurrencyBenchmark>());
   registry.add(std::make_unique<CacheBenchmark>());
   registry.add(std::make_unique<LatencyBenchmark>());
   registry.add(std::make_unique<PartitionBenchmark>());

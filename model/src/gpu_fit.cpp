@@ -314,9 +314,8 @@ void fit_ceilings(const std::map<std::string, Series>& all, GpuCalibration& gpu)
   }
 }
 
-void fit_concurrency_series(const Series& configs, GpuCalibration& gpu) {
+SaturationCurve fit_concurrency_series(const Series& configs, const std::string& series) {
   std::vector<ConcurrencyPoint> fit_set, holdout_set;
-  const std::string series = "dram.concurrency";
   for (const auto& [text, c] : configs) {
     ConcurrencyPoint p;
     p.sms = c.param("sms", series);
@@ -327,9 +326,9 @@ void fit_concurrency_series(const Series& configs, GpuCalibration& gpu) {
     (c.param("holdout", series) != 0 ? holdout_set : fit_set).push_back(p);
   }
   try {
-    gpu.dram_concurrency = fit_concurrency(fit_set, holdout_set);
+    return fit_concurrency(fit_set, holdout_set);
   } catch (const std::invalid_argument& e) {
-    throw InputError(std::string("dram.concurrency: cannot fit: ") + e.what());
+    throw InputError(series + ": cannot fit: " + e.what());
   }
 }
 
@@ -554,7 +553,9 @@ GpuCalibration fit_gpu(const GpuSampleFile& file, const std::string& samples_fil
                      [&](const std::string& p) { return entry.first.rfind(p, 0) == 0; }))
       throw InputError(samples_file + ": unknown series '" + entry.first + "'");
   fit_ceilings(all, gpu);
-  if (all.count("dram.concurrency")) fit_concurrency_series(all.at("dram.concurrency"), gpu);
+  if (all.count("dram.concurrency")) gpu.dram_concurrency = fit_concurrency_series(all.at("dram.concurrency"), "dram.concurrency");
+  if (all.count("dram.concurrency_rows"))
+    gpu.dram_concurrency_rows = fit_concurrency_series(all.at("dram.concurrency_rows"), "dram.concurrency_rows");
   if (all.count("latency.chase")) fit_latency(series_medians(file.samples, "latency.chase"), gpu);
   if (all.count("latency.op")) fit_operation_latency(series_medians(file.samples, "latency.op"), gpu);
   if (all.count("shared.conflict")) fit_conflicts(all.at("shared.conflict"), gpu);

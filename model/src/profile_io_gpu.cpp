@@ -136,9 +136,8 @@ void emit_gpu(YAML::Emitter& out, const GpuCalibration& gpu) {
     }
     out << YAML::EndMap;
   }
-  if (gpu.dram_concurrency) {
-    const SaturationCurve& c = *gpu.dram_concurrency;
-    out << YAML::Key << "dram_concurrency" << YAML::Value << YAML::BeginMap;
+  const auto emit_curve = [&](const char* key, const SaturationCurve& c) {
+    out << YAML::Key << key << YAML::Value << YAML::BeginMap;
     out << YAML::Key << "model" << YAML::Value
         << "peak * x / (1 + x^sharpness)^(1/sharpness), x = q / (peak * latency), "
            "q = SMs * warps/SM * min(loads/thread, max_requests_per_warp) * bytes/request";
@@ -147,7 +146,9 @@ void emit_gpu(YAML::Emitter& out, const GpuCalibration& gpu) {
     emit_quality(out, "fit", c.fit);
     if (c.holdout) emit_quality(out, "holdout", *c.holdout);
     out << YAML::EndMap;
-  }
+  };
+  if (gpu.dram_concurrency) emit_curve("dram_concurrency", *gpu.dram_concurrency);
+  if (gpu.dram_concurrency_rows) emit_curve("dram_concurrency_rows", *gpu.dram_concurrency_rows);
   if (gpu.operation_latency) {
     out << YAML::Key << "operation_latency" << YAML::Value << YAML::BeginMap;
     emit_numbers(out, *gpu.operation_latency);
@@ -193,7 +194,7 @@ void emit_gpu(YAML::Emitter& out, const GpuCalibration& gpu) {
 }
 
 GpuCalibration read_gpu(const yaml::Value& v) {
-  v.allow_only({"samples_file", "calibration_wall_s", "device", "ceilings", "dram_concurrency", "latency", "operation_latency", "bank_conflicts",
+  v.allow_only({"samples_file", "calibration_wall_s", "device", "ceilings", "dram_concurrency", "dram_concurrency_rows", "latency", "operation_latency", "bank_conflicts",
                 "partition", "launch", "overlap"});
   GpuCalibration gpu;
   gpu.samples_file = v.get("samples_file").as_string();
@@ -230,8 +231,8 @@ GpuCalibration read_gpu(const yaml::Value& v) {
       gpu.ceilings[k.name] = r;
     }
   }
-  if (v.has("dram_concurrency")) {
-    const yaml::Value d = v.get("dram_concurrency");
+  const auto read_curve = [&](const char* key) {
+    const yaml::Value d = v.get(key);
     SaturationCurve c;
     d.allow_only(names_of(c, {"model", "points", "fit", "holdout"}));
     read_numbers(d, c);
@@ -239,8 +240,10 @@ GpuCalibration read_gpu(const yaml::Value& v) {
     c.points = d.get("points").as_count();
     c.fit = read_quality(d.get("fit"));
     if (d.has("holdout")) c.holdout = read_quality(d.get("holdout"));
-    gpu.dram_concurrency = c;
-  }
+    return c;
+  };
+  if (v.has("dram_concurrency")) gpu.dram_concurrency = read_curve("dram_concurrency");
+  if (v.has("dram_concurrency_rows")) gpu.dram_concurrency_rows = read_curve("dram_concurrency_rows");
   if (v.has("latency")) {
     const yaml::Value l = v.get("latency");
     LatencyLevels levels;

@@ -122,6 +122,9 @@ struct GpuCalibration {
   GpuDeviceInfo device;
   std::map<std::string, MeasuredRate> ceilings;  // keys from ceiling_kinds()
   std::optional<SaturationCurve> dram_concurrency;
+  // The same fit where every warp-wide load is one 128-byte line of its own row (tiled Mv/MM):
+  // the per-warp limit of contiguous reads does not carry over to scattered lines.
+  std::optional<SaturationCurve> dram_concurrency_rows;
   std::optional<LatencyLevels> latency;
   std::optional<OperationLatency> operation_latency;
   std::map<int, ConflictCurve> bank_conflicts;  // by word size in bytes (4, 8)
