@@ -312,25 +312,35 @@ class ConcurrencyBenchmark final : public GpuBenchmark {
 // U loads a thread keeps in flight are U different rows; a warp walks its rows column by column,
 // then moves to its rows of the next band. So the requests in flight are U·warps scattered
 // lines, not one contiguous run: the per-warp limit fitted on contiguous reads need not hold.
+// Warp w starts its walk at column (w mod 8)·64 and wraps, the staggered start the tiled
+// kernels use (kernels/cuda: mv-opt, mm-opt) so that the warps do not all hit one column at once.
 constexpr std::size_t kRowPitch = 4096;  // floats (16 KiB): mv-opt's row at n = 4096
+
+template <int U>
+__device__ __forceinline__ double read_row_columns(const float* row, std::size_t from, std::size_t to) {
+  double sum = 0;
+#pragma unroll 1
+  for (std::size_t c = from; c < to; c += 32) {
+    float v[U];
+#pragma unroll
+    for (int k = 0; k < U; ++k) v[k] = row[k * kRowPitch + c];
+#pragma unroll
+    for (int k = 0; k < U; ++k) sum += v[k];
+  }
+  return sum;
+}
 
 template <int U>
 __global__ void read_rows(const float* __restrict__ a, std::size_t bands, std::size_t cols, double* total) {
   const std::size_t warps = std::size_t{gridDim.x} * blockDim.x / 32;
   const std::size_t warp = (blockIdx.x * std::size_t{blockDim.x} + threadIdx.x) / 32;
+  const std::size_t start = (warp % 8) * 64 % cols;
   const unsigned lane = threadIdx.x % 32;
   double sum = 0;
 #pragma unroll 1
   for (std::size_t band = 0; band < bands; ++band) {
     const float* row = a + ((band * warps + warp) * U) * kRowPitch + lane;
-#pragma unroll 1
-    for (std::size_t c = 0; c < cols; c += 32) {
-      float v[U];
-#pragma unroll
-      for (int k = 0; k < U; ++k) v[k] = row[k * kRowPitch + c];
-#pragma unroll
-      for (int k = 0; k < U; ++k) sum += v[k];
-    }
+    sum += read_row_columns<U>(row, start, cols) + read_row_columns<U>(row, 0, start);
   }
   accumulate_block_sum(sum, total);
 }
