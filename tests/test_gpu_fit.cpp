@@ -233,3 +233,26 @@ TEST(FitGpu, DerivesEveryConstantFromSyntheticSamples) {
   gap.samples.push_back(sample("shared.conflict", {{"word_bytes", 4}, {"degree", 7}}, 1, 1));
   EXPECT_THROW(fit_gpu(gap, "s.csv"), InputError);
 }
+
+TEST(GpuFit, RowReadSeriesFitsItsOwnCurveAndRequestLimit) {
+  // Synthetic row-read samples from a known curve: 128-byte requests, at most 8 per warp in flight.
+  SaturationCurve truth;
+  truth.peak_Bps = 2.7e12, truth.latency_s = 420e-9, truth.sharpness = 3, truth.max_requests_per_warp = 8;
+  GpuSampleFile f;
+  for (int threads : {32, 128, 512, 96})
+    for (int per_sm : {1, 2, 4})
+      for (int ilp : {1, 2, 4, 8, 16, 32}) {
+        const double bw = truth.bandwidth_Bps(truth.bytes_in_flight(132, per_sm * threads / 32.0, ilp, 128));
+        f.samples.push_back(sample("dram.concurrency_rows",
+                                   {{"blocks_per_sm", per_sm}, {"threads", threads}, {"ilp", ilp}, {"element_bytes", 4},
+                                    {"sms", 132}, {"holdout", threads == 96 ? 1 : 0}},
+                                   1e9 / bw, 1e9));
+      }
+  const GpuCalibration g = fit_gpu(f, "s.csv");
+  EXPECT_FALSE(g.dram_concurrency);
+  ASSERT_TRUE(g.dram_concurrency_rows);
+  EXPECT_EQ(g.dram_concurrency_rows->max_requests_per_warp, 8);
+  EXPECT_NEAR(g.dram_concurrency_rows->peak_Bps / 2.7e12, 1, 0.01);
+  ASSERT_TRUE(g.dram_concurrency_rows->holdout);
+  EXPECT_LT(g.dram_concurrency_rows->holdout->max_rel_error, 0.01);
+}

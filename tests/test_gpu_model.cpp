@@ -104,6 +104,18 @@ TEST(GpuWorkloads, DescriptorsMatchTheSeedsClosedForms) {
   double launches = 0;
   for (const GpuPhase& p : cg.phases) launches += p.launches;
   EXPECT_EQ(launches, 10 + 21 + 20);
+  // mv-opt's per-tile chain: one DRAM round trip and R = X/Y dependent L1 loads per tile; only a
+  // one-warp block issues its R loads together.
+  EXPECT_EQ(mo.phases[0].chain_dram_loads, 4096 / 32);
+  EXPECT_EQ(mo.phases[0].chain_l1_loads, 4096 / 32 * 8);
+  EXPECT_FALSE(mo.phases[0].loads_issued_together);
+  EXPECT_TRUE(describe_gpu_kernel("mv-opt", 4096, {32, 1, 0}, none, 50e6).phases[0].loads_issued_together);
+  // In CG at n = 1024 A (4 MiB) stays in L2 after the first product: those tiles wait on L2.
+  const GpuWorkload small = describe_gpu_kernel("cg", 1024, {32, 4, 0}, none, 50e6);
+  int l2_products = 0;
+  for (const GpuPhase& p : small.phases)
+    if (p.chain_l2_loads == 1024 / 32 && p.chain_dram_loads == 0) l2_products += static_cast<int>(p.launches);
+  EXPECT_EQ(l2_products, 9);
   // A size the kernel cannot run is refused with the reason.
   EXPECT_THROW(describe_gpu_kernel("mm-opt", 1000, {8, 8, 16}, none, 50e6), InputError);
   EXPECT_THROW(describe_gpu_kernel("nope", 1024, {8, 8, 16}, none, 50e6), InputError);
@@ -139,6 +151,38 @@ TEST(GpuPredictor, LimitingCasesComeOutByHand) {
   c.launches = 100;
   w.phases = {c};
   EXPECT_NEAR(predict_gpu(g, w).seconds, 2e-6 + 99 * 2e-6, 1e-9);
+}
+
+TEST(GpuPredictor, QueuesAreReadPerSmAndLatencyChainsAdd) {
+  GpuCalibration g = simple_gpu();
+  GpuWorkload w;
+  GpuPhase p;
+  p.name = "stream";
+  // One block of 1024 threads on each of 66 SMs, far past the knee: each busy SM gets its share of
+  // the saturated bandwidth, so half the SMs reach half the peak (not the whole of it).
+  p.grid_x = 66, p.block_x = 1024, p.registers_per_thread = 32;
+  p.dram_bytes = 1.5e9, p.loads_in_flight = 64, p.request_bytes = 128;
+  w.phases = {p};
+  EXPECT_NEAR(predict_gpu(g, w).seconds, 2e-6 + 1.5e9 / 1.5e12, 1e-6);
+  // A per-warp request limit of 4 holds 32 independent loads to 4 in flight; a kernel whose loads
+  // are issued together escapes it (Little's law, linear part of the curve: 8× the rate).
+  g.dram_concurrency->max_requests_per_warp = 4;
+  p.grid_x = 132, p.block_x = 32, p.loads_in_flight = 32, p.dram_bytes = 132 * 128 * 32 * 100.0;
+  w.phases = {p};
+  const double capped = predict_gpu(g, w).seconds - 2e-6;
+  w.phases[0].loads_issued_together = true;
+  const double together = predict_gpu(g, w).seconds - 2e-6;
+  EXPECT_NEAR(capped, 800 * 400e-9, 1e-9);
+  EXPECT_NEAR(together, 100 * 400e-9, 1e-9);
+  // Dependent loads add their levels' latencies (profile: L1 20 ns, L2 160 ns, DRAM 340 ns).
+  GpuPhase chain;
+  chain.name = "chain";
+  chain.grid_x = 1, chain.block_x = 32, chain.registers_per_thread = 32;
+  chain.chain_dram_loads = 100, chain.chain_l2_loads = 10, chain.chain_l1_loads = 1000;
+  w.phases = {chain};
+  const GpuPrediction c = predict_gpu(g, w);
+  EXPECT_NEAR(c.seconds, 2e-6 + 100 * 340e-9 + 10 * 160e-9 + 1000 * 20e-9, 1e-10);
+  EXPECT_EQ(c.bound, "latency");
 }
 
 TEST(GpuWorkloadFile, ReadsTheSignatureAndNamesBadKeys) {

@@ -46,6 +46,8 @@ Profile sample_profile() {
   sat.fit = {130, 0.025, 0.14};
   sat.holdout = FitQuality{70, 0.02, 0.11};
   g.dram_concurrency = sat;
+  sat.peak_Bps = 2.7e12, sat.max_requests_per_warp = 7.5, sat.holdout.reset();
+  g.dram_concurrency_rows = sat;
   g.latency = LatencyLevels{2e-8, 1.7e-7, 3.4e-7, 4096, 8388608, 536870912};
   g.operation_latency = OperationLatency{3.5e-9, 5.3e-8};
   ConflictCurve conflicts;
@@ -114,6 +116,10 @@ TEST(ProfileYaml, RoundTripIsExact) {
   EXPECT_THROW(back.gpu->ceiling("fp64"), InputError);
   ASSERT_TRUE(back.gpu->dram_concurrency);
   EXPECT_EQ(back.gpu->dram_concurrency->max_requests_per_warp, 4.5);
+  ASSERT_TRUE(back.gpu->dram_concurrency_rows);
+  EXPECT_EQ(back.gpu->dram_concurrency_rows->max_requests_per_warp, 7.5);
+  EXPECT_EQ(back.gpu->dram_concurrency_rows->peak_Bps, 2.7e12);
+  EXPECT_FALSE(back.gpu->dram_concurrency_rows->holdout);
   ASSERT_TRUE(back.gpu->operation_latency);
   EXPECT_EQ(back.gpu->operation_latency->cosf_s, 5.3e-8);
   EXPECT_EQ(back.gpu->bank_conflicts.at(4).seconds_per_access.size(), 3u);
@@ -152,6 +158,8 @@ TEST(ProfileYaml, EachKindOfBadProfileGetsItsOwnError) {
       {"l1_s: [^\n]+", "l1_s: -2e-08", R"(gpu\.latency\.l1_s: must be >= 0)"},
       {"peak_Bps: [^\n]+", "peak_Bps: 0", R"(gpu\.dram_concurrency\.peak_Bps: must be > 0)"},
       {"cosf_s: [^\n]+", "cosf_s: 0", R"(gpu\.operation_latency\.cosf_s: must be > 0)"},
+      {"max_requests_per_warp: 7.5", "max_requests_per_warp: -1",
+       R"(gpu\.dram_concurrency_rows\.max_requests_per_warp: must be >= 0)"},
       {"fp32_fma_s:", "fma_s:", R"(gpu\.operation_latency\.fma_s: unknown key)"},
       {R"(seconds_per_access: \[[^\]]*\])", "seconds_per_access: []", R"(gpu\.bank_conflicts\.word_4B\.seconds_per_access: needs)"},
       {"word_4B", "word_5B", R"(gpu\.bank_conflicts\.word_5B: unknown key)"},

@@ -3,10 +3,9 @@
 // bundled profile for every recorded measurement, so a model change that worsens accuracy fails.
 //
 // The targets are median |error| ≤ 10 %, p90 ≤ 20 % and a tuner within 3 % of the
-// measured optimum on average. On this run the model reaches median 9.0 % (met), p90 29 % (not
-// met: the configuration sweeps' outliers) and a tuner loss of 8.3 % (not met); on the launch
-// rules' configurations median 6.9 %, p90 21.4 % (the run 53 minutes earlier: 6.7 % / 19.8 %; the
-// launch-bound runs moved between the two). The limits hold the model at this level.
+// measured optimum on average. On this run the model reaches median 9.3 % (met), p90 27.5 % (not
+// met: the configuration sweeps' outliers) and a tuner loss of 7.6 % (not met); on the launch
+// rules' configurations median 7.2 %, p90 24.7 %. The limits hold the model at this level.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -65,9 +64,14 @@ TEST(RecordedValidation, ErrorsStayAtTheRecordedLevel) {
   ASSERT_EQ(a.points.size(), recorded().measurements.size());
   EXPECT_TRUE(a.missing_resources.empty()) << a.missing_resources.front();
   EXPECT_LE(a.overall.median, 0.10);  // the target
-  // Target 0.20, not met: 32.2 % against the bundled profile, recorded right after the run on the
-  // same machine (an earlier lease's run: 29.0 % against its own profile).
-  EXPECT_LE(a.overall.p90, 0.33);
+  // Target 0.20, not met: 27.5 % against the bundled profile, recorded right after the run on the
+  // same machine (32.2 % before mv-opt's per-tile latency chain; a later lease's run: 25.9 %
+  // against that lease's repeat profile, data/profiles/runs/2026-11-22-lease7).
+  EXPECT_LE(a.overall.p90, 0.28);
+  EXPECT_LE(a.overall.max, 0.9);  // 85.6 % (cg 16x16 at n = 4096); 247 % before the chain
+  // The tiled matrix-vector product alone and inside CG: 18.8 % and 18.0 % mean (were 44 % and 33 %).
+  EXPECT_LE(a.per_kernel.at("mv-opt").mean, 0.20);
+  EXPECT_LE(a.per_kernel.at("cg").mean, 0.20);
   // Kernels the model already predicts to within the targets stay there.
   for (const char* kernel : {"mv-constant", "mv-global", "conv2d-shared", "conv2d-global", "cosine", "mm-shared", "sgemm-tiled",
                              "sgemm-64", "sgemm-256x16", "mm-global", "matmul", "mm-opt"}) {
@@ -84,13 +88,13 @@ TEST(RecordedValidation, DefaultConfigurationsArePredictedBetterThanSweeps) {
   const ErrorStats s = error_stats(defaults);
   EXPECT_GE(s.count, 150u);
   EXPECT_LE(s.median, 0.10);  // the target
-  EXPECT_LE(s.p90, 0.25);     // target 0.20: met by an earlier lease's run (19.8 %), not by this one (24.3 %)
+  EXPECT_LE(s.p90, 0.25);     // target 0.20: met by an earlier lease's run (19.8 %), not by this one (24.7 %)
 }
 
 TEST(RecordedValidation, TunerStaysNearTheMeasuredOptimum) {
   const ValidationAnalysis& a = analysis();
   EXPECT_GE(a.tuner.size(), 20u);
-  EXPECT_LE(a.tuner_mean_loss, 0.09);
+  EXPECT_LE(a.tuner_mean_loss, 0.08);  // 7.6 %; target 0.03 (mv-opt's and mm-opt's picks miss by 27–44 %)
   // No sweep's pick is worse than the recorded worst (mv-opt 64x16: 43 % slower than 32x16).
   for (const TunerCheck& t : a.tuner) EXPECT_LE(t.loss, 0.5) << t.kernel << " n=" << t.n;
 }

@@ -18,7 +18,7 @@ struct Rates {
   double l2_Bps = 0, fp64 = 0, special = 0, issue = 0;  // GPU-wide
   double t1 = 0;                                       // seconds per conflict-free warp access, per SM
   const ConflictCurve* conflicts = nullptr;
-  double lat_l2 = 0, lat_fma = 0, lat_cosf = 0;
+  double lat_l1 = 0, lat_l2 = 0, lat_dram = 0, lat_fma = 0, lat_cosf = 0;
   double launch = 0, per_wave = 0;
   double fp32 = 0, dram_peak = 0;
   const SaturationCurve* dram = nullptr;
@@ -44,7 +44,9 @@ Rates rates_of(const GpuCalibration& g) {
     r.t1 = 128 * r.sms / g.ceiling("shared_load").median;
   }
   if (!g.latency) throw InputError("the profile has no gpu.latency section");
+  r.lat_l1 = g.latency->l1_s;
   r.lat_l2 = g.latency->l2_s;
+  r.lat_dram = g.latency->dram_s;
   if (g.operation_latency) {
     r.lat_fma = g.operation_latency->fp32_fma_s;
     r.lat_cosf = g.operation_latency->cosf_s;
@@ -76,8 +78,13 @@ WaveParts wave(const Rates& r, const GpuPhase& p, const ExecutionMetrics& m, dou
   const double sms_used = std::min(r.sms, k);
   const double share = sms_used / r.sms;
   const double warps_per_sm = std::ceil(k / sms_used) * m.warps_per_block;
-  w.q = r.dram->bytes_in_flight(sms_used, warps_per_sm, p.loads_in_flight, p.request_bytes);
-  w.bw = r.dram->bandwidth_Bps(w.q);
+  // Each busy SM gets what it would get if every SM kept its bytes in flight: the curve is read
+  // at the GPU-wide equivalent of the SM's queue and scaled by the busy share (a wave on half the
+  // SMs does not reach more than half the saturated bandwidth: mv-opt 64x16 at n = 4096).
+  const double q_sm = p.loads_issued_together ? warps_per_sm * p.loads_in_flight * p.request_bytes
+                                                : r.dram->bytes_in_flight(1, warps_per_sm, p.loads_in_flight, p.request_bytes);
+  w.q = q_sm * sms_used;
+  w.bw = r.dram->bandwidth_Bps(q_sm * r.sms) * share;
   w.dram = f * p.dram_bytes / w.bw;
   w.l2 = f * p.l2_bytes / std::min(r.l2_Bps * share, w.q / r.lat_l2);
   // The L1/shared pipeline has an address stage (a global access: one pass per line it touches;
@@ -97,7 +104,8 @@ WaveParts wave(const Rates& r, const GpuPhase& p, const ExecutionMetrics& m, dou
     if (r.lat_cosf > 0) per_sm = std::min(per_sm, warps_per_sm * 32 / r.lat_cosf);
     w.special = f * p.special_calls / (per_sm * sms_used);
   }
-  w.chain = p.chain_fma * r.lat_fma + p.chain_cosf * r.lat_cosf + p.chain_l2_loads * r.lat_l2;
+  w.chain = p.chain_fma * r.lat_fma + p.chain_cosf * r.lat_cosf + p.chain_l1_loads * r.lat_l1 + p.chain_l2_loads * r.lat_l2 +
+            p.chain_dram_loads * r.lat_dram;
   return w;
 }
 

@@ -49,8 +49,13 @@ struct GpuPhase {
   std::map<double, double> shared_accesses;  // conflict degree → warp-wide shared accesses (4-byte words)
   double loads_in_flight = 1;      // independent global loads a thread has outstanding
   double request_bytes = 128;      // bytes one warp-wide load request moves from L2/DRAM
-  // Longest chain of dependent operations of one thread (a wave lasts at least this long).
-  double chain_fma = 0, chain_cosf = 0, chain_l2_loads = 0;
+  // The compiled kernel issues all loads_in_flight loads before it uses the first (SASS), and the
+  // measured runs show them in flight together: the calibrated per-warp request limit, which the
+  // microbenchmark's own load window sets, does not apply.
+  bool loads_issued_together = false;
+  // Longest chain of dependent operations of one thread (a wave lasts at least this long): FMAs,
+  // cosf calls, and loads that wait for an L1 hit, an L2 hit or a DRAM round trip.
+  double chain_fma = 0, chain_cosf = 0, chain_l1_loads = 0, chain_l2_loads = 0, chain_dram_loads = 0;
 
   double threads_per_block() const { return block_x * block_y; }
   double blocks() const { return grid_x * grid_y; }

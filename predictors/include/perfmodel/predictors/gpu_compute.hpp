@@ -9,9 +9,12 @@
 //   T_wave = max( T_dram, T_l2, T_l1, T_issue + T_special, T_fp64, T_chain )     for a wave of k blocks
 //     f        = k / blocks                      (the wave's share of the phase's work)
 //     S_k      = min(SMs, k),  w = warps per SM in the wave
-//     q        = S_k · w · min(loads_in_flight, R) · request_bytes                   (bytes in flight)
-//     T_dram   = f · dram_bytes / BW(q)          BW: the fitted saturation curve (Little's law, knee)
-//     T_l2     = f · l2_bytes / min(B_L2 · S_k/SMs, q / latency_L2)
+//     q_SM     = w · min(loads_in_flight, R) · request_bytes     (bytes in flight per busy SM; R: the
+//                fitted per-warp request limit, not applied where the kernel issues its loads together)
+//     T_dram   = f · dram_bytes / (BW(SMs · q_SM) · S_k/SMs)     BW: the fitted saturation curve (Little's
+//                law, knee), read as if every SM kept q_SM in flight: a busy SM gets its share
+//                (mv-opt 64x16 on 64 SMs ran at half the rate BW(64 · q_SM) promises)
+//     T_l2     = f · l2_bytes / min(B_L2 · S_k/SMs, S_k · q_SM / latency_L2)
 //     T_l1     = f · max(address, data) · t(1) / S_k                              t(d): conflict curve, per SM
 //                address = l1_wavefronts + Σ_d shared_d · t(d)/t(1)   (a global access: a pass per line)
 //                data    = l1_data_bytes / 54 B + Σ_d shared_d · t(d)/t(1)  (a 128-B line hitting L1 takes
@@ -22,7 +25,9 @@
 //     T_special= f · special_calls / (S_k · min(C/SMs, 32·w / lat_cosf)),  C = the cosf ceiling; the calls
 //                share the issue slots with the other instructions, so the two add
 //     T_fp64   = f · flops_fp64 / (FP64 ceiling · S_k/SMs)
-//     T_chain  = chain_fma · lat_FMA + chain_cosf · lat_cosf + chain_l2_loads · latency_L2
+//     T_chain  = chain_fma · lat_FMA + chain_cosf · lat_cosf + Σ_level chain_level_loads · latency_level
+//                (L1, L2, DRAM: the pointer-chase latencies; mv-opt: per tile one DRAM round trip and
+//                X/Y dependent L1 loads)
 //   t_launch = the measured back-to-back launch time of an empty kernel (the first launch of a run
 //   pays it in full, event to kernel start; later launches only where their work is shorter);
 //   t_wave   = the measured cost of scheduling one more wave of blocks.
