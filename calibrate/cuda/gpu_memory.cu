@@ -253,7 +253,46 @@ ReadIlpKernel read_ilp_kernel(int ilp) {
   }
 }
 
-class ConcurrencyBenchmark final : public GpuBenchmark {
+// The sweep both bytes-in-flight benchmarks run: blocks per SM (powers of two) × threads × loads
+// per thread, every block resident at once; the non-power-of-two block sizes are held out of the
+// fit. kernel_for(ilp) is the kernel a shape launches; measure(shape) times it and returns its
+// samples and the bytes one repetition reads (no samples: the shape does not fit the buffer).
+struct InFlightShape {
+  int threads, per_sm, ilp;
+};
+struct ShapeTiming {
+  std::vector<double> seconds;
+  double bytes = 0;
+};
+
+class ConcurrencySweep : public GpuBenchmark {
+ protected:
+  template <class KernelFor, class Measure>
+  void sweep(const std::string& series, int element_bytes, const std::vector<int>& threads_list, const std::vector<int>& ilps,
+             KernelFor&& kernel_for, Measure&& measure) {
+    const int max_threads = static_cast<int>(device().max_threads_per_multiprocessor);
+    const int max_blocks = static_cast<int>(device().max_blocks_per_multiprocessor);
+    int configs = 0;
+    double best = 0;
+    for (int threads : threads_list)
+      for (int per_sm = 1; per_sm <= max_blocks && per_sm * threads <= max_threads; per_sm *= 2)
+        for (int ilp : ilps) {
+          if (resident_blocks(kernel_for(ilp), threads) < per_sm) continue;  // not all blocks would be in flight at once
+          const ShapeTiming t = measure(InFlightShape{threads, per_sm, ilp});
+          if (t.seconds.empty()) continue;
+          const bool power_of_two = (threads & (threads - 1)) == 0;
+          record(series,
+                 {{"blocks_per_sm", per_sm}, {"threads", threads}, {"ilp", ilp}, {"element_bytes", element_bytes}, {"sms", sms()},
+                  {"holdout", power_of_two ? 0 : 1}},
+                 t.seconds, t.bytes);
+          best = std::max(best, median_rate(t.seconds, t.bytes));
+          ++configs;
+        }
+    set_summary(std::to_string(configs) + " configurations, best " + format_rate(best));
+  }
+};
+
+class ConcurrencyBenchmark final : public ConcurrencySweep {
  public:
   std::string key() const override { return "gpu.dram.concurrency"; }
   std::string description() const override {
@@ -267,42 +306,29 @@ class ConcurrencyBenchmark final : public GpuBenchmark {
     fill<<<1024, 256>>>(a.as<double>(), n, 1.0);
     PERFMODEL_CUDA_CHECK_LAUNCH();
     Stream stream;
-    const std::vector<int> threads_list = quick() ? std::vector<int>{32, 128, 512, 96, 384}
-                                                  : std::vector<int>{32, 64, 128, 256, 512, 1024, 96, 192, 384, 768};
-    const std::vector<int> ilps = quick() ? std::vector<int>{1, 4, 16} : std::vector<int>{1, 2, 4, 8, 16};
+    cudaStream_t s = stream.get();
     const int r = reps(5, 3);
-    const int max_threads = static_cast<int>(device().max_threads_per_multiprocessor);
-    const int max_blocks = static_cast<int>(device().max_blocks_per_multiprocessor);
-    int configs = 0;
-    double best = 0;
-    for (int threads : threads_list)
-      for (int per_sm = 1; per_sm <= max_blocks && per_sm * threads <= max_threads; per_sm *= 2)
-        for (int ilp : ilps) {
-          const ReadIlpKernel kernel = read_ilp_kernel(ilp);
-          if (resident_blocks(kernel, threads) < per_sm) continue;  // not all blocks would be in flight at once
-          const double in_flight = static_cast<double>(sms()) * per_sm * threads * ilp * sizeof(double);
-          // Enough bytes for ~3 ms at the rate Little's law allows with ~1 µs latency, more than 4× L2.
-          const double l2 = device().l2_cache_bytes;
-          const std::size_t count = static_cast<std::size_t>(
-              std::clamp(in_flight / 1e-6 * 3e-3, 4 * l2, static_cast<double>(n) * 8 / 2) / 8);
-          const std::size_t windows = n / count;
-          cudaStream_t s = stream.get();
-          PERFMODEL_CUDA_CHECK(cudaMemsetAsync(total.get(), 0, sizeof(double), s));
-          const auto t = time_repetitions(s, r, [&](int rep) {
-            const std::size_t first = static_cast<std::size_t>(rep + 1) % windows * count;
-            kernel<<<sms() * per_sm, threads, 0, s>>>(a.as<double>(), first, count, total.as<double>());
+    sweep("dram.concurrency", 8,
+          quick() ? std::vector<int>{32, 128, 512, 96, 384} : std::vector<int>{32, 64, 128, 256, 512, 1024, 96, 192, 384, 768},
+          quick() ? std::vector<int>{1, 4, 16} : std::vector<int>{1, 2, 4, 8, 16}, read_ilp_kernel, [&](const InFlightShape& shape) {
+            const ReadIlpKernel kernel = read_ilp_kernel(shape.ilp);
+            const double in_flight = static_cast<double>(sms()) * shape.per_sm * shape.threads * shape.ilp * sizeof(double);
+            // Enough bytes for ~3 ms at the rate Little's law allows with ~1 µs latency, more than 4× L2.
+            const double l2 = device().l2_cache_bytes;
+            const std::size_t count =
+                static_cast<std::size_t>(std::clamp(in_flight / 1e-6 * 3e-3, 4 * l2, static_cast<double>(n) * 8 / 2) / 8);
+            const std::size_t windows = n / count;
+            PERFMODEL_CUDA_CHECK(cudaMemsetAsync(total.get(), 0, sizeof(double), s));
+            ShapeTiming t;
+            t.seconds = time_repetitions(s, r, [&](int rep) {
+              const std::size_t first = static_cast<std::size_t>(rep + 1) % windows * count;
+              kernel<<<sms() * shape.per_sm, shape.threads, 0, s>>>(a.as<double>(), first, count, total.as<double>());
+            });
+            PERFMODEL_CUDA_CHECK(cudaStreamSynchronize(s));
+            expect_close(read_device_double(total.as<double>()), static_cast<double>(count) * (r + 1), 1e-9, "dram concurrency read");
+            t.bytes = static_cast<double>(count) * 8;
+            return t;
           });
-          PERFMODEL_CUDA_CHECK(cudaStreamSynchronize(s));
-          expect_close(read_device_double(total.as<double>()), static_cast<double>(count) * (r + 1), 1e-9, "dram concurrency read");
-          const bool power_of_two = (threads & (threads - 1)) == 0;
-          record("dram.concurrency",
-                 {{"blocks_per_sm", per_sm}, {"threads", threads}, {"ilp", ilp}, {"element_bytes", 8}, {"sms", sms()},
-                  {"holdout", power_of_two ? 0 : 1}},
-                 t, static_cast<double>(count) * 8);
-          best = std::max(best, median_rate(t, static_cast<double>(count) * 8));
-          ++configs;
-        }
-    set_summary(std::to_string(configs) + " configurations, best " + format_rate(best));
   }
 };
 
@@ -358,7 +384,7 @@ ReadRowsKernel read_rows_kernel(int ilp) {
   }
 }
 
-class RowConcurrencyBenchmark final : public GpuBenchmark {
+class RowConcurrencyBenchmark final : public ConcurrencySweep {
  public:
   std::string key() const override { return "gpu.dram.concurrency.rows"; }
   std::string description() const override {
@@ -374,46 +400,33 @@ class RowConcurrencyBenchmark final : public GpuBenchmark {
     L2Flush flush(device());
     Stream stream;
     cudaStream_t s = stream.get();
-    const std::vector<int> threads_list = quick() ? std::vector<int>{32, 128, 512, 96}
-                                                  : std::vector<int>{32, 64, 128, 256, 512, 1024, 96, 192, 384};
-    const std::vector<int> ilps = quick() ? std::vector<int>{1, 4, 16} : std::vector<int>{1, 2, 4, 8, 16, 32};
     const int r = reps(5, 3);
-    const int max_threads = static_cast<int>(device().max_threads_per_multiprocessor);
-    const int max_blocks = static_cast<int>(device().max_blocks_per_multiprocessor);
-    int configs = 0;
-    double best = 0;
-    for (int threads : threads_list)
-      for (int per_sm = 1; per_sm <= max_blocks && per_sm * threads <= max_threads; per_sm *= 2)
-        for (int ilp : ilps) {
-          const ReadRowsKernel kernel = read_rows_kernel(ilp);
-          if (resident_blocks(kernel, threads) < per_sm) continue;
-          const std::size_t rows = static_cast<std::size_t>(sms()) * per_sm * threads / 32 * ilp;  // one band
-          if (rows > max_rows) continue;
-          const double in_flight = static_cast<double>(rows) * 128;
-          // ~2 ms at the rate Little's law allows with ~1 µs latency, at least 64 MiB, at most the buffer.
-          const double target = std::clamp(in_flight / 1e-6 * 2e-3, 64.0 * (1 << 20), 1024.0 * (1 << 20));
-          const double band_bytes = static_cast<double>(rows) * kRowPitch * sizeof(float);
-          std::size_t bands = 1, cols = kRowPitch;
-          if (band_bytes >= target)
-            cols = std::max<std::size_t>(32, static_cast<std::size_t>(target / (rows * sizeof(float))) / 32 * 32);
-          else
-            bands = std::min(max_rows / rows, static_cast<std::size_t>(std::ceil(target / band_bytes)));
-          const double elements = static_cast<double>(bands) * rows * cols;
-          PERFMODEL_CUDA_CHECK(cudaMemsetAsync(total.get(), 0, sizeof(double), s));
-          const auto t = time_repetitions(
-              s, r, [&](int) { kernel<<<sms() * per_sm, threads, 0, s>>>(a.as<float>(), bands, cols, total.as<double>()); },
-              [&](int) { flush.enqueue(s); });
-          PERFMODEL_CUDA_CHECK(cudaStreamSynchronize(s));
-          expect_close(read_device_double(total.as<double>()), elements * (r + 1), 1e-9, "dram row-concurrency read");
-          const bool power_of_two = (threads & (threads - 1)) == 0;
-          record("dram.concurrency_rows",
-                 {{"blocks_per_sm", per_sm}, {"threads", threads}, {"ilp", ilp}, {"element_bytes", 4}, {"sms", sms()},
-                  {"holdout", power_of_two ? 0 : 1}},
-                 t, elements * sizeof(float));
-          best = std::max(best, median_rate(t, elements * sizeof(float)));
-          ++configs;
-        }
-    set_summary(std::to_string(configs) + " configurations, best " + format_rate(best));
+    sweep("dram.concurrency_rows", 4,
+          quick() ? std::vector<int>{32, 128, 512, 96} : std::vector<int>{32, 64, 128, 256, 512, 1024, 96, 192, 384},
+          quick() ? std::vector<int>{1, 4, 16} : std::vector<int>{1, 2, 4, 8, 16, 32}, read_rows_kernel, [&](const InFlightShape& shape) {
+            const ReadRowsKernel kernel = read_rows_kernel(shape.ilp);
+            const std::size_t rows = static_cast<std::size_t>(sms()) * shape.per_sm * shape.threads / 32 * shape.ilp;  // one band
+            if (rows > max_rows) return ShapeTiming{};
+            const double in_flight = static_cast<double>(rows) * 128;
+            // ~2 ms at the rate Little's law allows with ~1 µs latency, at least 64 MiB, at most the buffer.
+            const double target = std::clamp(in_flight / 1e-6 * 2e-3, 64.0 * (1 << 20), 1024.0 * (1 << 20));
+            const double band_bytes = static_cast<double>(rows) * kRowPitch * sizeof(float);
+            std::size_t bands = 1, cols = kRowPitch;
+            if (band_bytes >= target)
+              cols = std::max<std::size_t>(32, static_cast<std::size_t>(target / (rows * sizeof(float))) / 32 * 32);
+            else
+              bands = std::min(max_rows / rows, static_cast<std::size_t>(std::ceil(target / band_bytes)));
+            const double elements = static_cast<double>(bands) * rows * cols;
+            PERFMODEL_CUDA_CHECK(cudaMemsetAsync(total.get(), 0, sizeof(double), s));
+            ShapeTiming t;
+            t.seconds = time_repetitions(
+                s, r, [&](int) { kernel<<<sms() * shape.per_sm, shape.threads, 0, s>>>(a.as<float>(), bands, cols, total.as<double>()); },
+                [&](int) { flush.enqueue(s); });
+            PERFMODEL_CUDA_CHECK(cudaStreamSynchronize(s));
+            expect_close(read_device_double(total.as<double>()), elements * (r + 1), 1e-9, "dram row-concurrency read");
+            t.bytes = elements * sizeof(float);
+            return t;
+          });
   }
 };
 

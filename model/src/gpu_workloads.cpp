@@ -13,7 +13,6 @@
 #include <cmath>
 #include <map>
 #include <numeric>
-#include <utility>
 
 #include "perfmodel/model/errors.hpp"
 #include "perfmodel/model/gpu_kernels.hpp"
@@ -435,7 +434,8 @@ void describe_cg(const Request& req, GpuWorkload& w) {
   w.phases.push_back(mv);
   if (kF * n * n <= 0.75 * l2) {
     mv.dram_bytes = 2 * kF * n;
-    std::swap(mv.chain_dram_loads, mv.chain_l2_loads);  // each tile's round trip ends in L2
+    mv.chain_l2_loads = mv.chain_dram_loads;  // each tile's round trip ends in L2
+    mv.chain_dram_loads = 0;
   }
   mv.launches = it - 1;
   w.phases.push_back(mv);
