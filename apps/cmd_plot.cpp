@@ -18,12 +18,12 @@ namespace {
 const auto g = plot_number;
 
 // The gnuplot script: one row per curve, time (left) and effective bandwidth (right), log-log.
-// Measured medians are open circles (fit sizes) and filled triangles (held-out sizes) with
+// Measured typical times (interquartile means) are open circles (fit sizes) and filled triangles (held-out sizes) with
 // p10-p90 bars; the model is a solid line — distinguishable in greyscale.
 std::string transfer_script(const std::vector<TransferKey>& keys, const std::string& title) {
   std::ostringstream s;
   s << "# perfmodel plot transfers — measured vs predicted host<->device copies.\n"
-       "# Data: transfers.csv (measured medians), transfers_model.csv (model). Restyle freely.\n"
+       "# Data: transfers.csv (measured typical times: interquartile means), transfers_model.csv (model). Restyle freely.\n"
        "set datafile separator ','\n"
        "set logscale x 2\n"
        "set format x '%.0b%B'\n"
@@ -73,7 +73,7 @@ int plot_transfers(const Invocation& inv) {
   const std::string dir = vm["out"].as<std::string>();
   make_directory(dir);
   std::ostringstream measured;
-  measured << "curve,bytes,set,median_s,p10_s,p90_s,median_bytes_per_s,predicted_s,rel_error\n";
+  measured << "curve,bytes,set,typical_s,p10_s,p90_s,typical_bytes_per_s,predicted_s,rel_error\n";
   std::ostringstream model;
   model << "curve,bytes,predicted_s,predicted_bytes_per_s\n";
   std::vector<TransferKey> keys;
@@ -87,9 +87,10 @@ int plot_transfers(const Invocation& inv) {
         const SampleSummary sum = summarize(times);
         const double b = static_cast<double>(bytes);
         const double predicted = curve.seconds(b);
-        measured << key.name() << ',' << bytes << ',' << to_string(set) << ',' << g(sum.median) << ',' << g(sum.p10) << ','
-                 << g(sum.p90) << ',' << g(b / sum.median) << ',' << g(predicted) << ','
-                 << g((predicted - sum.median) / sum.median) << "\n";
+        const double typical = sum.interquartile_mean;  // what the fit and its held-out errors use
+        measured << key.name() << ',' << bytes << ',' << to_string(set) << ',' << g(typical) << ',' << g(sum.p10) << ','
+                 << g(sum.p90) << ',' << g(b / typical) << ',' << g(predicted) << ',' << g((predicted - typical) / typical)
+                 << "\n";
       }
     }
     for (double e = std::log2(std::max(curve.min_bytes, 1.0)); e <= std::log2(curve.max_bytes) + 1e-9; e += 1.0 / 16) {

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "perfmodel/calibrate/pcie_sizes.hpp"
 
@@ -62,4 +63,63 @@ TEST(PcieRoundPlan, CheapSizesGetEveryRoundCostlyOnesWhatTheBudgetBuys) {
   }
   EXPECT_THROW(plan.rounds_for(0, true), std::invalid_argument);
   EXPECT_THROW(plan.rounds_for(-1e-6, true), std::invalid_argument);
+}
+
+namespace {
+// Median times of a copy with 8 µs setup that runs at 14 GB/s up to `cliff` bytes and 8 GB/s beyond.
+std::vector<std::pair<std::uint64_t, double>> cliff_curve(const std::vector<std::uint64_t>& sizes, double cliff) {
+  std::vector<std::pair<std::uint64_t, double>> out;
+  for (std::uint64_t b : sizes) {
+    const double x = static_cast<double>(b);
+    out.push_back({b, 8e-6 + (x <= cliff ? x / 14e9 : cliff / 14e9 + (x - cliff) / 8e9)});
+  }
+  return out;
+}
+}  // namespace
+
+TEST(PcieRefinement, AStraightCurveNeedsNoNewSizes) {
+  const PcieSizePlan plan = pcie_size_plan();
+  std::vector<std::pair<std::uint64_t, double>> medians;
+  for (std::uint64_t b : plan.fit) medians.push_back({b, 8e-6 + static_cast<double>(b) / 50e9});
+  std::vector<std::uint64_t> taken = plan.fit;
+  taken.insert(taken.end(), plan.holdout.begin(), plan.holdout.end());
+  EXPECT_TRUE(pcie_refinement_sizes(medians, taken).empty());
+}
+
+// A bandwidth cliff between 12 and 16 MiB (as h2d pageable copies on the H100 host showed): the
+// new sizes fall beside the bent fit sizes, are new, never powers of two, and ascend.
+TEST(PcieRefinement, ACliffGetsNewFitSizesAroundIt) {
+  const PcieSizePlan plan = pcie_size_plan();
+  std::vector<std::uint64_t> taken = plan.fit;
+  taken.insert(taken.end(), plan.holdout.begin(), plan.holdout.end());
+  const double cliff = 14.0e6;
+  const auto added = pcie_refinement_sizes(cliff_curve(plan.fit, cliff), taken);
+  ASSERT_FALSE(added.empty());
+  EXPECT_TRUE(std::is_sorted(added.begin(), added.end()));
+  for (std::uint64_t v : added) {
+    EXPECT_NE(v & (v - 1), 0u) << v;
+    EXPECT_EQ(std::find(taken.begin(), taken.end(), v), taken.end()) << v << " was already measured";
+    EXPECT_GT(v, 8u << 20) << v << " is far from the cliff";
+    EXPECT_LT(v, 24u << 20) << v << " is far from the cliff";
+  }
+  // One new size falls between the two fit sizes that bracket the cliff.
+  const auto above = std::upper_bound(plan.fit.begin(), plan.fit.end(), static_cast<std::uint64_t>(cliff));
+  const std::uint64_t lo = *(above - 1), hi = *above;
+  EXPECT_TRUE(std::any_of(added.begin(), added.end(), [&](std::uint64_t v) { return v > lo && v < hi; }))
+      << "nothing between " << lo << " and " << hi;
+}
+
+TEST(PcieRefinement, RespectsTheCapTheFloorAndRejectsBadMedians) {
+  const PcieSizePlan plan = pcie_size_plan();
+  // A curve that bends everywhere (time ∝ bytes^1.5) above the floor.
+  std::vector<std::pair<std::uint64_t, double>> medians;
+  for (std::uint64_t b : plan.fit) medians.push_back({b, 1e-9 * std::pow(static_cast<double>(b), 1.5)});
+  PcieRefinement options;
+  options.max_new = 5;
+  options.min_bytes = 1 << 20;
+  const auto added = pcie_refinement_sizes(medians, plan.fit, options);
+  EXPECT_EQ(added.size(), 5u);
+  for (std::uint64_t v : added) EXPECT_GT(v, std::uint64_t{1} << 20);
+  EXPECT_THROW(pcie_refinement_sizes({{1024, 1e-5}, {2048, -1.0}, {4096, 2e-5}}, {}), std::invalid_argument);
+  EXPECT_THROW(pcie_refinement_sizes({{0, 1e-5}}, {}), std::invalid_argument);
 }

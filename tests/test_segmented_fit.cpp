@@ -102,3 +102,26 @@ TEST(SegmentedFit, RecoversAPenaltyOnFlaggedPoints) {
   EXPECT_NEAR(fit.evaluate(1000, true) - fit.evaluate(1000, false), 0.5e-6, 1e-12);
   EXPECT_LT(fit.max_rel_error, 1e-9);
 }
+
+// Five points of a noisy regime, two of them flagged: a penalty would fit the noise exactly (three
+// parameters, five points), so none is fitted; with the same noise on 40 points and a true
+// penalty, the penalty is found.
+TEST(SegmentedFit, APenaltyMustPayForItself) {
+  const std::vector<FitPoint> few = {{12.3e6, 0.934e-3, true}, {12.6e6, 0.949e-3, false}, {16.8e6, 1.549e-3, false},
+                                     {24.6e6, 2.992e-3, true}, {25.2e6, 2.446e-3, false}};
+  LineSegment line;
+  fit_line_relative(few, 0, few.size() - 1, &line);
+  EXPECT_EQ(line.penalty, 0.0);
+  EXPECT_GT(line.slope, 0.0);
+
+  std::mt19937 rng(7);
+  std::normal_distribution<double> noise(0.0, 0.002);
+  std::vector<FitPoint> many;
+  for (int i = 0; i < 40; ++i) {
+    const double x = 1e5 * (1 + i);
+    const bool flagged = i % 2 == 1;
+    many.push_back({x, (10e-6 + x / 10e9 + (flagged ? 2e-6 : 0.0)) * (1 + noise(rng)), flagged});
+  }
+  fit_line_relative(many, 0, many.size() - 1, &line);
+  EXPECT_NEAR(line.penalty / 2e-6, 1.0, 0.15);
+}

@@ -34,7 +34,7 @@ TEST(TransferCurve, EvaluatesTheSegmentThatCoversTheSize) {
 }
 
 TEST(TransferCurve, FitReportsHeldOutErrorSeparately) {
-  std::vector<SizeMedian> fit_set, holdout;
+  std::vector<SizeTime> fit_set, holdout;
   for (double e = 2; e <= 30; e += 0.5) fit_set.push_back({std::exp2(e), 8e-6 + std::exp2(e) / 50e9, 9});
   for (double e = 2.3; e < 30; e += 1.0) holdout.push_back({std::round(std::exp2(e)), 1.02 * (8e-6 + std::exp2(e) / 50e9), 9});
   const TransferCurve c = fit_transfer_curve(fit_set, holdout);

@@ -49,8 +49,8 @@ TEST(TransferSamples, MediansPerSizeOfOneCurveAndSet) {
   for (double t : {3.0, 1.0, 2.0}) s.push_back({k, 8, SizeSet::fit, 0, 1, t, t});
   s.push_back({k, 8, SizeSet::holdout, 0, 1, 100, 100});
   s.push_back({{Direction::h2d, HostMemory::pageable}, 8, SizeSet::fit, 0, 1, 100, 100});
-  const auto m = medians_by_size(s, k, SizeSet::fit);
+  const auto m = typical_times_by_size(s, k, SizeSet::fit);
   ASSERT_EQ(m.size(), 1u);
-  EXPECT_DOUBLE_EQ(m[0].median_s, 2.0);
+  EXPECT_DOUBLE_EQ(m[0].typical_s, 2.0);
   EXPECT_EQ(m[0].samples, 3u);
 }

@@ -8,7 +8,9 @@
 // long ones: cheap sizes get 243 rounds, costly ones fewer (PcieRoundPlan). The issuing thread
 // stays on one CPU for the whole run (a migration costs a cold cache and a wake-up mid-copy).
 // Unidirectional copies are the blocking cudaMemcpy a program issues; bidirectional pairs are two
-// cudaMemcpyAsync on two streams, released together by a stream gate.
+// cudaMemcpyAsync on two streams, released together by a stream gate. After the main rounds, fit
+// sizes are added where the measured curve bends between two fit sizes (pcie_refinement_sizes),
+// so the segmented fit sees where a regime ends instead of guessing between distant sizes.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -116,14 +118,22 @@ class PcieBenchmark final : public Benchmark {
 
     std::mt19937 shuffle_rng(20261122u);
     std::vector<TransferSample> samples;
-    for (int round = 0; round < rounds.all; ++round) {
-      std::shuffle(sizes.begin(), sizes.end(), shuffle_rng);
-      for (const SizePoint& s : sizes) {
-        if (!rounds.takes_part(round, s.rounds)) continue;
-        const BatchTiming t = time_once(timer, s.bytes, s.batch);
-        samples.push_back({key_, s.bytes, s.set, round, s.batch, t.event_s, t.wall_s});
-      }
+    run_rounds(timer, rounds, sizes, 0, shuffle_rng, samples);
+
+    // Where the curve bends between fit sizes, add fit sizes there and sample them the same way
+    // (their rounds are numbered after the main run's in the samples file).
+    std::vector<std::uint64_t> taken = plan.fit;
+    taken.insert(taken.end(), plan.holdout.begin(), plan.holdout.end());
+    std::vector<SizePoint> refined;
+    for (std::uint64_t b : pcie_refinement_sizes(fit_medians(samples), taken)) {
+      SizePoint s{b, SizeSet::fit};
+      const double seconds = std::max(time_once(timer, b, 1).event_s, 1e-7);
+      s.batch = static_cast<int>(std::clamp(std::ceil(kTargetBatchSeconds / seconds), 1.0, double{kMaxBatch}));
+      s.rounds = rounds.rounds_for(seconds * s.batch, pinned);
+      refined.push_back(s);
     }
+    if (!refined.empty()) run_rounds(timer, rounds, refined, rounds.all, shuffle_rng, samples);
+    refined_sizes_ = refined.size();
     verify(plan);
     host_.reset();
     device_.reset();
@@ -166,6 +176,28 @@ class PcieBenchmark final : public Benchmark {
       }
     }
     throw std::logic_error("unknown direction");
+  }
+
+  // `plan.all` rounds over `sizes`, each in a fresh random order; a size takes part in its share.
+  void run_rounds(EventTimer& timer, const PcieRoundPlan& plan, std::vector<SizePoint>& sizes, int first_round,
+                  std::mt19937& rng, std::vector<TransferSample>& samples) {
+    for (int round = 0; round < plan.all; ++round) {
+      std::shuffle(sizes.begin(), sizes.end(), rng);
+      for (const SizePoint& s : sizes) {
+        if (!plan.takes_part(round, s.rounds)) continue;
+        const BatchTiming t = time_once(timer, s.bytes, s.batch);
+        samples.push_back({key_, s.bytes, s.set, first_round + round, s.batch, t.event_s, t.wall_s});
+      }
+    }
+  }
+
+  static std::vector<std::pair<std::uint64_t, double>> fit_medians(const std::vector<TransferSample>& samples) {
+    std::map<std::uint64_t, std::vector<double>> by_size;
+    for (const TransferSample& s : samples)
+      if (s.set == SizeSet::fit) by_size[s.bytes].push_back(s.event_s);
+    std::vector<std::pair<std::uint64_t, double>> out;
+    for (auto& [bytes, times] : by_size) out.push_back({bytes, summarize(times).median});
+    return out;
   }
 
   // The first copies after idle run slow (clock and PCIe link-state ramp, first-touch in the
@@ -230,7 +262,8 @@ class PcieBenchmark final : public Benchmark {
       }
       largest_rate = static_cast<double>(bytes) / summary.median;
     }
-    out << "     " << key() << ": " << by_size.size() << " sizes, " << samples.size() << " samples in "
+    out << "     " << key() << ": " << by_size.size() << " sizes (" << refined_sizes_ << " added where the curve bends), "
+        << samples.size() << " samples in "
         << format_seconds(wall) << "; " << format_rate(largest_rate) << " at "
         << format_bytes(static_cast<double>(by_size.rbegin()->first)) << "\n";
     if (wide_count > 0)
@@ -249,6 +282,7 @@ class PcieBenchmark final : public Benchmark {
   std::unique_ptr<HostBuffer> host_, host_second_;
   std::unique_ptr<DeviceBuffer> device_, device_second_;
   std::unique_ptr<Resources> cuda_;
+  std::size_t refined_sizes_ = 0;
 };
 
 }  // namespace

@@ -23,8 +23,8 @@ PcieCalibration fit_pcie(const std::vector<TransferSample>& samples, const std::
   std::set<TransferKey> keys;
   for (const TransferSample& s : samples) keys.insert(s.key);
   for (const TransferKey& key : keys) {
-    const auto fit_set = medians_by_size(samples, key, SizeSet::fit, timer);
-    const auto holdout_set = medians_by_size(samples, key, SizeSet::holdout, timer);
+    const auto fit_set = typical_times_by_size(samples, key, SizeSet::fit, timer);
+    const auto holdout_set = typical_times_by_size(samples, key, SizeSet::holdout, timer);
     try {
       pcie.curves[key] = fit_transfer_curve(fit_set, holdout_set);
     } catch (const std::invalid_argument& e) {

@@ -33,6 +33,43 @@ PcieSizePlan pcie_size_plan(std::uint64_t min_bytes, std::uint64_t max_bytes) {
   return plan;
 }
 
+std::vector<std::uint64_t> pcie_refinement_sizes(std::vector<std::pair<std::uint64_t, double>> fit_medians,
+                                                 const std::vector<std::uint64_t>& taken, const PcieRefinement& options) {
+  for (const auto& [bytes, seconds] : fit_medians)
+    if (bytes == 0 || !(seconds > 0) || !std::isfinite(seconds))
+      throw std::invalid_argument("pcie_refinement_sizes: sizes and median times must be positive");
+  std::sort(fit_medians.begin(), fit_medians.end());
+  std::vector<std::uint64_t> used = taken;
+  for (const auto& m : fit_medians) used.push_back(m.first);
+  std::sort(used.begin(), used.end());
+  auto is_used = [&](std::uint64_t v) { return (v & (v - 1)) == 0 || std::binary_search(used.begin(), used.end(), v); };
+
+  std::vector<std::pair<double, std::pair<std::uint64_t, std::uint64_t>>> bent;  // (how bent, interval)
+  for (std::size_t i = 1; i + 1 < fit_medians.size(); ++i) {
+    const auto [x0, t0] = fit_medians[i - 1];
+    const auto [x1, t1] = fit_medians[i];
+    const auto [x2, t2] = fit_medians[i + 1];
+    if (x0 < options.min_bytes) continue;
+    const double line = t0 + (t2 - t0) * static_cast<double>(x1 - x0) / static_cast<double>(x2 - x0);
+    const double off = std::fabs(t1 - line) / t1;
+    if (off <= options.tolerance) continue;
+    bent.push_back({off, {x0, x1}});
+    bent.push_back({off, {x1, x2}});
+  }
+  std::stable_sort(bent.begin(), bent.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::vector<std::uint64_t> out;
+  for (const auto& [off, interval] : bent) {
+    if (out.size() >= options.max_new) break;
+    const auto [lo, hi] = interval;
+    auto v = static_cast<std::uint64_t>(std::llround(std::sqrt(static_cast<double>(lo) * static_cast<double>(hi))));
+    while (v < hi && (is_used(v) || std::find(out.begin(), out.end(), v) != out.end())) ++v;
+    if (v <= lo || v >= hi) continue;  // no free size strictly inside (adjacent sizes)
+    out.push_back(v);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 int PcieRoundPlan::rounds_for(double sample_s, bool pinned) const {
   if (!(sample_s > 0)) throw std::invalid_argument("PcieRoundPlan::rounds_for: a sample must take a positive time");
   if (sample_s > long_sample_s) return pinned ? long_pinned : long_pageable;

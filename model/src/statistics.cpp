@@ -31,6 +31,9 @@ SampleSummary summarize(std::vector<double> samples) {
   out.p75 = quantile_of_sorted(samples, 0.75);
   out.p90 = quantile_of_sorted(samples, 0.9);
   out.mean = std::accumulate(samples.begin(), samples.end(), 0.0) / static_cast<double>(samples.size());
+  const std::size_t trim = samples.size() / 4;
+  const auto first = samples.begin() + static_cast<std::ptrdiff_t>(trim), last = samples.end() - static_cast<std::ptrdiff_t>(trim);
+  out.interquartile_mean = std::accumulate(first, last, 0.0) / static_cast<double>(last - first);
   return out;
 }
 

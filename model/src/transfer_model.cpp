@@ -52,11 +52,11 @@ double TransferCurve::asymptotic_rate_bytes_per_s() const {
   return 1.0 / segments.back().s_per_byte;
 }
 
-FitQuality evaluate_curve(const TransferCurve& curve, const std::vector<SizeMedian>& set) {
+FitQuality evaluate_curve(const TransferCurve& curve, const std::vector<SizeTime>& set) {
   FitQuality q;
   q.sizes = set.size();
-  for (const SizeMedian& m : set) {
-    const double e = std::fabs(curve.seconds(m.bytes) - m.median_s) / m.median_s;
+  for (const SizeTime& m : set) {
+    const double e = std::fabs(curve.seconds(m.bytes) - m.typical_s) / m.typical_s;
     q.mean_rel_error += e;
     q.max_rel_error = std::max(q.max_rel_error, e);
   }
@@ -64,13 +64,13 @@ FitQuality evaluate_curve(const TransferCurve& curve, const std::vector<SizeMedi
   return q;
 }
 
-TransferCurve fit_transfer_curve(const std::vector<SizeMedian>& fit_set, const std::vector<SizeMedian>& holdout_set,
+TransferCurve fit_transfer_curve(const std::vector<SizeTime>& fit_set, const std::vector<SizeTime>& holdout_set,
                                  const SegmentedFitOptions& options) {
   std::vector<FitPoint> points;
   points.reserve(fit_set.size());
   TransferCurve curve;
-  for (const SizeMedian& m : fit_set) {
-    points.push_back({m.bytes, m.median_s, is_misaligned(m.bytes)});
+  for (const SizeTime& m : fit_set) {
+    points.push_back({m.bytes, m.typical_s, is_misaligned(m.bytes)});
     curve.samples += m.samples;
   }
   const SegmentedFit fit = fit_segmented_relative(points, options);
@@ -87,7 +87,7 @@ TransferCurve fit_transfer_curve(const std::vector<SizeMedian>& fit_set, const s
     curve.segments.push_back(s);
   }
   auto [lo, hi] = std::minmax_element(fit_set.begin(), fit_set.end(),
-                                      [](const SizeMedian& a, const SizeMedian& b) { return a.bytes < b.bytes; });
+                                      [](const SizeTime& a, const SizeTime& b) { return a.bytes < b.bytes; });
   curve.min_bytes = lo->bytes;
   curve.max_bytes = hi->bytes;
   // Rounding the boundaries may move a fitted size across one: re-evaluate rather than copy.

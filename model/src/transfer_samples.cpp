@@ -68,15 +68,15 @@ TransferSampleFile parse_transfer_samples(const std::string& text, const std::st
 
 TransferSampleFile load_transfer_samples(const std::string& path) { return parse_transfer_samples(read_file(path), path); }
 
-std::vector<SizeMedian> medians_by_size(const std::vector<TransferSample>& samples, const TransferKey& key,
+std::vector<SizeTime> typical_times_by_size(const std::vector<TransferSample>& samples, const TransferKey& key,
                                         SizeSet set, TimerSource timer) {
   std::map<std::uint64_t, std::vector<double>> by_size;
   for (const TransferSample& s : samples)
     if (s.key == key && s.set == set) by_size[s.bytes].push_back(timer == TimerSource::event ? s.event_s : s.wall_s);
-  std::vector<SizeMedian> out;
+  std::vector<SizeTime> out;
   for (auto& [bytes, times] : by_size) {
     const std::size_t count = times.size();
-    out.push_back({static_cast<double>(bytes), summarize(std::move(times)).median, count});
+    out.push_back({static_cast<double>(bytes), summarize(std::move(times)).interquartile_mean, count});
   }
   return out;
 }

@@ -5,6 +5,7 @@
 //   held-out set: two sizes per octave at 2^(k+0.3) and 2^(k+0.8), rounded to a whole byte,
 //                 never a power of two nor a fit size. The fit never sees them.
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace perfmodel {
@@ -24,6 +25,23 @@ PcieSizePlan pcie_size_plan(std::uint64_t min_bytes = 4, std::uint64_t max_bytes
 // samples are the noisiest); a costlier one as many as `size_budget_s` of sampling buys, at
 // least `mid`; a sample longer than `long_sample_s` gets `long_pinned` or `long_pageable`
 // rounds (pageable copies of hundreds of MB run at a sixth of the pinned speed).
+// Where the measured curve bends between fit sizes, the fit set is too sparse to place the bend:
+// the h2d pageable copies of the 2026-11-22 H100 fell from 14 to 8 GB/s between 12 and 30 MB,
+// and the held-out 14.6 MB copy missed by 82 %. After the main rounds, a fit size whose median
+// time lies more than `tolerance` off the straight line through its neighbours' medians (the
+// model is linear in bytes within a segment) gets new fit sizes at the geometric midpoints of
+// both intervals beside it. The new sizes avoid powers of two, every fit and held-out size, and
+// sizes below `min_bytes`; at most `max_new` are returned, the most bent intervals first.
+struct PcieRefinement {
+  double tolerance = 0.03;
+  std::uint64_t min_bytes = 4096;
+  std::size_t max_new = 24;
+};
+// fit_medians: (size, median seconds) of the fit set, any order. taken: sizes that may not be
+// reused (the fit and held-out sets). Returns the new sizes, ascending.
+std::vector<std::uint64_t> pcie_refinement_sizes(std::vector<std::pair<std::uint64_t, double>> fit_medians,
+                                                 const std::vector<std::uint64_t>& taken, const PcieRefinement& options = {});
+
 struct PcieRoundPlan {
   int all = 243, mid = 27, long_pinned = 9, long_pageable = 5;
   double size_budget_s = 7.3e-3, long_sample_s = 2e-3;

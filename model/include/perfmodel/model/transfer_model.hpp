@@ -90,19 +90,20 @@ struct TransferCurve {
   bool extrapolates(double bytes) const { return bytes < min_bytes || bytes > max_bytes; }
 };
 
-// Median time per size, the unit the fit works on.
-struct SizeMedian {
+// A size's typical time, the unit the fit works on: the interquartile mean of its samples
+// (SampleSummary::interquartile_mean; robust to bursts, smooth where a copy's time is bimodal).
+struct SizeTime {
   double bytes = 0;
-  double median_s = 0;
+  double typical_s = 0;
   std::size_t samples = 0;
 };
 
-// Fits a curve to per-size medians (one per distinct size), then reports its error on held-out
-// medians if any are given. Segment boundaries are rounded up to whole bytes.
-TransferCurve fit_transfer_curve(const std::vector<SizeMedian>& fit_set, const std::vector<SizeMedian>& holdout_set,
+// Fits a curve to per-size typical times (one per distinct size), then reports its error on
+// held-out sizes if any are given. Segment boundaries are rounded up to whole bytes.
+TransferCurve fit_transfer_curve(const std::vector<SizeTime>& fit_set, const std::vector<SizeTime>& holdout_set,
                                  const SegmentedFitOptions& options = {});
 
-// Relative errors of a curve on a set of medians.
-FitQuality evaluate_curve(const TransferCurve& curve, const std::vector<SizeMedian>& set);
+// Relative errors of a curve on a set of typical times.
+FitQuality evaluate_curve(const TransferCurve& curve, const std::vector<SizeTime>& set);
 
 }  // namespace perfmodel

@@ -45,8 +45,9 @@ TransferSampleFile load_transfer_samples(const std::string& path);
 
 enum class TimerSource { event, wall };
 
-// Median per distinct size of the samples of one curve and one size set, ascending in bytes.
-std::vector<SizeMedian> medians_by_size(const std::vector<TransferSample>& samples, const TransferKey& key,
+// Typical time (interquartile mean) per distinct size of the samples of one curve and one size
+// set, ascending in bytes.
+std::vector<SizeTime> typical_times_by_size(const std::vector<TransferSample>& samples, const TransferKey& key,
                                         SizeSet set, TimerSource timer = TimerSource::event);
 
 }  // namespace perfmodel
