@@ -69,9 +69,12 @@ TEST(RecordedH100Gpu, CeilingsStayBelowThePhysicalLimits) {
   EXPECT_LT(g.ceiling("fp64").median, d.theoretical_flops(d.fp64_lanes_per_sm));
   EXPECT_LT(g.ceiling("fp16").median, d.theoretical_flops(d.fp16_lanes_per_sm));
   EXPECT_LT(g.ceiling("int32").median, d.theoretical_flops(d.int32_lanes_per_sm));
-  const double shared_peak = d.multiprocessors * 32 * 4 * d.sm_clock_hz;  // 32 banks × 4 B per clock per SM
-  EXPECT_LT(g.ceiling("shared_load").median, shared_peak);
-  EXPECT_LT(g.ceiling("shared_store").median, shared_peak);
+  // 32 banks × 4 B per clock per SM at the reported clock. The 2026-11-23 lease measured 8-byte
+  // loads 0.4 % above it with a p10–p90 of 0.03 %: the SM ran that little above its reported
+  // 1.98 GHz, or the events gain that much; no more than 1 % is physical.
+  const double shared_peak = d.multiprocessors * 32 * 4 * d.sm_clock_hz;
+  EXPECT_LT(g.ceiling("shared_load").median, 1.01 * shared_peak);
+  EXPECT_LT(g.ceiling("shared_store").median, 1.01 * shared_peak);
   // The hierarchy is ordered.
   EXPECT_GT(g.ceiling("shared_load").median, g.ceiling("l2_read").median);
   EXPECT_GT(g.ceiling("l2_read").median, g.ceiling("dram_read").median);

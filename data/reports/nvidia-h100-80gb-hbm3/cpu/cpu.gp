@@ -8,7 +8,7 @@ set logscale y 10
 set xlabel 'working set (all threads)'
 set ylabel 'GB/s (10^9 B/s)'
 set key top right font ',8' samplen 2
-set multiplot layout 2,2 title "CPU bandwidth: Intel(R) Xeon(R) Processor, 16 CPUs (2026-11-22)" font ',13'
+set multiplot layout 2,2 title "CPU bandwidth: Intel(R) Xeon(R) Processor, 16 CPUs (2026-11-23)" font ',13'
 set title 'read' font ',11'
 plot 'cpu_bandwidth.csv' using 3:((strcol(1) eq 'read' && $2 == 1) ? $4/1e9 : 1/0) with linespoints pt 4 ps 0.5 dt 1 lc rgb '#333333' title '1 thread', \
      'cpu_bandwidth.csv' using 3:((strcol(1) eq 'read' && $2 == 2) ? $4/1e9 : 1/0) with linespoints pt 5 ps 0.5 dt 2 lc rgb '#333333' title '2 threads', \

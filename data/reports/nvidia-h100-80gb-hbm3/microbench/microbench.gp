@@ -3,7 +3,7 @@
 set datafile separator ','
 set grid lc rgb '#dddddd'
 set key font ',9' samplen 2
-set multiplot layout 3,2 title "GPU microbenchmarks: NVIDIA H100 80GB HBM3 (2026-11-22)" font ',13'
+set multiplot layout 3,2 title "GPU microbenchmarks: NVIDIA H100 80GB HBM3 (2026-11-23)" font ',13'
 
 # 1. DRAM bandwidth vs bytes in flight
 set title 'DRAM read bandwidth vs bytes in flight' font ',11'

@@ -1,12 +1,12 @@
 # perfmodel plot transfers — measured vs predicted host<->device copies.
-# Data: transfers.csv (measured medians), transfers_model.csv (model). Restyle freely.
+# Data: transfers.csv (measured typical times: interquartile means), transfers_model.csv (model). Restyle freely.
 set datafile separator ','
 set logscale x 2
 set format x '%.0b%B'
 set xtics 16 font ',9'
 set grid xtics ytics lc rgb '#dddddd'
 set key top left font ',9' samplen 2
-set multiplot layout 5,2 title "Host<->device copies: NVIDIA H100 80GB HBM3 (2026-11-22)" font ',13'
+set multiplot layout 5,2 title "Host<->device copies: NVIDIA H100 80GB HBM3 (2026-11-23)" font ',13'
 
 # h2d/pinned
 set title 'h2d/pinned: time per copy' font ',11'
