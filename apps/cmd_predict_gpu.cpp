@@ -123,13 +123,14 @@ int predict_kernel_command(const Invocation& inv) {
   options.add_options()("kernel,k", po::value<std::string>()->required(), ("GPU reference kernel: " + names + " (or a family: mv, mm, conv2d, cholesky, sgemm = its optimised variant)").c_str())(
       "n", po::value<std::string>()->required(), "problem size (matrix order, vector length or image side)")(
       "config,c", po::value<std::string>(), "launch configuration XxY (and /eNE, /gBLOCKS where the kernel has one); default: S0's rule")(
+      "block,b", po::value<std::string>(), "the same as --config (the block X[xY]; /eNE, /gBLOCKS may follow)")(
       "memory,m", po::value<std::string>()->default_value("pinned"), "host memory of the transfers: pinned | pageable");
   add_resources_option(options);
   add_profile_option(options);
   add_format_option(options);
   po::variables_map vm;
   if (!parse_or_help(inv,
-                     "usage: perfmodel predict kernel --kernel K --n N [--config C] [--profile P]\n\n"
+                     "usage: perfmodel predict kernel --kernel K --n N [--config C | --block XxY] [--profile P]\n\n"
                      "Predicts a GPU reference kernel's time from its workload descriptor, the execution metrics of its\n"
                      "launch and the profile's measured ceilings (see predictors/gpu_compute.hpp for the equations).",
                      options, nullptr, vm))
@@ -140,8 +141,9 @@ int predict_kernel_command(const Invocation& inv) {
   const int n = parse_n(vm);
   const LoadedProfile loaded = load_selected_profile(vm);
   const GpuCalibration& gpu = loaded.profile.require_gpu();
-  const KernelConfig config = vm.count("config") ? parse_kernel_config(vm["config"].as<std::string>(), spec)
-                                                 : default_config(spec, n);
+  if (vm.count("config") && vm.count("block")) throw InputError("--config and --block name the same thing: give one");
+  const char* given = vm.count("config") ? "config" : vm.count("block") ? "block" : nullptr;
+  const KernelConfig config = given ? parse_kernel_config(vm[given].as<std::string>(), spec) : default_config(spec, n);
   const std::string problem = config_problem(spec, n, config);
   if (!problem.empty()) throw InputError(kernel + ": " + problem);
   const Resources res = load_resources(vm, kernel);
@@ -155,7 +157,7 @@ int predict_kernel_command(const Invocation& inv) {
   report.meta.push_back({"source", Cell(spec.source)});
   report.meta.push_back({"n", Cell(static_cast<std::int64_t>(n))});
   report.meta.push_back({"config", Cell(to_string(config, spec))});
-  report.meta.push_back({"config_from", Cell(vm.count("config") ? "--config" : "S0's launch rule")});
+  report.meta.push_back({"config_from", Cell(given ? std::string("--") + given : std::string("S0's launch rule"))});
   for (auto& cell : prediction_meta(p, w)) report.meta.push_back(cell);
   add_roofline(report.meta, loaded.profile, p, w);
   if (loaded.profile.pcie) {

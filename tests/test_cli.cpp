@@ -190,11 +190,22 @@ TEST(Cli, TuneRanksConfigurationsBesideTheMeasuredSweep) {
 }
 
 TEST(Cli, PredictWorkloadReadsTheBundledExamples) {
-  for (const char* name : {"saxpy", "stencil-2d", "gather-strided"}) {
+  for (const char* name : {"saxpy", "stencil-2d", "gather-strided", "mv-tiled-one-warp"}) {
     const Result r = run({"predict", "workload", std::string(PERFMODEL_TEST_DATA_DIR) + "/workloads/" + name + ".yaml", "--format", "json"});
     ASSERT_EQ(r.code, 0) << name << ": " << r.err;
     EXPECT_GT(YAML::Load(r.out)["seconds"].as<double>(), 0) << name;
   }
+  // The tiled matrix-vector product described before coding, with its latency chain, predicts
+  // what the built-in mv-opt 32x1 descriptor does (both latency-bound), asked with the issue's --block.
+  const YAML::Node described = YAML::Load(
+      run({"predict", "workload", std::string(PERFMODEL_TEST_DATA_DIR) + "/workloads/mv-tiled-one-warp.yaml", "--format", "json"}).out);
+  const Result builtin = run({"predict", "kernel", "--kernel", "mv-opt", "--n", "4096", "--block", "32x1", "--format", "json"});
+  ASSERT_EQ(builtin.code, 0) << builtin.err;
+  const YAML::Node b = YAML::Load(builtin.out);
+  EXPECT_EQ(b["config_from"].as<std::string>(), "--block");
+  EXPECT_EQ(described["bound"].as<std::string>(), "latency");
+  EXPECT_NEAR(described["seconds"].as<double>() / b["seconds"].as<double>(), 1.0, 0.05);
+  EXPECT_EQ(run({"predict", "kernel", "--kernel", "mv-opt", "--n", "4096", "--block", "32x1", "--config", "32x2"}).code, 1);
   // saxpy moves 805 MB at no more than the DRAM peak, and its copies take longer than the kernel.
   const YAML::Node s = YAML::Load(run({"predict", "workload", std::string(PERFMODEL_TEST_DATA_DIR) + "/workloads/saxpy.yaml",
                                        "--format", "json"}).out);

@@ -202,6 +202,19 @@ TEST(GpuWorkloadFile, ReadsTheSignatureAndNamesBadKeys) {
       "perfmodel_workload: 1\nkernels:\n  - {grid: [1024], block: [256], read_bytes: 1048576, access: strided, stride_elements: 16}\n",
       "s.yaml", g);
   EXPECT_EQ(s.workload.phases[0].l2_bytes, 1048576.0 * 8);
+  // A described latency chain replaces the default one, and loads issued together lift the
+  // compiler's load window: the same kernel then predicts what the mv-opt descriptor does.
+  const GpuWorkloadFile chained = parse_gpu_workload(
+      "perfmodel_workload: 1\nkernels:\n  - {grid: [128], block: [32], read_bytes: 67108864, loads_in_flight: 32,\n"
+      "     loads_issued_together: true, latency_chain: {dram_loads: 128, l1_loads: 4096}}\n",
+      "c.yaml", g);
+  const GpuPhase& cp = chained.workload.phases[0];
+  EXPECT_TRUE(cp.loads_issued_together);
+  EXPECT_EQ(cp.chain_dram_loads, 128);
+  EXPECT_EQ(cp.chain_l1_loads, 4096);
+  EXPECT_EQ(cp.chain_l2_loads, 0);
+  const GpuPrediction with_chain = predict_gpu(g, chained.workload);
+  EXPECT_NEAR(with_chain.chain_s, 128 * g.latency->dram_s + 4096 * g.latency->l1_s, 1e-12);
   auto error_of = [&](const std::string& text) {
     try {
       parse_gpu_workload(text, "w.yaml", g);
@@ -218,5 +231,12 @@ TEST(GpuWorkloadFile, ReadsTheSignatureAndNamesBadKeys) {
   EXPECT_NE(error_of("perfmodel_workload: 1\nkernels:\n  - {grid: [1], block: [32], read_bytes: -4}\n").find("read_bytes"),
             std::string::npos);
   EXPECT_NE(error_of("perfmodel_workload: 1\nkernels:\n  - {grid: [1], block: [32], access: diagonal}\n").find("diagonal"),
+            std::string::npos);
+  EXPECT_NE(error_of("perfmodel_workload: 1\nkernels:\n  - {grid: [1], block: [32], latency_chain: {l3_loads: 2}}\n").find("l3_loads"),
+            std::string::npos);
+  EXPECT_NE(error_of("perfmodel_workload: 1\nkernels:\n  - {grid: [1], block: [32], latency_chain: {fma: -1}}\n").find("fma"),
+            std::string::npos);
+  EXPECT_NE(error_of("perfmodel_workload: 1\nkernels:\n  - {grid: [1], block: [32], loads_issued_together: maybe}\n")
+                .find("loads_issued_together"),
             std::string::npos);
 }

@@ -38,7 +38,7 @@ GpuPhase read_kernel(const yaml::Value& k, const GpuCalibration& gpu) {
   k.expect_map();
   k.allow_only({"name", "launches", "grid", "block", "registers_per_thread", "shared_bytes_per_block", "flops_fp32", "flops_fp64",
                 "special_calls", "warp_instructions", "read_bytes", "write_bytes", "access", "stride_elements", "element_bytes",
-                "loads_in_flight", "shared_accesses", "conflict_degree"});
+                "loads_in_flight", "loads_issued_together", "shared_accesses", "conflict_degree", "latency_chain"});
   GpuPhase p;
   p.name = k.has("name") ? k.get("name").as_string() : "kernel";
   auto number = [&](const char* key, double fallback) { return k.has(key) ? k.get(key).as_nonnegative() : fallback; };
@@ -92,7 +92,26 @@ GpuPhase read_kernel(const yaml::Value& k, const GpuCalibration& gpu) {
   p.warp_instructions = k.has("warp_instructions") ? k.get("warp_instructions").as_nonnegative()
                                                    : p.flops_fp32 / 64 + 3 * warp_accesses + shared;
   const double threads = p.grid_x * p.grid_y * p.block_x * p.block_y;
-  p.chain_l2_loads = warp_accesses > 0 ? std::max(1.0, std::ceil(useful / e / threads / p.loads_in_flight)) : 0;
+  if (k.has("loads_issued_together")) {
+    const std::string v = k.get("loads_issued_together").as_string();
+    if (v != "true" && v != "false") throw k.get("loads_issued_together").error("must be true or false");
+    p.loads_issued_together = v == "true";
+  }
+  if (k.has("latency_chain")) {
+    // The longest chain of dependent steps one thread runs, counted by the latency each waits.
+    const yaml::Value c = k.get("latency_chain");
+    c.expect_map();
+    c.allow_only({"fma", "cosf", "l1_loads", "l2_loads", "dram_loads"});
+    auto steps = [&](const char* key) { return c.has(key) ? c.get(key).as_nonnegative() : 0.0; };
+    p.chain_fma = steps("fma");
+    p.chain_cosf = steps("cosf");
+    p.chain_l1_loads = steps("l1_loads");
+    p.chain_l2_loads = steps("l2_loads");
+    p.chain_dram_loads = steps("dram_loads");
+  } else {
+    // Without one: each thread's share of the accesses, loads_in_flight at a time, one L2 round trip each.
+    p.chain_l2_loads = warp_accesses > 0 ? std::max(1.0, std::ceil(useful / e / threads / p.loads_in_flight)) : 0;
+  }
   return p;
 }
 

@@ -20,6 +20,14 @@
 //       stride_elements: 1            # for strided
 //       element_bytes: 4
 //       loads_in_flight: 2            # independent loads per thread before the first is used (default 1)
+//       loads_issued_together: false  # true: a warp issues all of them at once (no compiler load window;
+//                                     #   e.g. a one-warp block that loads a whole tile before storing it)
+//       latency_chain:                # the longest chain of dependent steps one thread runs (optional;
+//         fma: 0                      #   default: its share of the accesses, loads_in_flight at a
+//         cosf: 0                     #   time, one L2 round trip each). Each key counts the steps
+//         l1_loads: 0                 #   that wait that latency: FP32 FMAs, cosf calls, L1/shared,
+//         l2_loads: 0                 #   L2 and DRAM round trips
+//         dram_loads: 0
 //       shared_accesses: 0            # warp-wide shared-memory accesses
 //       conflict_degree: 1            # their bank-conflict degree (1 … 32)
 //   transfers:                        # host copies around the kernels (optional)
