@@ -1,5 +1,6 @@
 // perfmodel calibrate [--list] [--only KEY|PREFIX]... [--quick] [--out PROFILE.yaml]
-// perfmodel fit [--samples PCIE.csv] [--gpu-samples GPU.csv] --out PROFILE.yaml
+// perfmodel fit [--samples PCIE.csv] [--gpu-samples GPU.csv] [--cpu-samples CPU.csv] [--profile P.yaml] --out PROFILE.yaml
+#include <algorithm>
 #include <ostream>
 
 #include "cli_common.hpp"
@@ -71,13 +72,19 @@ int cmd_fit(const Invocation& inv) {
   options.add_options()("samples,s", po::value<std::string>(), "raw transfer samples (NAME.pcie_samples.csv written by calibrate)")(
       "gpu-samples", po::value<std::string>(), "raw GPU microbenchmark samples (NAME.gpu_samples.csv written by calibrate)")(
       "cpu-samples", po::value<std::string>(), "raw CPU benchmark samples (NAME.cpu_samples.csv written by calibrate)")(
-      "out,o", po::value<std::string>()->required(), "profile to write (atomically)")(
+      "profile,p", po::value<std::string>(),
+      "start from this profile (the same calibration run as the samples): the sections re-fitted from the samples given "
+      "replace its own, the others are kept")(
+      "out,o", po::value<std::string>()->required(), "profile to write (atomically; may be --profile itself)")(
       "timer", po::value<std::string>()->default_value("events"), "which timing to fit: events (CUDA events) | host (steady clock)");
   add_format_option(options);
   po::variables_map vm;
   if (!parse_or_help(inv,
-                     "usage: perfmodel fit [--samples PCIE.csv] [--gpu-samples GPU.csv] [--cpu-samples CPU.csv] --out PROFILE.yaml\n\n"
-                     "Re-fits the models from recorded raw samples; provenance is taken from the samples files.",
+                     "usage: perfmodel fit [--samples PCIE.csv] [--gpu-samples GPU.csv] [--cpu-samples CPU.csv] [--profile P.yaml] "
+                     "--out PROFILE.yaml\n\n"
+                     "Re-fits the models from recorded raw samples; provenance is taken from the samples files. With --profile,\n"
+                     "the sections not re-fitted are kept from it: a profile brought up to a newer toolkit's fits without\n"
+                     "measuring again (its samples must come from the run that wrote it).",
                      options, nullptr, vm))
     return kExitOk;
   const Format format = selected_format(vm);
@@ -87,23 +94,46 @@ int cmd_fit(const Invocation& inv) {
     throw InputError("fit: give at least one of --samples, --gpu-samples, --cpu-samples");
   auto base_name = [](const std::string& path) { return path.substr(path.find_last_of('/') + 1); };
   Profile profile;
+  std::string base_path;
+  if (vm.count("profile")) {
+    base_path = vm["profile"].as<std::string>();
+    profile = load_profile(base_path);
+  }
+  // Samples re-fitted into an existing profile must come from the run that wrote it.
+  auto take_provenance = [&](const Provenance& samples, const std::string& path) {
+    if (!base_path.empty()) {
+      const auto ours = profile.provenance.fields();
+      const auto theirs = samples.fields();
+      for (std::size_t i = 0; i < ours.size(); ++i) {
+        const std::string& key = ours[i].first;
+        if (key != "device_uuid" && key != "date_utc" && key != "toolkit_commit") continue;
+        if (*theirs[i].second != *ours[i].second)
+          throw InputError(path + ": " + key + " '" + *theirs[i].second + "' differs from " + base_path + "'s '" + *ours[i].second +
+                           "': the samples are from another calibration run");
+      }
+      return;
+    }
+    profile.provenance = samples;
+  };
   if (vm.count("gpu-samples")) {
     const std::string path = vm["gpu-samples"].as<std::string>();
     const GpuSampleFile samples = load_gpu_samples(path);
-    profile.provenance = samples.provenance;
+    take_provenance(samples.provenance, path);
     profile.gpu = fit_gpu_samples(samples, base_name(path));
   }
   if (vm.count("cpu-samples")) {
     const std::string path = vm["cpu-samples"].as<std::string>();
     const CpuSampleFile samples = load_cpu_samples(path);
-    profile.provenance = samples.provenance;
+    take_provenance(samples.provenance, path);
     profile.cpu = fit_cpu_samples(samples, base_name(path));
   }
   if (vm.count("samples")) {
     const std::string path = vm["samples"].as<std::string>();
     const TransferSampleFile samples = load_transfer_samples(path);
-    profile.provenance = samples.provenance;
+    take_provenance(samples.provenance, path);
+    const double wall = profile.pcie ? profile.pcie->calibration_wall_s : 0;  // the transfer samples do not record it
     profile.pcie = fit_pcie(samples.samples, base_name(path), timer_name == "events" ? TimerSource::event : TimerSource::wall);
+    profile.pcie->calibration_wall_s = wall;
   }
   const std::string out_path = vm["out"].as<std::string>();
   save_profile(profile, out_path);

@@ -243,3 +243,34 @@ TEST(Cli, ValidateFromARecordedRunWritesTheReport) {
   }
   EXPECT_EQ(run({"validate", "--only", "nope", "--out", out}).code, 1);
 }
+
+// `fit --profile` re-fits the sections whose samples are given and keeps the rest of the profile
+// (including the PCIe calibration's wall time, which the transfer samples do not record); samples
+// from another calibration run are refused with one line naming the differing field.
+TEST(Cli, FitIntoAProfileKeepsTheOtherSectionsAndRefusesSamplesOfAnotherRun) {
+  const std::string dir = std::string(PERFMODEL_TEST_DATA_DIR) + "/profiles/";
+  const std::string out = ::testing::TempDir() + "/refit_profile.yaml";
+  std::remove(out.c_str());
+  const Result r = run({"fit", "--profile", dir + "nvidia-h100-80gb-hbm3.yaml", "--samples", dir + "nvidia-h100-80gb-hbm3.pcie_samples.csv",
+                        "--out", out, "--format", "json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const Profile bundled = load_profile(dir + "nvidia-h100-80gb-hbm3.yaml");
+  const Profile refit = load_profile(out);
+  ASSERT_TRUE(refit.gpu && refit.cpu && refit.pcie);
+  EXPECT_EQ(refit.provenance.date_utc, bundled.provenance.date_utc);
+  EXPECT_EQ(refit.pcie->calibration_wall_s, bundled.pcie->calibration_wall_s);
+  EXPECT_GT(refit.pcie->calibration_wall_s, 0);
+  EXPECT_EQ(refit.gpu->ceiling("dram_read").median, bundled.gpu->ceiling("dram_read").median);
+  EXPECT_EQ(refit.cpu->kernels.size(), bundled.cpu->kernels.size());
+  const TransferKey h2d{Direction::h2d, HostMemory::pinned};
+  EXPECT_NEAR(refit.pcie->curve(h2d).seconds(1 << 20) / bundled.pcie->curve(h2d).seconds(1 << 20), 1.0, 1e-6);
+
+  const std::string other = ::testing::TempDir() + "/refit_other.yaml";
+  std::remove(other.c_str());
+  const Result wrong = run({"fit", "--profile", dir + "nvidia-h100-80gb-hbm3.yaml", "--cpu-samples",
+                            dir + "nvidia-h100-80gb-hbm3.repeat.cpu_samples.csv", "--out", other});
+  EXPECT_EQ(wrong.code, 1);
+  EXPECT_NE(wrong.err.find("date_utc"), std::string::npos) << wrong.err;
+  EXPECT_NE(wrong.err.find("another calibration run"), std::string::npos) << wrong.err;
+  EXPECT_FALSE(std::ifstream(other).good());
+}

@@ -492,7 +492,7 @@ std::vector<SeriesPoint> series_medians(const std::vector<BenchmarkSample>& samp
   if (grouped.empty()) return out;
   for (const auto& [text, c] : grouped.begin()->second) {
     const SampleSummary r = summarize(c.rates);
-    out.push_back({c.params, c.median_seconds(), r.median, r.p10, r.p90, r.count});
+    out.push_back({c.params, c.median_seconds(), r.median, r.p10, r.p90, r.count, r.interquartile_mean});
   }
   return out;
 }

@@ -55,6 +55,7 @@ struct SeriesPoint {
   double median_seconds = 0;
   double median_rate = 0, p10_rate = 0, p90_rate = 0;
   std::size_t samples = 0;
+  double typical_rate = 0;  // interquartile mean of the rates (SampleSummary::interquartile_mean)
 };
 std::vector<SeriesPoint> series_medians(const std::vector<BenchmarkSample>& samples, const std::string& series);
 
