@@ -153,17 +153,26 @@ TEST(GpuPredictor, LimitingCasesComeOutByHand) {
   EXPECT_NEAR(predict_gpu(g, w).seconds, 2e-6 + 99 * 2e-6, 1e-9);
 }
 
-TEST(GpuPredictor, QueuesAreReadPerSmAndLatencyChainsAdd) {
+TEST(GpuPredictor, QueuesAreReadGpuWideAndLatencyChainsAdd) {
   GpuCalibration g = simple_gpu();
   GpuWorkload w;
   GpuPhase p;
   p.name = "stream";
-  // One block of 1024 threads on each of 66 SMs, far past the knee: each busy SM gets its share of
-  // the saturated bandwidth, so half the SMs reach half the peak (not the whole of it).
+  // One block of 1024 threads on each of 66 SMs, far past the knee: the DRAM sees the wave's
+  // bytes in flight, so half the SMs reach the whole peak (as 64 SMs did on the H100).
   p.grid_x = 66, p.block_x = 1024, p.registers_per_thread = 32;
   p.dram_bytes = 1.5e9, p.loads_in_flight = 64, p.request_bytes = 128;
   w.phases = {p};
-  EXPECT_NEAR(predict_gpu(g, w).seconds, 2e-6 + 1.5e9 / 1.5e12, 1e-6);
+  EXPECT_NEAR(predict_gpu(g, w).seconds, 2e-6 + 1.5e9 / 3e12, 1e-6);
+  // In the linear part of the curve the rate follows the bytes in flight, not the SMs holding
+  // them: 32 KiB on 8 SMs or on 16 run alike, 1000 round trips of 400 ns (Little's law).
+  p.grid_x = 8, p.block_x = 1024, p.loads_in_flight = 1, p.dram_bytes = 8 * 32 * 128 * 1000.0;
+  w.phases = {p};
+  const double on_8 = predict_gpu(g, w).seconds;
+  p.grid_x = 16, p.block_x = 512;
+  w.phases = {p};
+  EXPECT_NEAR(predict_gpu(g, w).seconds, on_8, 1e-12);
+  EXPECT_NEAR(on_8, 2e-6 + 1000 * 400e-9, 1e-9);
   // A per-warp request limit of 4 holds 32 independent loads to 4 in flight; a kernel whose loads
   // are issued together escapes it (Little's law, linear part of the curve: 8× the rate).
   g.dram_concurrency->max_requests_per_warp = 4;

@@ -78,13 +78,13 @@ WaveParts wave(const Rates& r, const GpuPhase& p, const ExecutionMetrics& m, dou
   const double sms_used = std::min(r.sms, k);
   const double share = sms_used / r.sms;
   const double warps_per_sm = std::ceil(k / sms_used) * m.warps_per_block;
-  // Each busy SM gets what it would get if every SM kept its bytes in flight: the curve is read
-  // at the GPU-wide equivalent of the SM's queue and scaled by the busy share (a wave on half the
-  // SMs does not reach more than half the saturated bandwidth: mv-opt 64x16 at n = 4096).
+  // The curve is read at the wave's bytes in flight, however few SMs hold them: 64 SMs with
+  // 16 KiB each read 2.10 TB/s, what 132 SMs with the same 1 MiB in all read (data/experiments/
+  // 2026-11-23-h100/sm_bandwidth.csv; one SM alone reaches 70 GB/s).
   const double q_sm = p.loads_issued_together ? warps_per_sm * p.loads_in_flight * p.request_bytes
                                                 : r.dram->bytes_in_flight(1, warps_per_sm, p.loads_in_flight, p.request_bytes);
   w.q = q_sm * sms_used;
-  w.bw = r.dram->bandwidth_Bps(q_sm * r.sms) * share;
+  w.bw = r.dram->bandwidth_Bps(w.q);
   w.dram = f * p.dram_bytes / w.bw;
   w.l2 = f * p.l2_bytes / std::min(r.l2_Bps * share, w.q / r.lat_l2);
   // The L1/shared pipeline has an address stage (a global access: one pass per line it touches;

@@ -11,9 +11,9 @@
 //     S_k      = min(SMs, k),  w = warps per SM in the wave
 //     q_SM     = w · min(loads_in_flight, R) · request_bytes     (bytes in flight per busy SM; R: the
 //                fitted per-warp request limit, not applied where the kernel issues its loads together)
-//     T_dram   = f · dram_bytes / (BW(SMs · q_SM) · S_k/SMs)     BW: the fitted saturation curve (Little's
-//                law, knee), read as if every SM kept q_SM in flight: a busy SM gets its share
-//                (mv-opt 64x16 on 64 SMs ran at half the rate BW(64 · q_SM) promises)
+//     T_dram   = f · dram_bytes / BW(S_k · q_SM)     BW: the fitted saturation curve (Little's law, knee)
+//                at the wave's bytes in flight, on however many SMs (a streaming read on 64 SMs with
+//                16 KiB each reaches what 132 SMs with the same total do: data/experiments/2026-11-23-h100)
 //     T_l2     = f · l2_bytes / min(B_L2 · S_k/SMs, S_k · q_SM / latency_L2)
 //     T_l1     = f · max(address, data) · t(1) / S_k                              t(d): conflict curve, per SM
 //                address = l1_wavefronts + Σ_d shared_d · t(d)/t(1)   (a global access: a pass per line)
