@@ -116,6 +116,20 @@ TEST(GpuWorkloads, DescriptorsMatchTheSeedsClosedForms) {
   for (const GpuPhase& p : small.phases)
     if (p.chain_l2_loads == 1024 / 32 && p.chain_dram_loads == 0) l2_products += static_cast<int>(p.launches);
   EXPECT_EQ(l2_products, 9);
+  // 16-wide tiles: rows of 64 B, fetched as whole lines. A warp's load brings two lines, and
+  // every other tile's round trip ends in L2; 32-wide tiles use their lines whole.
+  const GpuPhase m16 = describe_gpu_kernel("mv-opt", 4096, {16, 8, 0}, none, 50e6).phases[0];
+  EXPECT_EQ(m16.request_bytes, 256);
+  EXPECT_EQ(m16.chain_dram_loads, 4096 / 16 / 2);
+  EXPECT_EQ(m16.chain_l2_loads, 4096 / 16 / 2);
+  EXPECT_EQ(mo.phases[0].request_bytes, 128);
+  EXPECT_EQ(mo.phases[0].chain_l2_loads, 0);
+  // In CG with A in L2, both halves of a 16-wide tile's round trips end in L2.
+  for (const GpuPhase& p : describe_gpu_kernel("cg", 1024, {16, 8, 0}, none, 50e6).phases)
+    if (p.launches == 9) {
+      EXPECT_EQ(p.chain_l2_loads, 1024 / 16);
+      EXPECT_EQ(p.chain_dram_loads, 0);
+    }
   // A size the kernel cannot run is refused with the reason.
   EXPECT_THROW(describe_gpu_kernel("mm-opt", 1000, {8, 8, 16}, none, 50e6), InputError);
   EXPECT_THROW(describe_gpu_kernel("nope", 1024, {8, 8, 16}, none, 50e6), InputError);

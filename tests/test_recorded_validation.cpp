@@ -70,11 +70,13 @@ TEST(RecordedValidation, ErrorsStayAtTheRecordedLevel) {
   // same machine (27.5 % on the lease before; 32.2 % before mv-opt's per-tile latency chain;
   // 25.9 % for lease 7's run against its repeat profile, data/profiles/runs/2026-11-22-lease7).
   EXPECT_LE(a.overall.p90, 0.28);
-  EXPECT_LE(a.overall.max, 0.9);  // 87.4 % (mv-opt 16x8 at n = 1024); 247 % before the chain
-  // The tiled matrix-vector product alone and inside CG: 20.0 % and 19.4 % mean (were 44 % and 33 %
+  // 65 % (sgemm-256x16 at n = 768: one block per SM); 87 % before 16-wide tiles fetched whole
+  // lines, 247 % before mv-opt's per-tile chain.
+  EXPECT_LE(a.overall.max, 0.7);
+  // The tiled matrix-vector product alone and inside CG: 16.0 % and 18.8 % mean (were 44 % and 33 %
   // before the chain; CG's 51 launches follow the lease's launch cost, 4.3 µs here, 3.8 µs before).
-  EXPECT_LE(a.per_kernel.at("mv-opt").mean, 0.21);
-  EXPECT_LE(a.per_kernel.at("cg").mean, 0.21);
+  EXPECT_LE(a.per_kernel.at("mv-opt").mean, 0.17);
+  EXPECT_LE(a.per_kernel.at("cg").mean, 0.20);
   // Kernels the model already predicts to within the targets stay there.
   for (const char* kernel : {"mv-constant", "mv-global", "conv2d-shared", "cosine", "mm-shared", "sgemm-tiled", "sgemm-64",
                              "sgemm-256x16", "mm-global", "matmul", "mm-opt"}) {
