@@ -3,18 +3,7 @@
 // recorded, or still busy with ~30 µs of earlier work (as after the validation runner's L2 flush),
 // and what an async memset adds in front of a kernel. Prints CSV: case,k,rep,seconds.
 // Build: nvcc -O2 -arch=sm_90 -o launch_sequences launch_sequences.cu
-#include <cstdio>
-#include <cstdlib>
-#include <cuda_runtime.h>
-
-#define CHECK(x)                                                                     \
-  do {                                                                               \
-    cudaError_t e = (x);                                                             \
-    if (e != cudaSuccess) {                                                          \
-      std::fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); \
-      std::exit(2);                                                                  \
-    }                                                                                \
-  } while (0)
+#include "check.cuh"
 
 __global__ void empty() {}
 __global__ void four_args(const float* a, const float* b, float* c, int n) {

@@ -3,18 +3,7 @@
 // (warp-wide, consecutive lines of its own stream), for k = 8 … 132. Tells whether a wave on half
 // the SMs can reach more than half the saturated bandwidth. Prints CSV: k,threads,unroll,rep,Bps.
 // Build: nvcc -O2 -arch=sm_90 -o sm_bandwidth sm_bandwidth.cu
-#include <cstdio>
-#include <cstdlib>
-#include <cuda_runtime.h>
-
-#define CHECK(x)                                                                     \
-  do {                                                                               \
-    cudaError_t e = (x);                                                             \
-    if (e != cudaSuccess) {                                                          \
-      std::fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); \
-      std::exit(2);                                                                  \
-    }                                                                                \
-  } while (0)
+#include "check.cuh"
 
 // Block b reads floats [b·per_block, (b+1)·per_block); each warp walks lines of 32 floats, U at
 // a time, all U loaded before any is used.
