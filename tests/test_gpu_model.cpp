@@ -125,11 +125,14 @@ TEST(GpuWorkloads, DescriptorsMatchTheSeedsClosedForms) {
   EXPECT_EQ(mo.phases[0].request_bytes, 128);
   EXPECT_EQ(mo.phases[0].chain_l2_loads, 0);
   // In CG with A in L2, both halves of a 16-wide tile's round trips end in L2.
+  int l2_resident = 0;
   for (const GpuPhase& p : describe_gpu_kernel("cg", 1024, {16, 8, 0}, none, 50e6).phases)
     if (p.launches == 9) {
+      ++l2_resident;
       EXPECT_EQ(p.chain_l2_loads, 1024 / 16);
       EXPECT_EQ(p.chain_dram_loads, 0);
     }
+  EXPECT_EQ(l2_resident, 1);
   // A size the kernel cannot run is refused with the reason.
   EXPECT_THROW(describe_gpu_kernel("mm-opt", 1000, {8, 8, 16}, none, 50e6), InputError);
   EXPECT_THROW(describe_gpu_kernel("nope", 1024, {8, 8, 16}, none, 50e6), InputError);

@@ -32,6 +32,7 @@
 #include "perfmodel/calibrate/pcie_sizes.hpp"
 #include "perfmodel/kernels/thread_pool.hpp"
 #include "perfmodel/model/statistics.hpp"
+#include "perfmodel/model/transfer_samples.hpp"
 #include "perfmodel/model/units.hpp"
 
 namespace perfmodel {
@@ -110,10 +111,7 @@ class PcieBenchmark final : public Benchmark {
         s.rounds = rounds.rounds_for(longest, pinned);
         continue;
       }
-      const double seconds = std::max(time_once(timer, s.bytes, 1).event_s, 1e-7);
-      longest = std::max(longest, seconds);
-      s.batch = static_cast<int>(std::clamp(std::ceil(kTargetBatchSeconds / seconds), 1.0, double{kMaxBatch}));
-      s.rounds = rounds.rounds_for(seconds * s.batch, pinned);
+      longest = std::max(longest, size_sampling(timer, rounds, pinned, s));
     }
 
     std::mt19937 shuffle_rng(20261122u);
@@ -124,13 +122,13 @@ class PcieBenchmark final : public Benchmark {
     // (their rounds are numbered after the main run's in the samples file).
     std::vector<std::uint64_t> taken = plan.fit;
     taken.insert(taken.end(), plan.holdout.begin(), plan.holdout.end());
+    std::vector<std::pair<std::uint64_t, double>> fit_times;
+    for (const SizeTime& t : typical_times_by_size(samples, key_, SizeSet::fit))
+      fit_times.push_back({static_cast<std::uint64_t>(t.bytes), t.typical_s});
     std::vector<SizePoint> refined;
-    for (std::uint64_t b : pcie_refinement_sizes(fit_medians(samples), taken)) {
-      SizePoint s{b, SizeSet::fit};
-      const double seconds = std::max(time_once(timer, b, 1).event_s, 1e-7);
-      s.batch = static_cast<int>(std::clamp(std::ceil(kTargetBatchSeconds / seconds), 1.0, double{kMaxBatch}));
-      s.rounds = rounds.rounds_for(seconds * s.batch, pinned);
-      refined.push_back(s);
+    for (std::uint64_t b : pcie_refinement_sizes(fit_times, taken)) {
+      refined.push_back({b, SizeSet::fit});
+      size_sampling(timer, rounds, pinned, refined.back());
     }
     if (!refined.empty()) run_rounds(timer, rounds, refined, rounds.all, shuffle_rng, samples);
     refined_sizes_ = refined.size();
@@ -191,13 +189,13 @@ class PcieBenchmark final : public Benchmark {
     }
   }
 
-  static std::vector<std::pair<std::uint64_t, double>> fit_medians(const std::vector<TransferSample>& samples) {
-    std::map<std::uint64_t, std::vector<double>> by_size;
-    for (const TransferSample& s : samples)
-      if (s.set == SizeSet::fit) by_size[s.bytes].push_back(s.event_s);
-    std::vector<std::pair<std::uint64_t, double>> out;
-    for (auto& [bytes, times] : by_size) out.push_back({bytes, summarize(times).median});
-    return out;
+  // Times one copy of the size, then sets its batch (≥ kTargetBatchSeconds per sample) and its
+  // rounds from that time; returns the copy's time.
+  double size_sampling(EventTimer& timer, const PcieRoundPlan& plan, bool pinned, SizePoint& s) {
+    const double seconds = std::max(time_once(timer, s.bytes, 1).event_s, 1e-7);
+    s.batch = static_cast<int>(std::clamp(std::ceil(kTargetBatchSeconds / seconds), 1.0, double{kMaxBatch}));
+    s.rounds = plan.rounds_for(seconds * s.batch, pinned);
+    return seconds;
   }
 
   // The first copies after idle run slow (clock and PCIe link-state ramp, first-touch in the

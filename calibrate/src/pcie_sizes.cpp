@@ -33,22 +33,22 @@ PcieSizePlan pcie_size_plan(std::uint64_t min_bytes, std::uint64_t max_bytes) {
   return plan;
 }
 
-std::vector<std::uint64_t> pcie_refinement_sizes(std::vector<std::pair<std::uint64_t, double>> fit_medians,
+std::vector<std::uint64_t> pcie_refinement_sizes(std::vector<std::pair<std::uint64_t, double>> fit_times,
                                                  const std::vector<std::uint64_t>& taken, const PcieRefinement& options) {
-  for (const auto& [bytes, seconds] : fit_medians)
+  for (const auto& [bytes, seconds] : fit_times)
     if (bytes == 0 || !(seconds > 0) || !std::isfinite(seconds))
       throw std::invalid_argument("pcie_refinement_sizes: sizes and median times must be positive");
-  std::sort(fit_medians.begin(), fit_medians.end());
+  std::sort(fit_times.begin(), fit_times.end());
   std::vector<std::uint64_t> used = taken;
-  for (const auto& m : fit_medians) used.push_back(m.first);
+  for (const auto& m : fit_times) used.push_back(m.first);
   std::sort(used.begin(), used.end());
   auto is_used = [&](std::uint64_t v) { return (v & (v - 1)) == 0 || std::binary_search(used.begin(), used.end(), v); };
 
   std::vector<std::pair<double, std::pair<std::uint64_t, std::uint64_t>>> bent;  // (how bent, interval)
-  for (std::size_t i = 1; i + 1 < fit_medians.size(); ++i) {
-    const auto [x0, t0] = fit_medians[i - 1];
-    const auto [x1, t1] = fit_medians[i];
-    const auto [x2, t2] = fit_medians[i + 1];
+  for (std::size_t i = 1; i + 1 < fit_times.size(); ++i) {
+    const auto [x0, t0] = fit_times[i - 1];
+    const auto [x1, t1] = fit_times[i];
+    const auto [x2, t2] = fit_times[i + 1];
     if (x0 < options.min_bytes) continue;
     const double line = t0 + (t2 - t0) * static_cast<double>(x1 - x0) / static_cast<double>(x2 - x0);
     const double off = std::fabs(t1 - line) / t1;

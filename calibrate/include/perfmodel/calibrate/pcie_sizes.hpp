@@ -27,8 +27,8 @@ PcieSizePlan pcie_size_plan(std::uint64_t min_bytes = 4, std::uint64_t max_bytes
 // rounds (pageable copies of hundreds of MB run at a sixth of the pinned speed).
 // Where the measured curve bends between fit sizes, the fit set is too sparse to place the bend:
 // the h2d pageable copies of the 2026-11-22 H100 fell from 14 to 8 GB/s between 12 and 30 MB,
-// and the held-out 14.6 MB copy missed by 82 %. After the main rounds, a fit size whose median
-// time lies more than `tolerance` off the straight line through its neighbours' medians (the
+// and the held-out 14.6 MB copy missed by 82 %. After the main rounds, a fit size whose typical
+// time lies more than `tolerance` off the straight line through its neighbours' times (the
 // model is linear in bytes within a segment) gets new fit sizes at the geometric midpoints of
 // both intervals beside it. The new sizes avoid powers of two, every fit and held-out size, and
 // sizes below `min_bytes`; at most `max_new` are returned, the most bent intervals first.
@@ -37,9 +37,9 @@ struct PcieRefinement {
   std::uint64_t min_bytes = 4096;
   std::size_t max_new = 24;
 };
-// fit_medians: (size, median seconds) of the fit set, any order. taken: sizes that may not be
+// fit_times: (size, typical seconds) of the fit set, any order. taken: sizes that may not be
 // reused (the fit and held-out sets). Returns the new sizes, ascending.
-std::vector<std::uint64_t> pcie_refinement_sizes(std::vector<std::pair<std::uint64_t, double>> fit_medians,
+std::vector<std::uint64_t> pcie_refinement_sizes(std::vector<std::pair<std::uint64_t, double>> fit_times,
                                                  const std::vector<std::uint64_t>& taken, const PcieRefinement& options = {});
 
 struct PcieRoundPlan {
