@@ -47,6 +47,19 @@ void add_resources_option(po::options_description& options) {
                         "(default: the bundled H100 run)");
 }
 
+void add_l2_option(po::options_description& options) {
+  options.add_options()("l2", po::value<std::string>()->default_value("dirty"),
+                        "the L2 at the start: dirty (full of written data, as after the validation's L2 flush or any kernel "
+                        "that wrote more than the L2 holds: the first DRAM traffic writes it back) | clean");
+}
+
+GpuRunStart run_start(const po::variables_map& vm, const GpuCalibration& gpu) {
+  const std::string l2 = vm["l2"].as<std::string>();
+  if (l2 == "dirty") return dirty_l2_start(gpu);
+  if (l2 == "clean") return {};
+  throw InputError("--l2: expected dirty or clean, got '" + l2 + "'");
+}
+
 int parse_n(const po::variables_map& vm) {
   const double n = parse_positive_number(vm["n"].as<std::string>(), "--n");
   if (n != std::floor(n) || n > 2e9) throw InputError("--n: must be a whole number, got '" + vm["n"].as<std::string>() + "'");
@@ -125,6 +138,7 @@ int predict_kernel_command(const Invocation& inv) {
       "config,c", po::value<std::string>(), "launch configuration XxY (and /eNE, /gBLOCKS where the kernel has one); default: S0's rule")(
       "block,b", po::value<std::string>(), "the same as --config (the block X[xY]; /eNE, /gBLOCKS may follow)")(
       "memory,m", po::value<std::string>()->default_value("pinned"), "host memory of the transfers: pinned | pageable");
+  add_l2_option(options);
   add_resources_option(options);
   add_profile_option(options);
   add_format_option(options);
@@ -149,7 +163,7 @@ int predict_kernel_command(const Invocation& inv) {
   const Resources res = load_resources(vm, kernel);
   std::vector<std::string> missing;
   const GpuWorkload w = describe_gpu_kernel(kernel, n, config, res.table, gpu.device.l2_cache_bytes, &missing);
-  const GpuPrediction p = predict_gpu(gpu, w);
+  const GpuPrediction p = predict_gpu(gpu, w, run_start(vm, gpu));
 
   Report report;
   add_profile_meta(report, loaded);
@@ -185,6 +199,7 @@ int predict_kernel_command(const Invocation& inv) {
 int predict_workload_command(const Invocation& inv) {
   po::options_description options("perfmodel predict workload options");
   options.add_options()("workload,w", po::value<std::string>()->required(), "workload file (YAML, perfmodel_workload: 1)");
+  add_l2_option(options);
   add_profile_option(options);
   add_format_option(options);
   po::positional_options_description positional;
@@ -200,7 +215,7 @@ int predict_workload_command(const Invocation& inv) {
   const LoadedProfile loaded = load_selected_profile(vm);
   const GpuCalibration& gpu = loaded.profile.require_gpu();
   const GpuWorkloadFile f = read_gpu_workload(vm["workload"].as<std::string>(), gpu);
-  const GpuPrediction p = predict_gpu(gpu, f.workload);
+  const GpuPrediction p = predict_gpu(gpu, f.workload, run_start(vm, gpu));
   Report report;
   add_profile_meta(report, loaded);
   report.meta.push_back({"workload", Cell(f.name)});
@@ -224,6 +239,7 @@ int cmd_tune(const Invocation& inv) {
   po::options_description options("perfmodel tune options");
   options.add_options()("kernel,k", po::value<std::string>()->required(), "GPU reference kernel with several launch configurations (or a family: mv, mm, conv2d, … = its optimised variant)")(
       "n", po::value<std::string>()->required(), "problem size")("top", po::value<int>()->default_value(10), "configurations to list");
+  add_l2_option(options);
   add_resources_option(options);
   add_profile_option(options);
   add_format_option(options);
@@ -249,10 +265,11 @@ int cmd_tune(const Invocation& inv) {
     GpuPrediction p;
   };
   std::vector<Ranked> ranked;
+  const GpuRunStart start = run_start(vm, gpu);
   for (const KernelConfig& c : spec.configs) {
     if (!config_problem(spec, n, c).empty()) continue;
     try {
-      ranked.push_back({c, predict_gpu(gpu, describe_gpu_kernel(kernel, n, c, res.table, gpu.device.l2_cache_bytes))});
+      ranked.push_back({c, predict_gpu(gpu, describe_gpu_kernel(kernel, n, c, res.table, gpu.device.l2_cache_bytes), start)});
     } catch (const InputError&) {  // a configuration that cannot be resident on this device
     }
   }

@@ -211,6 +211,39 @@ TEST(GpuPredictor, QueuesAreReadGpuWideAndLatencyChainsAdd) {
   EXPECT_EQ(c.bound, "latency");
 }
 
+TEST(GpuPredictor, ADirtyL2SlowsTheFirstLaunchsSaturatingReadsOnly) {
+  GpuCalibration g = simple_gpu();
+  MeasuredRate copy;
+  copy.median = copy.p10 = copy.p90 = 2.8e12;
+  g.ceilings["dram_copy"] = copy;
+  L2WriteBack wb;
+  wb.dirty_bytes = 30e6;
+  g.l2_write_back = wb;
+  GpuWorkload w;
+  GpuPhase p;
+  p.name = "stream";  // 132 SMs × 1024 threads × 64 loads: at the 3 TB/s peak
+  p.grid_x = 132, p.block_x = 1024, p.registers_per_thread = 32;
+  p.dram_bytes = 1.5e9, p.loads_in_flight = 64, p.request_bytes = 128;
+  w.phases = {p};
+  const double clean = predict_gpu(g, w).seconds;
+  EXPECT_NEAR(clean, 2e-6 + 1.5e9 / 3e12, 1e-9);
+  // The first 30 MB read evict dirty lines: they move at half the copy ceiling.
+  const GpuPrediction dirty = predict_gpu(g, w, dirty_l2_start(g));
+  EXPECT_NEAR(dirty.seconds - clean, 30e6 / 1.4e12 - 30e6 / 3e12, 1e-9);
+  EXPECT_NEAR(dirty.dram_s - predict_gpu(g, w).dram_s, dirty.seconds - clean, 1e-12);
+  // Only the first launch finds the L2 dirty.
+  w.phases[0].launches = 3;
+  EXPECT_NEAR(predict_gpu(g, w, dirty_l2_start(g)).seconds - predict_gpu(g, w).seconds, dirty.seconds - clean, 1e-9);
+  // A read at 1/3 of the peak leaves room for the write-back: nothing added.
+  w.phases[0].launches = 1;
+  w.phases[0].grid_x = 1, w.phases[0].loads_in_flight = 1;
+  EXPECT_NEAR(predict_gpu(g, w, dirty_l2_start(g)).seconds, predict_gpu(g, w).seconds, 1e-12);
+  // A dirty start needs the copy ceiling.
+  g.ceilings.erase("dram_copy");
+  EXPECT_THROW(predict_gpu(g, w, dirty_l2_start(g)), InputError);
+  EXPECT_NO_THROW(predict_gpu(g, w));
+}
+
 TEST(GpuWorkloadFile, ReadsTheSignatureAndNamesBadKeys) {
   const GpuCalibration g = simple_gpu();
   const GpuWorkloadFile f = parse_gpu_workload(

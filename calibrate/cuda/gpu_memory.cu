@@ -491,6 +491,55 @@ class CacheBenchmark final : public GpuBenchmark {
   }
 };
 
+// ================================================================== L2 write-back
+// A saturating read of N bytes after the L2 was flushed twice over by reads (clean) or by a
+// memset (every line dirty, as the validation runner leaves it): the difference is what writing
+// the dirty lines back costs the read. Sizes from L2/8 to 4·L2; every other one held out.
+class L2WriteBackBenchmark final : public GpuBenchmark {
+ public:
+  std::string key() const override { return "gpu.l2.writeback"; }
+  std::string description() const override {
+    return "what a dirty L2 (after a memset) costs the reads after it, against a clean one, L2/8 ... 4x L2";
+  }
+
+ protected:
+  void measure() override {
+    const double l2 = device().l2_cache_bytes > 0 ? device().l2_cache_bytes : 64e6;
+    const std::size_t flush_n = static_cast<std::size_t>(2 * l2) / 8 / 16 * 16;  // doubles
+    const std::size_t max_n = static_cast<std::size_t>(4 * l2) / 8 / 16 * 16;
+    DeviceBuffer src(max_n * sizeof(double)), flush(flush_n * sizeof(double)), total(sizeof(double)), junk(sizeof(double));
+    fill<<<1024, 256>>>(src.as<double>(), max_n, 1.0);
+    PERFMODEL_CUDA_CHECK_LAUNCH();
+    Stream stream;
+    cudaStream_t s = stream.get();
+    const StreamKernels k = stream_kernels<double2, 2>();
+    const int blocks = sms() * 4, threads = 512, r = reps(9, 3);
+    const double fractions[] = {0.125, 0.1875, 0.25, 0.375, 0.5, 0.75, 1, 1.5, 2, 3, 4};
+    std::ostringstream out;
+    for (std::size_t i = 0; i < std::size(fractions); ++i) {
+      const std::size_t n = std::min(max_n, static_cast<std::size_t>(fractions[i] * l2) / 8 / 16 * 16);
+      const double bytes = static_cast<double>(n) * 8;
+      double seconds[2] = {0, 0};
+      for (int dirty : {0, 1}) {
+        PERFMODEL_CUDA_CHECK(cudaMemsetAsync(total.get(), 0, sizeof(double), s));
+        const auto t = time_repetitions(
+            s, r, [&](int) { k.read(s, blocks, threads, src.as<double>(), n, total.as<double>()); },
+            [&](int rep) {
+              if (dirty) PERFMODEL_CUDA_CHECK(cudaMemsetAsync(flush.get(), (rep + 2) & 0xff, flush.bytes(), s));
+              else k.read(s, blocks, threads, flush.as<double>(), flush_n, junk.as<double>());
+            });
+        PERFMODEL_CUDA_CHECK(cudaStreamSynchronize(s));
+        expect_close(read_device_double(total.as<double>()), static_cast<double>(n) * (r + 1), 1e-9, "l2 write-back read");
+        record("l2.writeback", {{"read_bytes", bytes}, {"dirty", dirty}, {"holdout", static_cast<double>(i % 2)}}, t, bytes);
+        seconds[dirty] = summarize(t).median;
+      }
+      if (fractions[i] == 1 || fractions[i] == 4)
+        out << format_bytes(bytes) << ": clean " << format_seconds(seconds[0]) << ", dirty " << format_seconds(seconds[1]) << "  ";
+    }
+    set_summary(out.str());
+  }
+};
+
 // ================================================================== latency (pointer chase)
 // Reads every word once, so a footprint that fits the L2 is resident before the chase starts.
 __global__ void touch(const unsigned* __restrict__ p, std::size_t n, unsigned* sink) {
@@ -696,6 +745,7 @@ void register_gpu_memory_benchmarks(BenchmarkRegistry& registry) {
   registry.add(std::make_unique<ConcurrencyBenchmark>());
   registry.add(std::make_unique<RowConcurrencyBenchmark>());
   registry.add(std::make_unique<CacheBenchmark>());
+  registry.add(std::make_unique<L2WriteBackBenchmark>());
   registry.add(std::make_unique<LatencyBenchmark>());
   registry.add(std::make_unique<PartitionBenchmark>());
 }

@@ -10,6 +10,7 @@
 
 #include "perfmodel/model/errors.hpp"
 #include "perfmodel/model/statistics.hpp"
+#include "perfmodel/model/units.hpp"
 
 namespace perfmodel {
 
@@ -539,6 +540,62 @@ void fit_operation_latency(const std::vector<SeriesPoint>& points, GpuCalibratio
   if (result.fp32_fma_s > 0 && result.cosf_s > 0) gpu.operation_latency = result;
 }
 
+// l2.writeback: a saturating read of read_bytes after the L2 was flushed by reads (dirty = 0) or
+// by a memset (dirty = 1), holdout = 1 on the sizes the fit does not see. D is found by a search
+// over 0 … the largest read (the relative error of t_dirty is not smooth in D at the sizes).
+void fit_l2_write_back(const Series& series, GpuCalibration& gpu) {
+  const char* name = "l2.writeback";
+  const auto copy = gpu.ceilings.find("dram_copy");
+  if (copy == gpu.ceilings.end()) throw InputError(std::string(name) + ": needs the dram_copy ceiling (gpu.dram) in the same samples");
+  struct Run {
+    double bytes = 0, clean = 0, dirty = 0;
+    bool holdout = false;
+  };
+  std::map<double, Run> runs;
+  for (const auto& [text, c] : series) {
+    Run& r = runs[c.param("read_bytes", name)];
+    r.bytes = c.param("read_bytes", name);
+    r.holdout = c.param("holdout", name) != 0;
+    (c.param("dirty", name) != 0 ? r.dirty : r.clean) = c.median_seconds();
+  }
+  std::vector<Run> fit_set, holdout_set;
+  double largest = 0;
+  for (const auto& [bytes, r] : runs) {
+    if (!(r.clean > 0) || !(r.dirty > 0)) throw InputError(std::string(name) + ": read_bytes " + format_bytes(bytes) + " lacks the clean or the dirty run");
+    (r.holdout ? holdout_set : fit_set).push_back(r);
+    largest = std::max(largest, bytes);
+  }
+  if (fit_set.size() < 2) throw InputError(std::string(name) + ": needs at least two fit sizes");
+  const double copy_Bps = copy->second.median;
+  const auto predicted = [&](const Run& r, double d) { return r.clean + L2WriteBack::extra_s(std::min(d, r.bytes), r.bytes / r.clean, copy_Bps); };
+  const auto quality = [&](const std::vector<Run>& set, double d) {
+    FitQuality q;
+    q.sizes = set.size();
+    for (const Run& r : set) {
+      const double e = std::abs(predicted(r, d) / r.dirty - 1);
+      q.mean_rel_error += e / static_cast<double>(set.size());
+      q.max_rel_error = std::max(q.max_rel_error, e);
+    }
+    return q;
+  };
+  double best_d = 0, best_cost = std::numeric_limits<double>::infinity();
+  constexpr int kSteps = 4096;
+  for (int i = 0; i <= kSteps; ++i) {
+    const double d = largest * i / kSteps;
+    double cost = 0;
+    for (const Run& r : fit_set) cost += std::pow(predicted(r, d) / r.dirty - 1, 2);
+    if (cost < best_cost) best_cost = cost, best_d = d;
+  }
+  L2WriteBack w;
+  w.dirty_bytes = best_d;
+  w.points = runs.size();
+  w.fit = quality(fit_set, best_d);
+  if (!holdout_set.empty()) w.holdout = quality(holdout_set, best_d);
+  w.runs.columns = {"read_bytes", "clean_s", "dirty_s", "holdout"};
+  for (const auto& [bytes, r] : runs) w.runs.rows.push_back({bytes, r.clean, r.dirty, r.holdout ? 1.0 : 0.0});
+  gpu.l2_write_back = w;
+}
+
 GpuCalibration fit_gpu(const GpuSampleFile& file, const std::string& samples_file) {
   GpuCalibration gpu;
   gpu.samples_file = samples_file;
@@ -547,7 +604,7 @@ GpuCalibration fit_gpu(const GpuSampleFile& file, const std::string& samples_fil
   const auto all = group(file.samples);
   static const std::vector<std::string> kKnownPrefixes = {"ceiling.", "dram.concurrency", "hierarchy.read", "latency.chase", "latency.op",
                                                           "shared.conflict", "dram.partition", "dram.stride", "launch.",
-                                                          "overlap."};
+                                                          "overlap.", "l2.writeback"};
   for (const auto& entry : all)
     if (std::none_of(kKnownPrefixes.begin(), kKnownPrefixes.end(),
                      [&](const std::string& p) { return entry.first.rfind(p, 0) == 0; }))
@@ -560,6 +617,7 @@ GpuCalibration fit_gpu(const GpuSampleFile& file, const std::string& samples_fil
   if (all.count("latency.op")) fit_operation_latency(series_medians(file.samples, "latency.op"), gpu);
   if (all.count("shared.conflict")) fit_conflicts(all.at("shared.conflict"), gpu);
   if (all.count("dram.partition") || all.count("dram.stride")) fit_partition(all, gpu);
+  if (all.count("l2.writeback")) fit_l2_write_back(all.at("l2.writeback"), gpu);
   if (has_prefix(all, "launch.")) fit_launch(all, gpu);
   if (has_prefix(all, "overlap.")) fit_overlap(all, gpu);
   return gpu;

@@ -178,6 +178,18 @@ void emit_gpu(YAML::Emitter& out, const GpuCalibration& gpu) {
     emit_table(out, "strided", gpu.partition->strided);
     out << YAML::EndMap;
   }
+  if (gpu.l2_write_back) {
+    const L2WriteBack& w = *gpu.l2_write_back;
+    out << YAML::Key << "l2_write_back" << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "model" << YAML::Value
+        << "the first min(dirty_bytes, N) bytes a kernel reads evict dirty lines and move as a copy's traffic: at min(BW, dram_copy/2)";
+    out << YAML::Key << "dirty_bytes" << YAML::Value << w.dirty_bytes;
+    out << YAML::Key << "points" << YAML::Value << w.points;
+    emit_quality(out, "fit", w.fit);
+    if (w.holdout) emit_quality(out, "holdout", *w.holdout);
+    emit_table(out, "runs", w.runs);
+    out << YAML::EndMap;
+  }
   if (gpu.launch) {
     out << YAML::Key << "launch" << YAML::Value << YAML::BeginMap;
     emit_numbers(out, *gpu.launch);
@@ -195,7 +207,7 @@ void emit_gpu(YAML::Emitter& out, const GpuCalibration& gpu) {
 
 GpuCalibration read_gpu(const yaml::Value& v) {
   v.allow_only({"samples_file", "calibration_wall_s", "device", "ceilings", "dram_concurrency", "dram_concurrency_rows", "latency", "operation_latency", "bank_conflicts",
-                "partition", "launch", "overlap"});
+                "partition", "l2_write_back", "launch", "overlap"});
   GpuCalibration gpu;
   gpu.samples_file = v.get("samples_file").as_string();
   gpu.calibration_wall_s = v.get("calibration_wall_s").as_nonnegative();
@@ -286,6 +298,17 @@ GpuCalibration read_gpu(const yaml::Value& v) {
     part.sweep = read_table(p.get("sweep"), {"granule_bytes", "stride_bytes", "slots_used", "Bps"});
     part.strided = read_table(p.get("strided"), {"stride_elements", "element_bytes", "Bps", "efficiency", "sectors_per_request"});
     gpu.partition = part;
+  }
+  if (v.has("l2_write_back")) {
+    const yaml::Value l = v.get("l2_write_back");
+    l.allow_only({"model", "dirty_bytes", "points", "fit", "holdout", "runs"});
+    L2WriteBack w;
+    w.dirty_bytes = l.get("dirty_bytes").as_nonnegative();
+    w.points = l.get("points").as_count();
+    w.fit = read_quality(l.get("fit"));
+    if (l.has("holdout")) w.holdout = read_quality(l.get("holdout"));
+    w.runs = read_table(l.get("runs"), {"read_bytes", "clean_s", "dirty_s", "holdout"});
+    gpu.l2_write_back = w;
   }
   if (v.has("launch")) {
     const yaml::Value l = v.get("launch");

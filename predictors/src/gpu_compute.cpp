@@ -20,7 +20,7 @@ struct Rates {
   const ConflictCurve* conflicts = nullptr;
   double lat_l1 = 0, lat_l2 = 0, lat_dram = 0, lat_fma = 0, lat_cosf = 0;
   double launch = 0, per_wave = 0;
-  double fp32 = 0, dram_peak = 0;
+  double fp32 = 0, dram_peak = 0, dram_copy = 0;
   const SaturationCurve* dram = nullptr;
 };
 
@@ -36,6 +36,8 @@ Rates rates_of(const GpuCalibration& g) {
   if (!g.dram_concurrency) throw InputError("the profile has no gpu.dram_concurrency fit (run perfmodel calibrate --only gpu)");
   r.dram = &*g.dram_concurrency;
   r.dram_peak = g.dram_concurrency->peak_Bps;
+  const auto copy = g.ceilings.find("dram_copy");  // only a dirty start needs it
+  if (copy != g.ceilings.end()) r.dram_copy = copy->second.median;
   const auto c4 = g.bank_conflicts.find(4);
   if (c4 != g.bank_conflicts.end() && !c4->second.seconds_per_access.empty()) {
     r.conflicts = &c4->second;
@@ -72,7 +74,8 @@ struct WaveParts {
   double total() const { return std::max({dram, l2, l1, issue + special, fp64, chain}); }
 };
 
-WaveParts wave(const Rates& r, const GpuPhase& p, const ExecutionMetrics& m, double k) {
+// `write_back`: dirty L2 bytes the launch evicts (over all its waves).
+WaveParts wave(const Rates& r, const GpuPhase& p, const ExecutionMetrics& m, double k, double write_back) {
   WaveParts w;
   const double f = k / m.blocks;
   const double sms_used = std::min(r.sms, k);
@@ -85,7 +88,9 @@ WaveParts wave(const Rates& r, const GpuPhase& p, const ExecutionMetrics& m, dou
                                                 : r.dram->bytes_in_flight(1, warps_per_sm, p.loads_in_flight, p.request_bytes);
   w.q = q_sm * sms_used;
   w.bw = r.dram->bandwidth_Bps(w.q);
-  w.dram = f * p.dram_bytes / w.bw;
+  // Each of the first `write_back` bytes read evicts a dirty line: those reads move as a copy's
+  // traffic does, a byte written per byte read, at no more than half the copy ceiling.
+  w.dram = f * p.dram_bytes / w.bw + L2WriteBack::extra_s(f * std::min(write_back, p.dram_bytes), w.bw, r.dram_copy);
   w.l2 = f * p.l2_bytes / std::min(r.l2_Bps * share, w.q / r.lat_l2);
   // The L1/shared pipeline has an address stage (a global access: one pass per line it touches;
   // a shared access: its conflict passes) and a data stage (a shared access: the same passes;
@@ -111,10 +116,18 @@ WaveParts wave(const Rates& r, const GpuPhase& p, const ExecutionMetrics& m, dou
 
 }  // namespace
 
-GpuPrediction predict_gpu(const GpuCalibration& gpu, const GpuWorkload& workload) {
+GpuRunStart dirty_l2_start(const GpuCalibration& gpu) {
+  GpuRunStart s;
+  if (gpu.l2_write_back) s.l2_dirty_bytes = gpu.l2_write_back->dirty_bytes;
+  return s;
+}
+
+GpuPrediction predict_gpu(const GpuCalibration& gpu, const GpuWorkload& workload, const GpuRunStart& start) {
   const Rates r = rates_of(gpu);
   GpuPrediction out;
   bool first = true;
+  double dirty = std::max(0.0, start.l2_dirty_bytes);  // still to be written back
+  if (dirty > 0 && !(r.dram_copy > 0)) throw InputError("a dirty L2 at the start needs the profile's gpu.ceilings.dram_copy");
   for (const GpuPhase& p : workload.phases) {
     GpuPhasePrediction pp;
     pp.name = p.name;
@@ -136,9 +149,13 @@ GpuPrediction predict_gpu(const GpuCalibration& gpu, const GpuWorkload& workload
     std::vector<std::pair<double, double>> waves;  // (blocks in the wave, how many such waves)
     if (m.full_waves > 0) waves.push_back({slots, m.full_waves});
     if (m.fragment_blocks > 0) waves.push_back({m.fragment_blocks, 1});
-    double per_launch = 0;
+    // The phase's first launch evicts what is left of the dirty L2; only it pays the write-back.
+    const double write_back = std::min(dirty, p.dram_bytes);
+    dirty -= write_back;
+    double per_launch = 0, write_back_s = 0;
     for (const auto& [k, count] : waves) {
-      const WaveParts w = wave(r, p, m, k);
+      const WaveParts w = wave(r, p, m, k, 0);
+      if (write_back > 0) write_back_s += count * (wave(r, p, m, k, write_back).total() - w.total());
       per_launch += count * w.total();
       pp.dram_s += count * w.dram, pp.l2_s += count * w.l2, pp.l1_s += count * w.l1, pp.issue_s += count * w.issue;
       pp.fp64_s += count * w.fp64, pp.special_s += count * w.special, pp.chain_s += count * w.chain;
@@ -151,13 +168,14 @@ GpuPrediction predict_gpu(const GpuCalibration& gpu, const GpuWorkload& workload
     // validation data shows it adding, not hiding under the work: conv2d's 64-thread blocks).
     const double scheduling = r.per_wave * std::max(0.0, std::ceil(m.waves) - 1);
     per_launch += scheduling;
-    pp.launch_s = std::max(0.0, r.launch - per_launch) + scheduling;
-    pp.seconds = p.launches * std::max(per_launch, r.launch);
-    if (first) {  // the run's first launch: its work alone (its overhead is added once below)
-      pp.seconds -= std::max(per_launch, r.launch) - per_launch;
-      pp.launch_s -= std::max(0.0, r.launch - per_launch);
-      first = false;
-    }
+    // The phase's first launch: its work alone when it opens the run (its overhead is added once
+    // below), otherwise at least t_launch; it also pays the write-back.
+    const double first_launch = first ? per_launch + write_back_s : std::max(per_launch + write_back_s, r.launch);
+    pp.seconds = first_launch + (p.launches - 1) * std::max(per_launch, r.launch);
+    pp.launch_s = (first ? 0.0 : std::max(0.0, r.launch - per_launch - write_back_s) / p.launches) +
+                  (p.launches - 1) / p.launches * std::max(0.0, r.launch - per_launch) + scheduling;
+    pp.dram_s += write_back_s / p.launches;  // the parts are per launch
+    first = false;
     const std::vector<std::pair<const char*, double>> parts = {{"dram", pp.dram_s}, {"l2", pp.l2_s},     {"l1/shared", pp.l1_s},
                                                                {"issue", pp.issue_s}, {"fp64", pp.fp64_s}, {"special", pp.special_s},
                                                                {"latency", pp.chain_s}, {"launch", pp.launch_s}};

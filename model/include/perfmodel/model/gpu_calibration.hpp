@@ -5,6 +5,7 @@
 // Units are in the names: _s seconds, _Bps bytes per second, _bytes bytes. Ceilings are rates
 // (bytes/s, flop/s, op/s, calls/s) of the best configuration tried, as the median over its
 // repetitions with the 10th and 90th percentiles.
+#include <algorithm>
 #include <cstddef>
 #include <map>
 #include <optional>
@@ -97,6 +98,25 @@ struct PartitionCalibration {
   NumericTable strided;  // stride_elements, Bps, efficiency, sectors_per_request
 };
 
+// What written data left in the L2 costs the reads after it. A read that misses evicts a line;
+// when the line is dirty it is written back, so the reads that evict dirty lines move as a
+// copy's traffic does: a byte written per byte read, at no more than half the copy ceiling.
+// The calibration reads N bytes after flushing the L2 twice over, by reads (clean) and by a
+// memset (dirty); `dirty_bytes` is the D that makes t_dirty(N) = t_clean(N) + extra(min(D, N), N/t_clean(N)).
+struct L2WriteBack {
+  double dirty_bytes = 0;  // dirty data a full-L2 memset leaves behind, as the reads after it pay for it
+  std::size_t points = 0;
+  FitQuality fit;                   // relative error of t_dirty on the fit sizes
+  std::optional<FitQuality> holdout;  // … and on the other sizes
+  NumericTable runs;                // read_bytes, clean_s, dirty_s, holdout
+
+  // Extra seconds of `evicting` bytes read at `read_Bps` when each evicts a dirty line.
+  static double extra_s(double evicting, double read_Bps, double copy_Bps) {
+    if (!(evicting > 0) || !(read_Bps > 0)) return 0;
+    return evicting / std::min(read_Bps, copy_Bps / 2) - evicting / read_Bps;
+  }
+};
+
 struct LaunchCalibration {
   double empty_kernel_s = 0;   // per kernel, back-to-back launches (device timeline)
   double launch_sync_s = 0;    // launch + cudaStreamSynchronize of one empty kernel, host clock
@@ -129,6 +149,7 @@ struct GpuCalibration {
   std::optional<OperationLatency> operation_latency;
   std::map<int, ConflictCurve> bank_conflicts;  // by word size in bytes (4, 8)
   std::optional<PartitionCalibration> partition;
+  std::optional<L2WriteBack> l2_write_back;
   std::optional<LaunchCalibration> launch;
   std::optional<OverlapCalibration> overlap;
 
