@@ -80,6 +80,25 @@ class LaunchBenchmark final : public GpuBenchmark {
     record("launch.graph", {}, t, kBatch);
     const double per_graph_kernel = summarize(t).median / kBatch;
 
+    // Launches queued while the GPU is still busy (as after the validation runner's L2 flush):
+    // k empty kernels, and k (memset + kernel) pairs, between two events, behind 30 µs of work.
+    // The host enqueues ahead, so the GPU's own cost per launch shows until the queue drains.
+    DeviceBuffer done(sizeof(unsigned long long)), word(sizeof(int));
+    for (int k : {1, 2, 4, 8, 16, 32, 64}) {
+      const auto busy_first = [&](int) { spin_for<<<1, 32, 0, s>>>(30000, done.as<unsigned long long>()); };
+      t = time_repetitions(s, r, [&](int) {
+        for (int i = 0; i < k; ++i) empty_kernel<<<1, 1, 0, s>>>();
+      }, busy_first);
+      record("launch.queued", {{"launches", k}, {"memset", 0}}, t, k);
+      t = time_repetitions(s, r, [&](int) {
+        for (int i = 0; i < k; ++i) {
+          PERFMODEL_CUDA_CHECK(cudaMemsetAsync(word.get(), 0, sizeof(int), s));
+          empty_kernel<<<1, 1, 0, s>>>();
+        }
+      }, busy_first);
+      record("launch.queued", {{"launches", k}, {"memset", 1}}, t, k);
+    }
+
     // Waves of empty 256-thread blocks: t(waves) = base + per_wave · waves.
     const int per_sm = std::min(resident_blocks(empty_kernel, 256), static_cast<int>(device().max_blocks_per_multiprocessor));
     const int wave = sms() * per_sm;
