@@ -48,14 +48,16 @@ void add_resources_option(po::options_description& options) {
 }
 
 void add_l2_option(po::options_description& options) {
-  options.add_options()("l2", po::value<std::string>()->default_value("dirty"),
-                        "the L2 at the start: dirty (full of written data, as after the validation's L2 flush or any kernel "
-                        "that wrote more than the L2 holds: the first DRAM traffic writes it back) | clean");
+  options.add_options()("l2", po::value<std::string>(),
+                        "the L2 at the start: dirty (full of written data, as after the validation's L2 flush or a kernel "
+                        "that wrote more than the L2 holds: the first reads pay the write-back) | clean; default: dirty "
+                        "where the profile measured what it costs (gpu.l2_write_back), else clean");
 }
 
 GpuRunStart run_start(const po::variables_map& vm, const GpuCalibration& gpu) {
+  if (!vm.count("l2")) return dirty_l2_where_measured(gpu);
   const std::string l2 = vm["l2"].as<std::string>();
-  if (l2 == "dirty") return dirty_l2_start(gpu);
+  if (l2 == "dirty") return {true};
   if (l2 == "clean") return {};
   throw InputError("--l2: expected dirty or clean, got '" + l2 + "'");
 }

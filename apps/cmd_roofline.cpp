@@ -94,7 +94,7 @@ RooflineOutputs write_roofline(const std::string& dir, const Profile& profile, c
     const ResourceTable resources = run->resource_table();
     for (const auto& [kernel, m] : largest) {
       const GpuWorkload w = describe_gpu_kernel(kernel, m->n, m->config, resources, gpu.device.l2_cache_bytes);
-      const double measured = w.flops / m->summary().median, predicted = w.flops / predict_gpu(gpu, w, dirty_l2_start(gpu)).seconds;
+      const double measured = w.flops / m->summary().median, predicted = w.flops / predict_gpu(gpu, w, dirty_l2_where_measured(gpu)).seconds;
       const double intensity = w.flops / w.dram_bytes();
       const RooflineBound b = roofline_bound(r, intensity, "dram", "fp32", measured);
       out.points.push_back({kernel, m->n, b, predicted});
@@ -108,7 +108,7 @@ RooflineOutputs write_roofline(const std::string& dir, const Profile& profile, c
   for (const GpuWorkloadFile& f : files) {
     const double bytes = f.workload.dram_bytes();
     if (!(bytes > 0) || !(f.workload.flops > 0)) throw InputError(f.name + ": a roofline point needs flops and DRAM bytes");
-    const double predicted = f.workload.flops / predict_gpu(gpu, f.workload, dirty_l2_start(gpu)).seconds;
+    const double predicted = f.workload.flops / predict_gpu(gpu, f.workload, dirty_l2_where_measured(gpu)).seconds;
     const RooflineBound b = roofline_bound(r, f.workload.flops / bytes, "dram", "fp32", predicted);
     out.workloads.push_back({f.name, 0, b, predicted});
     std::string label = f.name;

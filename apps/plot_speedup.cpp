@@ -153,7 +153,7 @@ SpeedupOutputs write_speedup(const std::string& dir, const Profile& profile, con
       const GpuWorkload w = describe_gpu_kernel(gpu_kernel, n, cfg, resources, gpu.device.l2_cache_bytes);
       // The inputs' copies to the device pass through the L2 and leave it dirty, as the measured
       // runs' L2 flush does.
-      const double tg = predict_gpu(gpu, w, dirty_l2_start(gpu)).seconds, tc = copies_s(comm.get(), w, memory);
+      const double tg = predict_gpu(gpu, w, dirty_l2_where_measured(gpu)).seconds, tc = copies_s(comm.get(), w, memory);
       const double tcpu = predict_cpu(profile, cpu_kernel, n).seconds;
       const double s = tcpu / (tg + tc);
       c.predicted.push_back({n, s});
@@ -197,7 +197,7 @@ SpeedupOutputs write_speedup(const std::string& dir, const Profile& profile, con
           const GpuWorkload w = describe_gpu_kernel(k, key.second, default_config(gpu_kernel_spec(k), key.second),
                                                     resources, gpu.device.l2_cache_bytes);
           variants << family << ',' << k << ',' << key.second << ',' << g(w.algorithmic_bytes / t) << ','
-                   << g(w.algorithmic_bytes / predict_gpu(gpu, w, dirty_l2_start(gpu)).seconds) << "\n";
+                   << g(w.algorithmic_bytes / predict_gpu(gpu, w, dirty_l2_where_measured(gpu)).seconds) << "\n";
           ++out.variant_points;
         }
   write_file_atomically(dir + "/variants.csv", variants.str());

@@ -234,19 +234,18 @@ TEST(FitGpu, DerivesEveryConstantFromSyntheticSamples) {
   EXPECT_THROW(fit_gpu(gap, "s.csv"), InputError);
 }
 
-TEST(GpuFit, L2WriteBackRecoversTheDirtyBytesAndHoldsOutEveryOtherSize) {
+TEST(GpuFit, L2WriteBackRecoversReachAndSurchargeAndHoldsOutEveryOtherSize) {
   GpuSampleFile f;
   f.device.multiprocessors = 132;
   f.device.l2_cache_bytes = 50e6;
   auto& s = f.samples;
-  const double copy = 2.9e12, dirty_bytes = 27e6;
-  for (int rep = 0; rep < 3; ++rep) s.push_back(sample("ceiling.dram_copy", {{"threads", 512}}, 1e-3, copy * 1e-3, rep));
-  // Clean reads: 4 µs of launch and ramp, then 3.05 TB/s; dirty ones pay the copy-rate surcharge
-  // on their first min(D, N) bytes.
+  // Clean reads: 4 µs of launch and ramp, then 3.1 TB/s; dirty ones pay 0.14 ns per byte of their
+  // first 70 MB.
+  L2WriteBack truth;
+  truth.bytes = 70e6, truth.seconds_per_byte = 0.14e-12;
   const double sizes[] = {6.25e6, 9.4e6, 12.5e6, 18.75e6, 25e6, 37.5e6, 50e6, 75e6, 100e6, 150e6, 200e6};
   for (std::size_t i = 0; i < std::size(sizes); ++i) {
-    const double n = sizes[i], clean = 4e-6 + n / 3.05e12;
-    const double dirty = clean + L2WriteBack::extra_s(std::min(dirty_bytes, n), n / clean, copy);
+    const double n = sizes[i], clean = 4e-6 + n / 3.1e12, dirty = clean + truth.extra_s(n, 1);
     for (int rep = 0; rep < 3; ++rep) {
       s.push_back(sample("l2.writeback", {{"read_bytes", n}, {"dirty", 0}, {"holdout", double(i % 2)}}, clean, n, rep));
       s.push_back(sample("l2.writeback", {{"read_bytes", n}, {"dirty", 1}, {"holdout", double(i % 2)}}, dirty, n, rep));
@@ -254,21 +253,20 @@ TEST(GpuFit, L2WriteBackRecoversTheDirtyBytesAndHoldsOutEveryOtherSize) {
   }
   const GpuCalibration g = fit_gpu(f, "s.csv");
   ASSERT_TRUE(g.l2_write_back);
-  EXPECT_NEAR(g.l2_write_back->dirty_bytes, dirty_bytes, 0.002 * 200e6);  // the search's step: 1/4096 of the largest read
-  EXPECT_EQ(g.l2_write_back->fit.sizes, 6u);
-  ASSERT_TRUE(g.l2_write_back->holdout);
-  EXPECT_EQ(g.l2_write_back->holdout->sizes, 5u);
-  EXPECT_LT(g.l2_write_back->holdout->max_rel_error, 0.005);
-  EXPECT_EQ(g.l2_write_back->runs.rows.size(), std::size(sizes));
+  const L2WriteBack& w = *g.l2_write_back;
+  EXPECT_NEAR(w.bytes, truth.bytes, 200e6 / 4096);  // the search's step
+  EXPECT_NEAR(w.seconds_per_byte, truth.seconds_per_byte, 0.01 * truth.seconds_per_byte);
+  EXPECT_EQ(w.fit.sizes, 6u);
+  ASSERT_TRUE(w.holdout);
+  EXPECT_EQ(w.holdout->sizes, 5u);
+  EXPECT_LT(w.holdout->max_rel_error, 0.005);
+  EXPECT_EQ(w.runs.rows.size(), std::size(sizes));
 
-  // Reads below half the copy ceiling have room for the write-back beside them.
-  EXPECT_EQ(L2WriteBack::extra_s(1e6, 1.0e12, copy), 0);
-  EXPECT_NEAR(L2WriteBack::extra_s(1e6, 2.0e12, copy), 1e6 / 1.45e12 - 1e6 / 2e12, 1e-18);
+  // Beyond the reach nothing more is paid; below the ceiling, in proportion to the DRAM share.
+  EXPECT_DOUBLE_EQ(truth.extra_s(300e6, 1), truth.extra_s(70e6, 1));
+  EXPECT_DOUBLE_EQ(truth.extra_s(10e6, 0.5), 0.5 * truth.extra_s(10e6, 1));
 
-  // The fit needs the copy ceiling beside it, and both runs of every size.
-  GpuSampleFile no_copy = f;
-  no_copy.samples.erase(no_copy.samples.begin(), no_copy.samples.begin() + 3);
-  EXPECT_THROW(fit_gpu(no_copy, "s.csv"), InputError);
+  // Every size needs both runs.
   GpuSampleFile half = f;
   half.samples.push_back(sample("l2.writeback", {{"read_bytes", 1e9}, {"dirty", 1}, {"holdout", 0}}, 1e-3, 1e9));
   EXPECT_THROW(fit_gpu(half, "s.csv"), InputError);

@@ -211,37 +211,41 @@ TEST(GpuPredictor, QueuesAreReadGpuWideAndLatencyChainsAdd) {
   EXPECT_EQ(c.bound, "latency");
 }
 
-TEST(GpuPredictor, ADirtyL2SlowsTheFirstLaunchsSaturatingReadsOnly) {
+TEST(GpuPredictor, ADirtyL2SlowsTheFirstLaunchsReadsByTheirShareOfTheDram) {
   GpuCalibration g = simple_gpu();
-  MeasuredRate copy;
-  copy.median = copy.p10 = copy.p90 = 2.8e12;
-  g.ceilings["dram_copy"] = copy;
-  L2WriteBack wb;
-  wb.dirty_bytes = 30e6;
-  g.l2_write_back = wb;
   GpuWorkload w;
   GpuPhase p;
   p.name = "stream";  // 132 SMs × 1024 threads × 64 loads: at the 3 TB/s peak
   p.grid_x = 132, p.block_x = 1024, p.registers_per_thread = 32;
   p.dram_bytes = 1.5e9, p.loads_in_flight = 64, p.request_bytes = 128;
   w.phases = {p};
+  // Without the calibration a dirty start cannot be predicted, and is not the default.
+  EXPECT_THROW(predict_gpu(g, w, GpuRunStart{true}), InputError);
+  EXPECT_FALSE(dirty_l2_where_measured(g).l2_dirty);
+  L2WriteBack wb;
+  wb.bytes = 70e6, wb.seconds_per_byte = 0.14e-12;
+  g.l2_write_back = wb;
+  EXPECT_TRUE(dirty_l2_where_measured(g).l2_dirty);
   const double clean = predict_gpu(g, w).seconds;
   EXPECT_NEAR(clean, 2e-6 + 1.5e9 / 3e12, 1e-9);
-  // The first 30 MB read evict dirty lines: they move at half the copy ceiling.
-  const GpuPrediction dirty = predict_gpu(g, w, dirty_l2_start(g));
-  EXPECT_NEAR(dirty.seconds - clean, 30e6 / 1.4e12 - 30e6 / 3e12, 1e-9);
+  // At the ceiling the first 70 MB read pay 0.14 ns per byte.
+  const GpuPrediction dirty = predict_gpu(g, w, GpuRunStart{true});
+  EXPECT_NEAR(dirty.seconds - clean, 70e6 * 0.14e-12, 1e-10);
   EXPECT_NEAR(dirty.dram_s - predict_gpu(g, w).dram_s, dirty.seconds - clean, 1e-12);
   // Only the first launch finds the L2 dirty.
   w.phases[0].launches = 3;
-  EXPECT_NEAR(predict_gpu(g, w, dirty_l2_start(g)).seconds - predict_gpu(g, w).seconds, dirty.seconds - clean, 1e-9);
-  // A read at 1/3 of the peak leaves room for the write-back: nothing added.
-  w.phases[0].launches = 1;
-  w.phases[0].grid_x = 1, w.phases[0].loads_in_flight = 1;
-  EXPECT_NEAR(predict_gpu(g, w, dirty_l2_start(g)).seconds, predict_gpu(g, w).seconds, 1e-12);
-  // A dirty start needs the copy ceiling.
-  g.ceilings.erase("dram_copy");
-  EXPECT_THROW(predict_gpu(g, w, dirty_l2_start(g)), InputError);
-  EXPECT_NO_THROW(predict_gpu(g, w));
+  EXPECT_NEAR(predict_gpu(g, w, GpuRunStart{true}).seconds - predict_gpu(g, w).seconds, 70e6 * 0.14e-12, 1e-10);
+  // Two phases share the reach: the first reads 20 MB of it, the second the other 50 MB.
+  w.phases[0].launches = 1, w.phases[0].dram_bytes = 20e6;
+  w.phases.push_back(p);
+  EXPECT_NEAR(predict_gpu(g, w, GpuRunStart{true}).seconds - predict_gpu(g, w).seconds, 70e6 * 0.14e-12, 1e-10);
+  // One block of 32 warps with one 128-B line each in flight uses a sliver of the DRAM: a sliver
+  // of the surcharge.
+  GpuPhase slow = p;
+  slow.grid_x = 1, slow.loads_in_flight = 1, slow.dram_bytes = 1e6;
+  w.phases = {slow};
+  const double share = 32 * 128 / 400e-9 / 3e12;  // Little's law, linear part of the curve
+  EXPECT_NEAR(predict_gpu(g, w, GpuRunStart{true}).seconds - predict_gpu(g, w).seconds, 1e6 * 0.14e-12 * share, 1e-12);
 }
 
 TEST(GpuWorkloadFile, ReadsTheSignatureAndNamesBadKeys) {

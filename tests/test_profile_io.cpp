@@ -62,7 +62,7 @@ Profile sample_profile() {
   part.strided = {{"stride_elements", "element_bytes", "Bps", "efficiency", "sectors_per_request"}, {{1, 4, 2.7e12, 1, 4}}};
   g.partition = part;
   L2WriteBack wb;
-  wb.dirty_bytes = 2.7e7, wb.points = 3, wb.fit = {2, 0.01, 0.02}, wb.holdout = FitQuality{1, 0.03, 0.03};
+  wb.bytes = 7.2e7, wb.seconds_per_byte = 1.4e-13, wb.points = 3, wb.fit = {2, 0.01, 0.02}, wb.holdout = FitQuality{1, 0.03, 0.03};
   wb.runs = {{"read_bytes", "clean_s", "dirty_s", "holdout"}, {{6.25e6, 6e-6, 7e-6, 0}, {5e7, 2e-5, 3e-5, 1}, {2e8, 7e-5, 8e-5, 0}}};
   g.l2_write_back = wb;
   g.launch = LaunchCalibration{3.5e-6, 9.4e-6, 9.6e-7, 2.4e-6, 6.2e-7, 1056, {12, 0.026, 0.093}};
@@ -130,7 +130,8 @@ TEST(ProfileYaml, RoundTripIsExact) {
   EXPECT_EQ(back.gpu->partition->sweep.rows.size(), 2u);
   EXPECT_EQ(back.gpu->overlap->kernel_concurrency.rows.back()[2], 75);
   ASSERT_TRUE(back.gpu->l2_write_back);
-  EXPECT_EQ(back.gpu->l2_write_back->dirty_bytes, 2.7e7);
+  EXPECT_EQ(back.gpu->l2_write_back->bytes, 7.2e7);
+  EXPECT_EQ(back.gpu->l2_write_back->seconds_per_byte, 1.4e-13);
   EXPECT_EQ(back.gpu->l2_write_back->runs.rows.size(), 3u);
   EXPECT_EQ(back.gpu->l2_write_back->holdout->mean_rel_error, 0.03);
   EXPECT_EQ(profile_to_yaml(back), profile_to_yaml(p));
@@ -173,7 +174,7 @@ TEST(ProfileYaml, EachKindOfBadProfileGetsItsOwnError) {
       {"word_4B", "word_5B", R"(gpu\.bank_conflicts\.word_5B: unknown key)"},
       {R"(columns: \[granule_bytes)", "columns: [granularity", R"(gpu\.partition\.sweep\.columns: must be \[granule_bytes, stride_bytes, slots_used, Bps\])"},
       {R"(- \[256, 4096, 1, [^\]]+\])", "- [256, 4096, 1]", R"(gpu\.partition\.sweep\.rows\[0\]: has 3 values for 4 columns)"},
-      {"dirty_bytes: 27000000", "dirty_bytes: -27000000", R"(gpu\.l2_write_back\.dirty_bytes)"},
+      {"seconds_per_byte: 1.4", "seconds_per_byte: -1.4", R"(gpu\.l2_write_back\.seconds_per_byte)"},
       {"empty_kernel_s: [^\n]+", "empty_kernel_s: soon", R"(gpu\.launch\.empty_kernel_s: expected a number)"},
       {"  overlap:", "  overlaps:", R"(gpu\.overlaps: unknown key)"},
   };

@@ -540,13 +540,12 @@ void fit_operation_latency(const std::vector<SeriesPoint>& points, GpuCalibratio
   if (result.fp32_fma_s > 0 && result.cosf_s > 0) gpu.operation_latency = result;
 }
 
-// l2.writeback: a saturating read of read_bytes after the L2 was flushed by reads (dirty = 0) or
-// by a memset (dirty = 1), holdout = 1 on the sizes the fit does not see. D is found by a search
-// over 0 … the largest read (the relative error of t_dirty is not smooth in D at the sizes).
+// l2.writeback: a read of read_bytes at the DRAM ceiling after the L2 was flushed by reads
+// (dirty = 0) or by a memset (dirty = 1); holdout = 1 on the sizes the fit does not see. For each
+// candidate reach D (a grid over the largest read) the surcharge k has a closed form (least
+// squares of the relative error of t_dirty); the best (D, k) wins.
 void fit_l2_write_back(const Series& series, GpuCalibration& gpu) {
-  const char* name = "l2.writeback";
-  const auto copy = gpu.ceilings.find("dram_copy");
-  if (copy == gpu.ceilings.end()) throw InputError(std::string(name) + ": needs the dram_copy ceiling (gpu.dram) in the same samples");
+  const std::string name = "l2.writeback";
   struct Run {
     double bytes = 0, clean = 0, dirty = 0;
     bool holdout = false;
@@ -561,36 +560,39 @@ void fit_l2_write_back(const Series& series, GpuCalibration& gpu) {
   std::vector<Run> fit_set, holdout_set;
   double largest = 0;
   for (const auto& [bytes, r] : runs) {
-    if (!(r.clean > 0) || !(r.dirty > 0)) throw InputError(std::string(name) + ": read_bytes " + format_bytes(bytes) + " lacks the clean or the dirty run");
+    if (!(r.clean > 0) || !(r.dirty > 0)) throw InputError(name + ": read_bytes " + format_bytes(bytes) + " lacks the clean or the dirty run");
     (r.holdout ? holdout_set : fit_set).push_back(r);
     largest = std::max(largest, bytes);
   }
-  if (fit_set.size() < 2) throw InputError(std::string(name) + ": needs at least two fit sizes");
-  const double copy_Bps = copy->second.median;
-  const auto predicted = [&](const Run& r, double d) { return r.clean + L2WriteBack::extra_s(std::min(d, r.bytes), r.bytes / r.clean, copy_Bps); };
-  const auto quality = [&](const std::vector<Run>& set, double d) {
+  if (fit_set.size() < 2) throw InputError(name + ": needs at least two fit sizes");
+  L2WriteBack w;
+  const auto quality = [&](const std::vector<Run>& set) {
     FitQuality q;
     q.sizes = set.size();
     for (const Run& r : set) {
-      const double e = std::abs(predicted(r, d) / r.dirty - 1);
+      const double e = std::abs((r.clean + w.extra_s(r.bytes, 1)) / r.dirty - 1);
       q.mean_rel_error += e / static_cast<double>(set.size());
       q.max_rel_error = std::max(q.max_rel_error, e);
     }
     return q;
   };
-  double best_d = 0, best_cost = std::numeric_limits<double>::infinity();
+  double best_cost = std::numeric_limits<double>::infinity();
   constexpr int kSteps = 4096;
-  for (int i = 0; i <= kSteps; ++i) {
+  for (int i = 1; i <= kSteps; ++i) {
     const double d = largest * i / kSteps;
+    double num = 0, den = 0;
+    for (const Run& r : fit_set) {
+      const double m = std::min(d, r.bytes) / r.dirty;
+      num += m * (r.dirty - r.clean) / r.dirty, den += m * m;
+    }
+    const double k = std::max(0.0, num / den);
     double cost = 0;
-    for (const Run& r : fit_set) cost += std::pow(predicted(r, d) / r.dirty - 1, 2);
-    if (cost < best_cost) best_cost = cost, best_d = d;
+    for (const Run& r : fit_set) cost += std::pow((r.clean + k * std::min(d, r.bytes)) / r.dirty - 1, 2);
+    if (cost < best_cost) best_cost = cost, w.bytes = d, w.seconds_per_byte = k;
   }
-  L2WriteBack w;
-  w.dirty_bytes = best_d;
   w.points = runs.size();
-  w.fit = quality(fit_set, best_d);
-  if (!holdout_set.empty()) w.holdout = quality(holdout_set, best_d);
+  w.fit = quality(fit_set);
+  if (!holdout_set.empty()) w.holdout = quality(holdout_set);
   w.runs.columns = {"read_bytes", "clean_s", "dirty_s", "holdout"};
   for (const auto& [bytes, r] : runs) w.runs.rows.push_back({bytes, r.clean, r.dirty, r.holdout ? 1.0 : 0.0});
   gpu.l2_write_back = w;

@@ -182,8 +182,9 @@ void emit_gpu(YAML::Emitter& out, const GpuCalibration& gpu) {
     const L2WriteBack& w = *gpu.l2_write_back;
     out << YAML::Key << "l2_write_back" << YAML::Value << YAML::BeginMap;
     out << YAML::Key << "model" << YAML::Value
-        << "the first min(dirty_bytes, N) bytes a kernel reads evict dirty lines and move as a copy's traffic: at min(BW, dram_copy/2)";
-    out << YAML::Key << "dirty_bytes" << YAML::Value << w.dirty_bytes;
+        << "after a dirty L2, reading N bytes at BW adds seconds_per_byte * min(N, bytes) * BW / BW_peak";
+    out << YAML::Key << "bytes" << YAML::Value << w.bytes;
+    out << YAML::Key << "seconds_per_byte" << YAML::Value << w.seconds_per_byte;
     out << YAML::Key << "points" << YAML::Value << w.points;
     emit_quality(out, "fit", w.fit);
     if (w.holdout) emit_quality(out, "holdout", *w.holdout);
@@ -301,9 +302,10 @@ GpuCalibration read_gpu(const yaml::Value& v) {
   }
   if (v.has("l2_write_back")) {
     const yaml::Value l = v.get("l2_write_back");
-    l.allow_only({"model", "dirty_bytes", "points", "fit", "holdout", "runs"});
+    l.allow_only({"model", "bytes", "seconds_per_byte", "points", "fit", "holdout", "runs"});
     L2WriteBack w;
-    w.dirty_bytes = l.get("dirty_bytes").as_nonnegative();
+    w.bytes = l.get("bytes").as_nonnegative();
+    w.seconds_per_byte = l.get("seconds_per_byte").as_nonnegative();
     w.points = l.get("points").as_count();
     w.fit = read_quality(l.get("fit"));
     if (l.has("holdout")) w.holdout = read_quality(l.get("holdout"));

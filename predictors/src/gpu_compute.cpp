@@ -20,7 +20,8 @@ struct Rates {
   const ConflictCurve* conflicts = nullptr;
   double lat_l1 = 0, lat_l2 = 0, lat_dram = 0, lat_fma = 0, lat_cosf = 0;
   double launch = 0, per_wave = 0;
-  double fp32 = 0, dram_peak = 0, dram_copy = 0;
+  double fp32 = 0, dram_peak = 0;
+  const L2WriteBack* write_back = nullptr;
   const SaturationCurve* dram = nullptr;
 };
 
@@ -36,8 +37,7 @@ Rates rates_of(const GpuCalibration& g) {
   if (!g.dram_concurrency) throw InputError("the profile has no gpu.dram_concurrency fit (run perfmodel calibrate --only gpu)");
   r.dram = &*g.dram_concurrency;
   r.dram_peak = g.dram_concurrency->peak_Bps;
-  const auto copy = g.ceilings.find("dram_copy");  // only a dirty start needs it
-  if (copy != g.ceilings.end()) r.dram_copy = copy->second.median;
+  if (g.l2_write_back) r.write_back = &*g.l2_write_back;
   const auto c4 = g.bank_conflicts.find(4);
   if (c4 != g.bank_conflicts.end() && !c4->second.seconds_per_access.empty()) {
     r.conflicts = &c4->second;
@@ -74,8 +74,8 @@ struct WaveParts {
   double total() const { return std::max({dram, l2, l1, issue + special, fp64, chain}); }
 };
 
-// `write_back`: dirty L2 bytes the launch evicts (over all its waves).
-WaveParts wave(const Rates& r, const GpuPhase& p, const ExecutionMetrics& m, double k, double write_back) {
+// `evicting`: the launch's DRAM bytes (over all its waves) that evict dirty L2 lines.
+WaveParts wave(const Rates& r, const GpuPhase& p, const ExecutionMetrics& m, double k, double evicting) {
   WaveParts w;
   const double f = k / m.blocks;
   const double sms_used = std::min(r.sms, k);
@@ -88,9 +88,8 @@ WaveParts wave(const Rates& r, const GpuPhase& p, const ExecutionMetrics& m, dou
                                                 : r.dram->bytes_in_flight(1, warps_per_sm, p.loads_in_flight, p.request_bytes);
   w.q = q_sm * sms_used;
   w.bw = r.dram->bandwidth_Bps(w.q);
-  // Each of the first `write_back` bytes read evicts a dirty line: those reads move as a copy's
-  // traffic does, a byte written per byte read, at no more than half the copy ceiling.
-  w.dram = f * p.dram_bytes / w.bw + L2WriteBack::extra_s(f * std::min(write_back, p.dram_bytes), w.bw, r.dram_copy);
+  w.dram = f * p.dram_bytes / w.bw;
+  if (evicting > 0) w.dram += r.write_back->extra_s(f * evicting, w.bw / r.dram_peak);
   w.l2 = f * p.l2_bytes / std::min(r.l2_Bps * share, w.q / r.lat_l2);
   // The L1/shared pipeline has an address stage (a global access: one pass per line it touches;
   // a shared access: its conflict passes) and a data stage (a shared access: the same passes;
@@ -116,18 +115,13 @@ WaveParts wave(const Rates& r, const GpuPhase& p, const ExecutionMetrics& m, dou
 
 }  // namespace
 
-GpuRunStart dirty_l2_start(const GpuCalibration& gpu) {
-  GpuRunStart s;
-  if (gpu.l2_write_back) s.l2_dirty_bytes = gpu.l2_write_back->dirty_bytes;
-  return s;
-}
-
 GpuPrediction predict_gpu(const GpuCalibration& gpu, const GpuWorkload& workload, const GpuRunStart& start) {
   const Rates r = rates_of(gpu);
   GpuPrediction out;
   bool first = true;
-  double dirty = std::max(0.0, start.l2_dirty_bytes);  // still to be written back
-  if (dirty > 0 && !(r.dram_copy > 0)) throw InputError("a dirty L2 at the start needs the profile's gpu.ceilings.dram_copy");
+  if (start.l2_dirty && !r.write_back)
+    throw InputError("the profile has no gpu.l2_write_back: it cannot predict a run that starts with a dirty L2 (run perfmodel calibrate --only gpu)");
+  double dirty = start.l2_dirty ? r.write_back->bytes : 0;  // reads still to pay for the write-back
   for (const GpuPhase& p : workload.phases) {
     GpuPhasePrediction pp;
     pp.name = p.name;
@@ -150,12 +144,12 @@ GpuPrediction predict_gpu(const GpuCalibration& gpu, const GpuWorkload& workload
     if (m.full_waves > 0) waves.push_back({slots, m.full_waves});
     if (m.fragment_blocks > 0) waves.push_back({m.fragment_blocks, 1});
     // The phase's first launch evicts what is left of the dirty L2; only it pays the write-back.
-    const double write_back = std::min(dirty, p.dram_bytes);
-    dirty -= write_back;
+    const double evicting = std::min(dirty, p.dram_bytes);
+    dirty -= evicting;
     double per_launch = 0, write_back_s = 0;
     for (const auto& [k, count] : waves) {
       const WaveParts w = wave(r, p, m, k, 0);
-      if (write_back > 0) write_back_s += count * (wave(r, p, m, k, write_back).total() - w.total());
+      if (evicting > 0) write_back_s += count * (wave(r, p, m, k, evicting).total() - w.total());
       per_launch += count * w.total();
       pp.dram_s += count * w.dram, pp.l2_s += count * w.l2, pp.l1_s += count * w.l1, pp.issue_s += count * w.issue;
       pp.fp64_s += count * w.fp64, pp.special_s += count * w.special, pp.chain_s += count * w.chain;

@@ -34,7 +34,7 @@ ValidationAnalysis analyse_validation(const ValidationRun& run, const Profile& p
     std::vector<std::string> miss;
     const GpuWorkload w = describe_gpu_kernel(m.kernel, m.n, m.config, resources, gpu.device.l2_cache_bytes, &miss);
     missing.insert(miss.begin(), miss.end());
-    p.prediction = predict_gpu(gpu, w, dirty_l2_start(gpu));  // the runner flushes L2 by a memset before each run
+    p.prediction = predict_gpu(gpu, w, dirty_l2_where_measured(gpu));  // the runner flushes L2 by a memset before each run
     p.flops = w.flops;
     p.algorithmic_bytes = w.algorithmic_bytes;
     p.error = p.prediction.seconds / p.measured_s - 1;

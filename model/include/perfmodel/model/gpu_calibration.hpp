@@ -98,22 +98,24 @@ struct PartitionCalibration {
   NumericTable strided;  // stride_elements, Bps, efficiency, sectors_per_request
 };
 
-// What written data left in the L2 costs the reads after it. A read that misses evicts a line;
-// when the line is dirty it is written back, so the reads that evict dirty lines move as a
-// copy's traffic does: a byte written per byte read, at no more than half the copy ceiling.
-// The calibration reads N bytes after flushing the L2 twice over, by reads (clean) and by a
-// memset (dirty); `dirty_bytes` is the D that makes t_dirty(N) = t_clean(N) + extra(min(D, N), N/t_clean(N)).
+// What written data left in the L2 costs the reads after it. The calibration reads N bytes at
+// the DRAM ceiling after flushing the L2 twice over, by reads (clean) and by a memset (dirty, as
+// the validation runner leaves it), for N from L2/8 to 4·L2, and fits
+//   t_dirty(N) = t_clean(N) + seconds_per_byte · min(N, bytes)
+// on every other N (the others held out). The H100 shows the surcharge growing with N up to
+// about 1.4× the L2 and then flat: the write-back runs behind the reads, partly overlapped.
+// A kernel reading below the ceiling pays it in proportion to its share of the DRAM.
 struct L2WriteBack {
-  double dirty_bytes = 0;  // dirty data a full-L2 memset leaves behind, as the reads after it pay for it
+  double bytes = 0;             // reads over which the write-back shows
+  double seconds_per_byte = 0;  // what it adds per byte read, at the DRAM ceiling
   std::size_t points = 0;
-  FitQuality fit;                   // relative error of t_dirty on the fit sizes
-  std::optional<FitQuality> holdout;  // … and on the other sizes
-  NumericTable runs;                // read_bytes, clean_s, dirty_s, holdout
+  FitQuality fit;                     // relative error of t_dirty on the fit sizes
+  std::optional<FitQuality> holdout;  // … and on the held-out sizes
+  NumericTable runs;                  // read_bytes, clean_s, dirty_s, holdout
 
-  // Extra seconds of `evicting` bytes read at `read_Bps` when each evicts a dirty line.
-  static double extra_s(double evicting, double read_Bps, double copy_Bps) {
-    if (!(evicting > 0) || !(read_Bps > 0)) return 0;
-    return evicting / std::min(read_Bps, copy_Bps / 2) - evicting / read_Bps;
+  // Extra seconds of reading `bytes_read` of the first `bytes` at `utilization` of the DRAM ceiling.
+  double extra_s(double bytes_read, double utilization) const {
+    return seconds_per_byte * std::clamp(bytes_read, 0.0, bytes) * std::clamp(utilization, 0.0, 1.0);
   }
 };
 

@@ -14,10 +14,10 @@
 //     T_dram   = f · dram_bytes / BW(S_k · q_SM)     BW: the fitted saturation curve (Little's law, knee)
 //                at the wave's bytes in flight, on however many SMs (a streaming read on 64 SMs with
 //                16 KiB each reaches what 132 SMs with the same total do: data/experiments/2026-11-23-h100);
-//                in the run's first launch, the first D = min(dirty L2 bytes at the start, dram_bytes)
-//                bytes each evict a dirty line: they move as a copy does, at min(BW, B_copy/2), where
-//                B_copy is the DRAM copy ceiling (reads + writes) (after the validation's L2 flush, a
-//                134 MB dot product on 240 blocks takes 68.5 µs, 58.5 µs on 1056: 68.4 and 59.8 so)
+//                + (run's first reads, L2 dirty at the start) k · min(f · dram_bytes, D) · BW/BW_peak,
+//                k and D from gpu.l2_write_back: the write-back of the dirty lines the reads evict
+//                (after the validation's L2 flush a 134 MB dot product on 1056 blocks takes 58.5 µs,
+//                where its reads alone take 44)
 //     T_l2     = f · l2_bytes / min(B_L2 · S_k/SMs, S_k · q_SM / latency_L2)
 //     T_l1     = f · max(address, data) · t(1) / S_k                              t(d): conflict curve, per SM
 //                address = l1_wavefronts + Σ_d shared_d · t(d)/t(1)   (a global access: a pass per line)
@@ -79,16 +79,15 @@ struct GpuPrediction {
 };
 
 // What the GPU holds when the run starts: the state an earlier piece of work left behind.
-struct GpuRunStart {  // {} : a clean L2
-  // Written data still in L2. The run's first DRAM reads evict it, a line written back per line
-  // read, and move at a copy's rate.
-  // After the validation's L2 flush (a memset of twice the L2) the whole L2 is dirty.
-  double l2_dirty_bytes = 0;
+struct GpuRunStart {  // {}: a clean L2
+  // The L2 full of written data: the validation runner's state at every timed run (it flushes
+  // the L2 by a memset of twice its size), and any kernel's after one that wrote more than the L2
+  // holds. The run's first DRAM reads pay the profile's gpu.l2_write_back for it.
+  bool l2_dirty = false;
 };
-
-// The L2 full of written data: the validation runner's state at every timed run (it flushes the
-// L2 by a memset of twice its size), and any kernel's after one that wrote more than the L2 holds.
-GpuRunStart dirty_l2_start(const GpuCalibration& gpu);
+// The validation runner's state (and the CLI's default): a dirty L2 where the profile measured
+// what one costs (gpu.l2_write_back), a clean one otherwise.
+inline GpuRunStart dirty_l2_where_measured(const GpuCalibration& gpu) { return {gpu.l2_write_back.has_value()}; }
 
 // Throws InputError when the profile lacks a part the workload needs (ceilings, launch, device).
 GpuPrediction predict_gpu(const GpuCalibration& gpu, const GpuWorkload& workload, const GpuRunStart& start = {});
