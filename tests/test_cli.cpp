@@ -174,6 +174,24 @@ TEST(Cli, PredictKernelReportsPartsOccupancyAndTheMeasuredTime) {
   EXPECT_NE(odd.err.find("multiple of"), std::string::npos) << odd.err;
 }
 
+// The L2's state at the start: dirty by default (the bundled profile measured what it costs, and
+// the validation runs start so); a clean L2 saves a streaming dot product the write-back.
+TEST(Cli, PredictKernelTakesTheL2StateAtTheStart) {
+  const auto seconds = [](const std::vector<std::string>& extra) {
+    std::vector<std::string> args = {"predict", "kernel", "--kernel", "dot", "--n", "16777216", "--format", "json"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const Result r = run(args);
+    EXPECT_EQ(r.code, 0) << r.err;
+    return r.code == 0 ? YAML::Load(r.out)["seconds"].as<double>() : 0.0;
+  };
+  const double by_default = seconds({}), dirty = seconds({"--l2", "dirty"}), clean = seconds({"--l2", "clean"});
+  EXPECT_EQ(by_default, dirty);
+  EXPECT_GT(dirty, clean * 1.05);
+  const Result bad = run({"predict", "kernel", "--kernel", "dot", "--n", "16777216", "--l2", "warm"});
+  EXPECT_EQ(bad.code, 1);
+  EXPECT_NE(bad.err.find("--l2: expected dirty or clean, got 'warm'"), std::string::npos) << bad.err;
+}
+
 TEST(Cli, TuneRanksConfigurationsBesideTheMeasuredSweep) {
   const Result r = run({"tune", "--kernel", "mm", "--n", "4096", "--top", "5", "--format", "json"});  // mm: S0's optimised MM
   ASSERT_EQ(r.code, 0) << r.err;
