@@ -146,7 +146,7 @@ int predict_kernel_command(const Invocation& inv) {
   add_format_option(options);
   po::variables_map vm;
   if (!parse_or_help(inv,
-                     "usage: perfmodel predict kernel --kernel K --n N [--config C | --block XxY] [--profile P]\n\n"
+                     "usage: perfmodel predict kernel --kernel K --n N [--config C | --block XxY] [--l2 dirty|clean] [--profile P]\n\n"
                      "Predicts a GPU reference kernel's time from its workload descriptor, the execution metrics of its\n"
                      "launch and the profile's measured ceilings (see predictors/gpu_compute.hpp for the equations).",
                      options, nullptr, vm))
@@ -208,7 +208,7 @@ int predict_workload_command(const Invocation& inv) {
   positional.add("workload", 1);
   po::variables_map vm;
   if (!parse_or_help(inv,
-                     "usage: perfmodel predict workload FILE.yaml [--profile P]\n\n"
+                     "usage: perfmodel predict workload FILE.yaml [--l2 dirty|clean] [--profile P]\n\n"
                      "Predicts a kernel you have only described (its launches, bytes, flops, access pattern, shared traffic\n"
                      "and transfers): see model/include/perfmodel/model/gpu_workload_file.hpp and data/workloads/.",
                      options, &positional, vm))
@@ -247,7 +247,7 @@ int cmd_tune(const Invocation& inv) {
   add_format_option(options);
   po::variables_map vm;
   if (!parse_or_help(inv,
-                     "usage: perfmodel tune --kernel K --n N [--top T] [--profile P]\n\n"
+                     "usage: perfmodel tune --kernel K --n N [--top T] [--l2 dirty|clean] [--profile P]\n\n"
                      "Ranks every compiled launch configuration of K at size n by predicted time (S0's Step 5 as a search\n"
                      "over legal configurations ranked by the predictor). Where the recorded validation run swept this\n"
                      "(kernel, n), the measured time of each configuration and the measured optimum are shown beside it.",

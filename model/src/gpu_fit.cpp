@@ -567,14 +567,9 @@ void fit_l2_write_back(const Series& series, GpuCalibration& gpu) {
   if (fit_set.size() < 2) throw InputError(name + ": needs at least two fit sizes");
   L2WriteBack w;
   const auto quality = [&](const std::vector<Run>& set) {
-    FitQuality q;
-    q.sizes = set.size();
-    for (const Run& r : set) {
-      const double e = std::abs((r.clean + w.extra_s(r.bytes, 1)) / r.dirty - 1);
-      q.mean_rel_error += e / static_cast<double>(set.size());
-      q.max_rel_error = std::max(q.max_rel_error, e);
-    }
-    return q;
+    std::vector<double> model, measured;
+    for (const Run& r : set) model.push_back(r.clean + w.extra_s(r.bytes, 1)), measured.push_back(r.dirty);
+    return relative_errors(model, measured);
   };
   double best_cost = std::numeric_limits<double>::infinity();
   constexpr int kSteps = 4096;
