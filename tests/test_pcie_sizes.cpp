@@ -45,6 +45,26 @@ TEST(PcieRoundPlan, ASizeTakesPartInItsRoundsEvenlySpread) {
   }
 }
 
+// A size that joins late (the refined sizes, at refine_after) gets its rounds, as many as are
+// left at most, spread evenly over the rest of the run, and none before it joined.
+TEST(PcieRoundPlan, ASizeThatJoinsLateIsSpreadOverTheRoundsLeft) {
+  for (const PcieRoundPlan plan : {PcieRoundPlan{}, PcieRoundPlan::quick()}) {
+    const int first = plan.refine_after, span = plan.all - first;
+    ASSERT_GT(first, 0);
+    ASSERT_GT(span, 0);
+    for (int rounds = 1; rounds <= plan.all; ++rounds) {
+      std::vector<int> taken;
+      for (int r = 0; r < plan.all; ++r)
+        if (plan.takes_part(r, rounds, first)) taken.push_back(r);
+      ASSERT_EQ(static_cast<int>(taken.size()), std::min(rounds, span)) << rounds;
+      EXPECT_GE(taken.front(), first) << rounds;
+      const int spacing = (span + rounds - 1) / rounds;
+      EXPECT_LE(plan.all - 1 - taken.back(), spacing) << rounds;
+      for (std::size_t i = 1; i < taken.size(); ++i) EXPECT_LE(taken[i] - taken[i - 1], spacing) << rounds;
+    }
+  }
+}
+
 TEST(PcieRoundPlan, CheapSizesGetEveryRoundCostlyOnesWhatTheBudgetBuys) {
   const PcieRoundPlan plan;
   EXPECT_EQ(plan.rounds_for(30e-6, true), plan.all);   // a batch of small copies
@@ -52,6 +72,10 @@ TEST(PcieRoundPlan, CheapSizesGetEveryRoundCostlyOnesWhatTheBudgetBuys) {
   EXPECT_EQ(plan.rounds_for(1e-3, false), plan.mid);   // the budget would buy fewer than mid
   EXPECT_EQ(plan.rounds_for(20e-3, true), plan.long_pinned);
   EXPECT_EQ(plan.rounds_for(20e-3, false), plan.long_pageable);
+  // Pageable copies of tens of MB (where the curve bends) keep the longer count.
+  EXPECT_EQ(plan.rounds_for(3 * plan.long_sample_s, false), plan.long_pinned);
+  EXPECT_EQ(plan.rounds_for(4 * plan.long_sample_s, false), plan.long_pinned);
+  EXPECT_EQ(plan.rounds_for(4.01 * plan.long_sample_s, false), plan.long_pageable);
   // More expensive samples never get more rounds, up to the long ones.
   int previous = plan.all;
   for (double s = 1e-6; s <= plan.long_sample_s; s *= 1.1) {

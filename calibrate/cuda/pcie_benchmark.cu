@@ -8,9 +8,10 @@
 // long ones: cheap sizes get 243 rounds, costly ones fewer (PcieRoundPlan). The issuing thread
 // stays on one CPU for the whole run (a migration costs a cold cache and a wake-up mid-copy).
 // Unidirectional copies are the blocking cudaMemcpy a program issues; bidirectional pairs are two
-// cudaMemcpyAsync on two streams, released together by a stream gate. After the main rounds, fit
-// sizes are added where the measured curve bends between two fit sizes (pcie_refinement_sizes),
-// so the segmented fit sees where a regime ends instead of guessing between distant sizes.
+// cudaMemcpyAsync on two streams, released together by a stream gate. Half way through
+// the rounds, fit sizes are added where the measured curve bends between two fit sizes
+// (pcie_refinement_sizes), so the segmented fit sees where a regime ends instead of guessing
+// between distant sizes; they join the remaining rounds beside the main sizes.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -58,6 +59,7 @@ struct SizePoint {
   SizeSet set;
   int batch = 1;
   int rounds = 1;
+  int first_round = 0;  // the round it joins the run (refined sizes join after the bends are found)
 };
 
 class PcieBenchmark final : public Benchmark {
@@ -105,33 +107,37 @@ class PcieBenchmark final : public Benchmark {
     // are long copies of batch 1 (a copy's time grows at most in proportion to its size), and are
     // not timed here.
     std::sort(sizes.begin(), sizes.end(), [](const SizePoint& a, const SizePoint& b) { return a.bytes < b.bytes; });
+    // Beyond the last timed size, a copy's time is estimated in proportion to its size (an
+    // upper bound: the rate only grows with size), which sets its rounds.
     double longest = 0;
+    std::uint64_t longest_bytes = 1;
     for (SizePoint& s : sizes) {
       if (longest > 2 * rounds.long_sample_s) {
-        s.rounds = rounds.rounds_for(longest, pinned);
+        s.rounds = rounds.rounds_for(longest * static_cast<double>(s.bytes) / static_cast<double>(longest_bytes), pinned);
         continue;
       }
-      longest = std::max(longest, size_sampling(timer, rounds, pinned, s));
+      const double t = size_sampling(timer, rounds, pinned, s);
+      if (t >= longest) longest = t, longest_bytes = s.bytes;
     }
 
     std::mt19937 shuffle_rng(20261122u);
     std::vector<TransferSample> samples;
-    run_rounds(timer, rounds, sizes, 0, shuffle_rng, samples);
+    run_rounds(timer, rounds, sizes, 0, rounds.refine_after, shuffle_rng, samples);
 
-    // Where the curve bends between fit sizes, add fit sizes there and sample them the same way
-    // (their rounds are numbered after the main run's in the samples file).
+    // Where the curve bends between fit sizes, add fit sizes there; they join the remaining
+    // rounds (a size's rounds spread over the rounds left when it joins).
     std::vector<std::uint64_t> taken = plan.fit;
     taken.insert(taken.end(), plan.holdout.begin(), plan.holdout.end());
     std::vector<std::pair<std::uint64_t, double>> fit_times;
     for (const SizeTime& t : typical_times_by_size(samples, key_, SizeSet::fit))
       fit_times.push_back({static_cast<std::uint64_t>(t.bytes), t.typical_s});
-    std::vector<SizePoint> refined;
+    refined_sizes_ = 0;
     for (std::uint64_t b : pcie_refinement_sizes(fit_times, taken)) {
-      refined.push_back({b, SizeSet::fit});
-      size_sampling(timer, rounds, pinned, refined.back());
+      sizes.push_back({b, SizeSet::fit, 1, 1, rounds.refine_after});
+      size_sampling(timer, rounds, pinned, sizes.back());
+      ++refined_sizes_;
     }
-    if (!refined.empty()) run_rounds(timer, rounds, refined, rounds.all, shuffle_rng, samples);
-    refined_sizes_ = refined.size();
+    run_rounds(timer, rounds, sizes, rounds.refine_after, rounds.all, shuffle_rng, samples);
     verify(plan);
     host_.reset();
     device_.reset();
@@ -176,15 +182,16 @@ class PcieBenchmark final : public Benchmark {
     throw std::logic_error("unknown direction");
   }
 
-  // `plan.all` rounds over `sizes`, each in a fresh random order; a size takes part in its share.
-  void run_rounds(EventTimer& timer, const PcieRoundPlan& plan, std::vector<SizePoint>& sizes, int first_round,
+  // Rounds [from, to) of the plan over `sizes`, each in a fresh random order; a size takes part
+  // in its share of the rounds from the one it joined.
+  void run_rounds(EventTimer& timer, const PcieRoundPlan& plan, std::vector<SizePoint>& sizes, int from, int to,
                   std::mt19937& rng, std::vector<TransferSample>& samples) {
-    for (int round = 0; round < plan.all; ++round) {
+    for (int round = from; round < to; ++round) {
       std::shuffle(sizes.begin(), sizes.end(), rng);
       for (const SizePoint& s : sizes) {
-        if (!plan.takes_part(round, s.rounds)) continue;
+        if (!plan.takes_part(round, s.rounds, s.first_round)) continue;
         const BatchTiming t = time_once(timer, s.bytes, s.batch);
-        samples.push_back({key_, s.bytes, s.set, first_round + round, s.batch, t.event_s, t.wall_s});
+        samples.push_back({key_, s.bytes, s.set, round, s.batch, t.event_s, t.wall_s});
       }
     }
   }

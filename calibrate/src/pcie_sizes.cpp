@@ -72,7 +72,7 @@ std::vector<std::uint64_t> pcie_refinement_sizes(std::vector<std::pair<std::uint
 
 int PcieRoundPlan::rounds_for(double sample_s, bool pinned) const {
   if (!(sample_s > 0)) throw std::invalid_argument("PcieRoundPlan::rounds_for: a sample must take a positive time");
-  if (sample_s > long_sample_s) return pinned ? long_pinned : long_pageable;
+  if (sample_s > long_sample_s) return pinned || sample_s <= 4 * long_sample_s ? long_pinned : long_pageable;
   const double affordable = std::floor(size_budget_s / sample_s);
   return static_cast<int>(std::clamp(affordable, static_cast<double>(mid), static_cast<double>(all)));
 }

@@ -23,8 +23,11 @@ PcieSizePlan pcie_size_plan(std::uint64_t min_bytes = 4, std::uint64_t max_bytes
 // sizes in a fresh random order, and a size with fewer rounds takes part in evenly spaced ones.
 // A cheap size gets every round (its median is what the small-size segments stand on, and its
 // samples are the noisiest); a costlier one as many as `size_budget_s` of sampling buys, at
-// least `mid`; a sample longer than `long_sample_s` gets `long_pinned` or `long_pageable`
-// rounds (pageable copies of hundreds of MB run at a sixth of the pinned speed).
+// least `mid`; a sample longer than `long_sample_s` gets `long_pinned` rounds, and a pageable one
+// longer than 4·long_sample_s only `long_pageable` (pageable copies of hundreds of MB run at a
+// sixth of the pinned speed). The pageable copies of tens of MB, where the curve bends, are the
+// noisiest (interquartile ranges of 10–26 % of the median on the 2026-11-23 H100): with 5 samples
+// a held-out 20 MB copy sat 18 % off the fit, so they keep `long_pinned`.
 // Where the measured curve bends between fit sizes, the fit set is too sparse to place the bend:
 // the h2d pageable copies of the 2026-11-22 H100 fell from 14 to 8 GB/s between 12 and 30 MB,
 // and the held-out 14.6 MB copy missed by 82 %. After the main rounds, a fit size whose typical
@@ -32,6 +35,9 @@ PcieSizePlan pcie_size_plan(std::uint64_t min_bytes = 4, std::uint64_t max_bytes
 // model is linear in bytes within a segment) gets new fit sizes at the geometric midpoints of
 // both intervals beside it. The new sizes avoid powers of two, every fit and held-out size, and
 // sizes below `min_bytes`; at most `max_new` are returned, the most bent intervals first.
+// The bends are found after the first `refine_after` rounds (half), and the new sizes join the rounds
+// that remain, so they share the main sizes' time window: sampled afterwards, on their own, a
+// refined h2d size near 930 MB sat 10 % above its held-out neighbour on a drifting host.
 struct PcieRefinement {
   double tolerance = 0.03;
   std::uint64_t min_bytes = 4096;
@@ -43,14 +49,19 @@ std::vector<std::uint64_t> pcie_refinement_sizes(std::vector<std::pair<std::uint
                                                  const std::vector<std::uint64_t>& taken, const PcieRefinement& options = {});
 
 struct PcieRoundPlan {
-  int all = 243, mid = 27, long_pinned = 9, long_pageable = 5;
+  int all = 243, mid = 27, long_pinned = 9, long_pageable = 5, refine_after = 121;
   double size_budget_s = 7.3e-3, long_sample_s = 2e-3;
 
-  static PcieRoundPlan quick() { return {15, 5, 3, 3, 7.3e-3, 2e-3}; }
+  static PcieRoundPlan quick() { return {15, 5, 3, 3, 7, 7.3e-3, 2e-3}; }
   // Rounds for a size whose one sample (a batch of copies) takes sample_s seconds.
   int rounds_for(double sample_s, bool pinned) const;
-  // Whether a size of `rounds` rounds takes part in round `round` (0 ≤ round < all).
-  bool takes_part(int round, int rounds) const { return (round + 1) * rounds / all != round * rounds / all; }
+  // Whether a size of `rounds` rounds that joins the run at round `first` takes part in round
+  // `round` (first ≤ round < all): its rounds are spread evenly over the rest of the run, and it
+  // takes part in every one of them when it was given more.
+  bool takes_part(int round, int rounds, int first = 0) const {
+    const int span = all - first, r = round - first;
+    return r >= 0 && r < span && (r + 1) * rounds / span != r * rounds / span;
+  }
 };
 
 }  // namespace perfmodel
