@@ -30,7 +30,7 @@ PcieSizePlan pcie_size_plan(std::uint64_t min_bytes = 4, std::uint64_t max_bytes
 // a held-out 20 MB copy sat 18 % off the fit, so they keep `long_pinned`.
 // Where the measured curve bends between fit sizes, the fit set is too sparse to place the bend:
 // the h2d pageable copies of the 2026-11-22 H100 fell from 14 to 8 GB/s between 12 and 30 MB,
-// and the held-out 14.6 MB copy missed by 82 %. After the main rounds, a fit size whose typical
+// and the held-out 14.6 MB copy missed by 82 %. Half way through the rounds, a fit size whose typical
 // time lies more than `tolerance` off the straight line through its neighbours' times (the
 // model is linear in bytes within a segment) gets new fit sizes at the geometric midpoints of
 // both intervals beside it. The new sizes avoid powers of two, every fit and held-out size, and
