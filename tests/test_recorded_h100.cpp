@@ -78,7 +78,8 @@ TEST(RecordedH100, PinnedBandwidthAt1GiBIsWithin2PercentOfNvbandwidth) {
 // (0.64 %) and the h2d pageable mean (2.85 %); it misses the d2h pinned maximum (3.8 % at 39 B,
 // whose samples spread −5 %/+12 % around the median), the h2d pageable maximum (17.6 % at 41 MB:
 // the copies of 20–80 MB spread by 15–30 % on this host) and bidir (3.2 % / 15.5 % at 28 KB).
-// Its repeat: 1.0/4.4, 1.2/11.7, 1.2/5.9, 1.8/15.2, 3.1/15.9 %. The lease before (01:01 UTC, GPU
+// Its repeat: h2d pinned 1.0/4.4, d2h pinned 1.2/11.7, d2h pageable 1.2/5.9, h2d pageable
+// 1.8/15.2, bidir 3.1/15.9 %. The lease before (01:01 UTC, GPU
 // 5c5ac176, refined sizes sampled after the main rounds) reached h2d pinned 0.71/3.2, d2h pinned
 // 0.35/3.4, d2h pageable 2.86/10.9, h2d pageable 2.96/18.3, bidir 3.3/11.0 %; the one before that
 // (GPU fd001d54) 0.73/4.0, 0.24/1.6, 2.8/11.4, 3.0/9.7 and 2.3/11.9 %.
