@@ -57,7 +57,7 @@ void add_l2_option(po::options_description& options) {
 GpuRunStart run_start(const po::variables_map& vm, const GpuCalibration& gpu) {
   if (!vm.count("l2")) return dirty_l2_where_measured(gpu);
   const std::string l2 = vm["l2"].as<std::string>();
-  if (l2 == "dirty") return {true};
+  if (l2 == "dirty") return after_l2_flush(gpu);
   if (l2 == "clean") return {};
   throw InputError("--l2: expected dirty or clean, got '" + l2 + "'");
 }

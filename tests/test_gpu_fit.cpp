@@ -181,6 +181,13 @@ TEST(FitGpu, DerivesEveryConstantFromSyntheticSamples) {
   s.push_back(sample("launch.graph", {}, 1e-3, 1000));
   for (double waves : {1.0, 2.0, 4.0, 8.0})
     s.push_back(sample("launch.waves", {{"waves", waves}, {"blocks", waves * 1056}}, 20 * (2e-6 + 0.6e-6 * waves), 20));
+  // Queued behind work: 1.3 µs + 2 µs per kernel, +1 µs per memset, while the host (3.5 µs per
+  // launch) stays ahead; at 64 the host's rate shows, a memset adding 1.6 µs of host time.
+  for (double k : {1.0, 2.0, 4.0, 8.0, 64.0}) {
+    const bool host_bound = k > 8;
+    s.push_back(sample("launch.queued", {{"launches", k}, {"memset", 0}}, host_bound ? k * 3.5e-6 - 30e-6 : 1.3e-6 + 2e-6 * k, k));
+    s.push_back(sample("launch.queued", {{"launches", k}, {"memset", 1}}, host_bound ? k * 5.1e-6 - 30e-6 : 1.3e-6 + 3e-6 * k, k));
+  }
   for (const auto& [name, t] : std::vector<std::pair<std::string, double>>{
            {"h2d", 5e-3}, {"d2h", 5e-3}, {"kernel", 5e-3}, {"h2d+d2h", 5.1e-3}, {"h2d+kernel", 5.2e-3}, {"d2h+kernel", 5.2e-3}, {"all", 5.5e-3}})
     s.push_back(sample("overlap." + name, {{"bytes", 268435456}}, t, 1));
@@ -217,6 +224,12 @@ TEST(FitGpu, DerivesEveryConstantFromSyntheticSamples) {
   EXPECT_NEAR(g.launch->per_wave_s, 0.6e-6, 1e-12);
   EXPECT_NEAR(g.launch->wave_base_s, 2e-6, 1e-12);
   EXPECT_EQ(g.launch->blocks_per_wave, 1056);
+  ASSERT_TRUE(g.launch->queued);
+  EXPECT_NEAR(g.launch->queued->base_s, 1.3e-6, 1e-12);
+  EXPECT_NEAR(g.launch->queued->kernel_s, 2e-6, 1e-12);
+  EXPECT_NEAR(g.launch->queued->memset_s, 1e-6, 1e-12);
+  EXPECT_NEAR(g.launch->queued->host_memset_s, 1.6e-6, 1e-12);
+  EXPECT_LT(g.launch->queued->fit.max_rel_error, 1e-9);
   ASSERT_TRUE(g.overlap);
   EXPECT_EQ(g.overlap->copy_engines, 3);
   EXPECT_EQ(g.overlap->all_s, 5.5e-3);

@@ -3,7 +3,9 @@
 // workload-file reader's errors.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <tuple>
 
 #include "perfmodel/model/errors.hpp"
 #include "perfmodel/model/execution_metrics.hpp"
@@ -43,7 +45,7 @@ GpuCalibration simple_gpu() {
   c.peak_Bps = 3e12, c.latency_s = 400e-9, c.sharpness = 64, c.max_requests_per_warp = 0;
   g.dram_concurrency = c;
   g.latency = LatencyLevels{20e-9, 160e-9, 340e-9, 0, 0, 0};
-  g.launch = LaunchCalibration{2e-6, 8e-6, 1e-6, 2e-6, 0, 1056, {}};
+  g.launch = LaunchCalibration{2e-6, 8e-6, 1e-6, 2e-6, 0, 1056, {}, std::nullopt};
   return g;
 }
 
@@ -168,6 +170,82 @@ TEST(GpuPredictor, LimitingCasesComeOutByHand) {
   c.launches = 100;
   w.phases = {c};
   EXPECT_NEAR(predict_gpu(g, w).seconds, 2e-6 + 99 * 2e-6, 1e-9);
+}
+
+// The launch timeline, launch by launch: the host enqueues at its own rate, the GPU starts a
+// launch once it has finished the previous one and paid its queued cost, and once the host has
+// enqueued it. The predictor's closed form per phase must agree with this.
+double simulate_launches(const std::vector<std::tuple<int, double, double, double>>& launches, double lead, double base) {
+  double host = -lead, end = base;
+  for (const auto& [count, host_cost, gpu_cost, work] : launches)
+    for (int i = 0; i < count; ++i) {
+      host += host_cost;
+      end = std::max(end + gpu_cost, host) + work;
+    }
+  return end;
+}
+
+TEST(GpuPredictor, LaunchesQueueBehindTheLeadAndTheHostRate) {
+  GpuCalibration g = simple_gpu();  // host: 2 µs per launch
+  QueuedLaunch q;
+  q.base_s = 1.3e-6, q.kernel_s = 1.5e-6, q.memset_s = 1e-6, q.host_memset_s = 1.6e-6;
+  g.launch->queued = q;
+  GpuPhase empty;
+  empty.name = "empty";
+  empty.grid_x = 1, empty.block_x = 32, empty.registers_per_thread = 16;
+  GpuWorkload w;
+  // Idle GPU: launches cost the host's rate; behind 32 µs of work the GPU's own cost shows while
+  // the host stays ahead (4 launches), and the host's rate again once it falls behind (100).
+  empty.launches = 4;
+  w.phases = {empty};
+  GpuRunStart busy;
+  busy.queue_lead_s = 32e-6;
+  EXPECT_NEAR(predict_gpu(g, w).seconds, 4 * 2e-6, 1e-12);
+  EXPECT_NEAR(predict_gpu(g, w, busy).seconds, 1.3e-6 + 4 * 1.5e-6, 1e-12);
+  empty.launches = 100;
+  w.phases = {empty};
+  EXPECT_NEAR(predict_gpu(g, w, busy).seconds, 100 * 2e-6 - 32e-6, 1e-12);
+  EXPECT_EQ(predict_gpu(g, w, busy).bound, "launch");
+  // Without the queued costs (an older profile) the lead is ignored, as the launches would be free.
+  GpuCalibration old = g;
+  old.launch->queued.reset();
+  EXPECT_NEAR(predict_gpu(old, w, busy).seconds, 100 * 2e-6, 1e-12);
+  // Mixed phases (memsets, kernels with work above and below the host rate) against the
+  // launch-by-launch timeline.
+  GpuPhase work = empty;
+  work.name = "work";
+  work.grid_x = 132, work.block_x = 256;
+  work.chain_l2_loads = 25;  // 25 × 160 ns = 4 µs, one wave
+  GpuPhase little = work;
+  little.chain_l2_loads = 3;  // 0.48 µs
+  GpuPhase memset;
+  memset.name = "memset";
+  for (const double lead : {0.0, 32e-6})
+    for (const int n : {1, 3, 40}) {
+      memset.launches = 1, work.launches = n, little.launches = 2 * n;
+      w.phases = {memset, work, little, memset, little};
+      GpuRunStart start;
+      start.queue_lead_s = lead;
+      const double expected = simulate_launches({{1, 1.6e-6, 1e-6, 0},
+                                                 {n, 2e-6, 1.5e-6, 4e-6},
+                                                 {2 * n, 2e-6, 1.5e-6, 0.48e-6},
+                                                 {1, 1.6e-6, 1e-6, 0},
+                                                 {2 * n, 2e-6, 1.5e-6, 0.48e-6}},
+                                                lead, 1.3e-6);
+      EXPECT_NEAR(predict_gpu(g, w, start).seconds, expected, 1e-12) << "lead " << lead << ", n " << n;
+    }
+}
+
+TEST(GpuPredictor, TheRunnersStartIsTheFlushsDirtyL2AndItsTime) {
+  GpuCalibration g = simple_gpu();
+  EXPECT_EQ(dirty_l2_where_measured(g).queue_lead_s, 0);  // no write-back measured: a clean start
+  g.l2_write_back = L2WriteBack{};
+  MeasuredRate write;
+  write.median = write.p10 = write.p90 = 3.2e12;
+  g.ceilings["dram_write"] = write;
+  const GpuRunStart s = dirty_l2_where_measured(g);
+  EXPECT_TRUE(s.l2_dirty);
+  EXPECT_NEAR(s.queue_lead_s, 2 * g.device.l2_cache_bytes / 3.2e12, 1e-15);
 }
 
 TEST(GpuPredictor, QueuesAreReadGpuWideAndLatencyChainsAdd) {

@@ -65,7 +65,7 @@ Profile sample_profile() {
   wb.bytes = 7.2e7, wb.seconds_per_byte = 1.4e-13, wb.points = 3, wb.fit = {2, 0.01, 0.02}, wb.holdout = FitQuality{1, 0.03, 0.03};
   wb.runs = {{"read_bytes", "clean_s", "dirty_s", "holdout"}, {{6.25e6, 6e-6, 7e-6, 0}, {5e7, 2e-5, 3e-5, 1}, {2e8, 7e-5, 8e-5, 0}}};
   g.l2_write_back = wb;
-  g.launch = LaunchCalibration{3.5e-6, 9.4e-6, 9.6e-7, 2.4e-6, 6.2e-7, 1056, {12, 0.026, 0.093}};
+  g.launch = LaunchCalibration{3.5e-6, 9.4e-6, 9.6e-7, 2.4e-6, 6.2e-7, 1056, {12, 0.026, 0.093}, QueuedLaunch{1.3e-6, 2.0e-6, 0.9e-6, 1.6e-6, {8, 0.02, 0.045}}};
   OverlapCalibration overlap;
   overlap.copy_engines = 3, overlap.copy_bytes = 268435456, overlap.h2d_s = 4.8e-3, overlap.d2h_s = 4.9e-3;
   overlap.kernel_s = 5.2e-3, overlap.h2d_d2h_s = 5e-3, overlap.h2d_kernel_s = 5.3e-3, overlap.d2h_kernel_s = 5.3e-3;
@@ -133,6 +133,9 @@ TEST(ProfileYaml, RoundTripIsExact) {
   EXPECT_EQ(back.gpu->l2_write_back->bytes, 7.2e7);
   EXPECT_EQ(back.gpu->l2_write_back->seconds_per_byte, 1.4e-13);
   EXPECT_EQ(back.gpu->l2_write_back->runs.rows.size(), 3u);
+  ASSERT_TRUE(back.gpu->launch && back.gpu->launch->queued);
+  EXPECT_EQ(back.gpu->launch->queued->host_memset_s, 1.6e-6);
+  EXPECT_EQ(back.gpu->launch->queued->fit.max_rel_error, 0.045);
   EXPECT_EQ(back.gpu->l2_write_back->holdout->mean_rel_error, 0.03);
   EXPECT_EQ(profile_to_yaml(back), profile_to_yaml(p));
 }
@@ -176,6 +179,8 @@ TEST(ProfileYaml, EachKindOfBadProfileGetsItsOwnError) {
       {R"(- \[256, 4096, 1, [^\]]+\])", "- [256, 4096, 1]", R"(gpu\.partition\.sweep\.rows\[0\]: has 3 values for 4 columns)"},
       {"seconds_per_byte: 1.4", "seconds_per_byte: -1.4", R"(gpu\.l2_write_back\.seconds_per_byte)"},
       {"empty_kernel_s: [^\n]+", "empty_kernel_s: soon", R"(gpu\.launch\.empty_kernel_s: expected a number)"},
+      {"host_memset_s: [^\n]+", "host_memset_s: -1e-6", R"(gpu\.launch\.queued\.host_memset_s: must be >= 0)"},
+      {"host_memset_s:", "memset_host_s:", R"(gpu\.launch\.queued\.memset_host_s: unknown key)"},
       {"  overlap:", "  overlaps:", R"(gpu\.overlaps: unknown key)"},
   };
   for (const auto& c : cases) {

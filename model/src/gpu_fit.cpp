@@ -423,6 +423,40 @@ const Series& series_at(const std::map<std::string, Series>& all, const std::str
   return it->second;
 }
 
+// launch.queued: k launches (memset=0) or k memset+kernel pairs (memset=1) behind busy GPU work.
+// While the host stays ahead (k ≤ 8 on the H100: the 30 µs of work hide 8 enqueues) the time is
+// the GPU's own: a line in k for each. The longest sequence is host-bound in both, so there the
+// difference per pair is the memset's host cost.
+QueuedLaunch fit_queued_launch(const Series& queued) {
+  std::map<double, double> kernels, pairs;  // k → median seconds for the whole sequence
+  for (const auto& [text, c] : queued) {
+    const double k = c.param("launches", "launch.queued");
+    (c.param("memset", "launch.queued") != 0 ? pairs : kernels)[k] = c.median_seconds();
+  }
+  constexpr double kHostAhead = 8;
+  std::vector<XY> line0, line1;
+  for (const auto& [k, t] : kernels)
+    if (k <= kHostAhead) line0.push_back({k, t});
+  for (const auto& [k, t] : pairs)
+    if (k <= kHostAhead) line1.push_back({k, t});
+  if (line0.size() < 2 || line1.size() < 2)
+    throw InputError("launch.queued: needs at least two sequence lengths of at most " + std::to_string(static_cast<int>(kHostAhead)) +
+                     " launches, with and without memsets");
+  const LineFit f0 = fit_line(line0), f1 = fit_line(line1);
+  QueuedLaunch q;
+  q.base_s = f0.intercept;
+  q.kernel_s = f0.slope;
+  q.memset_s = std::max(0.0, f1.slope - f0.slope);
+  const double longest = std::min(kernels.rbegin()->first, pairs.rbegin()->first);
+  if (longest > kHostAhead && kernels.count(longest) && pairs.count(longest))
+    q.host_memset_s = std::max(0.0, (pairs.at(longest) - kernels.at(longest)) / longest);
+  std::vector<double> model, measured;
+  for (const XY& p : line0) model.push_back(q.base_s + q.kernel_s * p.x), measured.push_back(p.y);
+  for (const XY& p : line1) model.push_back(q.base_s + (q.kernel_s + q.memset_s) * p.x), measured.push_back(p.y);
+  q.fit = relative_errors(model, measured);
+  return q;
+}
+
 void fit_launch(const std::map<std::string, Series>& all, GpuCalibration& gpu) {
   LaunchCalibration l;
   auto per_kernel = [&](const std::string& series) {
@@ -443,6 +477,7 @@ void fit_launch(const std::map<std::string, Series>& all, GpuCalibration& gpu) {
   l.wave_base_s = line.intercept;
   l.per_wave_s = line.slope;
   l.wave_fit = line.quality;
+  if (all.count("launch.queued")) l.queued = fit_queued_launch(series_at(all, "launch.queued"));
   gpu.launch = l;
 }
 

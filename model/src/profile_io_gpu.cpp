@@ -17,6 +17,8 @@ std::vector<std::pair<const char*, D*>> number_fields(T& l) {
     return {{"empty_kernel_s", &l.empty_kernel_s}, {"launch_sync_s", &l.launch_sync_s},
             {"graph_kernel_s", &l.graph_kernel_s}, {"wave_base_s", &l.wave_base_s},
             {"per_wave_s", &l.per_wave_s},         {"blocks_per_wave", &l.blocks_per_wave}};
+  else if constexpr (std::is_same_v<std::remove_const_t<T>, QueuedLaunch>)
+    return {{"base_s", &l.base_s}, {"kernel_s", &l.kernel_s}, {"memset_s", &l.memset_s}, {"host_memset_s", &l.host_memset_s}};
   else if constexpr (std::is_same_v<std::remove_const_t<T>, OverlapCalibration>)
     return {{"copy_engines", &l.copy_engines}, {"copy_bytes", &l.copy_bytes},     {"h2d_s", &l.h2d_s},
             {"d2h_s", &l.d2h_s},               {"kernel_s", &l.kernel_s},         {"h2d_d2h_s", &l.h2d_d2h_s},
@@ -195,6 +197,14 @@ void emit_gpu(YAML::Emitter& out, const GpuCalibration& gpu) {
     out << YAML::Key << "launch" << YAML::Value << YAML::BeginMap;
     emit_numbers(out, *gpu.launch);
     emit_quality(out, "wave_fit", gpu.launch->wave_fit);
+    if (const auto& q = gpu.launch->queued) {
+      out << YAML::Key << "queued" << YAML::Value << YAML::BeginMap;
+      out << YAML::Key << "model" << YAML::Value
+          << "behind busy GPU work: t(k kernels) = base + kernel * k; a memset adds memset on the GPU, host_memset on the host";
+      emit_numbers(out, *q);
+      emit_quality(out, "fit", q->fit);
+      out << YAML::EndMap;
+    }
     out << YAML::EndMap;
   }
   if (gpu.overlap) {
@@ -315,9 +325,17 @@ GpuCalibration read_gpu(const yaml::Value& v) {
   if (v.has("launch")) {
     const yaml::Value l = v.get("launch");
     LaunchCalibration launch;
-    l.allow_only(names_of(launch, {"wave_fit"}));
+    l.allow_only(names_of(launch, {"wave_fit", "queued"}));
     read_numbers(l, launch);
     launch.wave_fit = read_quality(l.get("wave_fit"));
+    if (l.has("queued")) {
+      const yaml::Value q = l.get("queued");
+      QueuedLaunch queued;
+      q.allow_only(names_of(queued, {"model", "fit"}));
+      read_numbers(q, queued);
+      queued.fit = read_quality(q.get("fit"));
+      launch.queued = queued;
+    }
     gpu.launch = launch;
   }
   if (v.has("overlap")) {

@@ -20,6 +20,11 @@ struct Rates {
   const ConflictCurve* conflicts = nullptr;
   double lat_l1 = 0, lat_l2 = 0, lat_dram = 0, lat_fma = 0, lat_cosf = 0;
   double launch = 0, per_wave = 0;
+  // Launches queued behind work: the GPU's own cost per kernel and per memset, the constant of
+  // the queued sequence (events), and the host's cost per memset (0 where the profile has none:
+  // then launches cost the host-side rate only).
+  bool queued = false;
+  double queued_kernel = 0, queued_memset = 0, queue_base = 0, host_memset = 0;
   double fp32 = 0, dram_peak = 0;
   const L2WriteBack* write_back = nullptr;
   const SaturationCurve* dram = nullptr;
@@ -56,6 +61,14 @@ Rates rates_of(const GpuCalibration& g) {
   if (!g.launch) throw InputError("the profile has no gpu.launch section");
   r.launch = g.launch->empty_kernel_s;
   r.per_wave = g.launch->per_wave_s;
+  r.host_memset = r.launch;  // an older profile: a memset costs the host a launch
+  if (const auto& q = g.launch->queued) {
+    r.queued = true;
+    r.queue_base = q->base_s;
+    r.queued_kernel = q->kernel_s;
+    r.queued_memset = q->memset_s;
+    r.host_memset = q->host_memset_s;
+  }
   return r;
 }
 
@@ -115,22 +128,44 @@ WaveParts wave(const Rates& r, const GpuPhase& p, const ExecutionMetrics& m, dou
 
 }  // namespace
 
+GpuRunStart after_l2_flush(const GpuCalibration& gpu) {
+  GpuRunStart s;
+  s.l2_dirty = true;
+  const auto write = gpu.ceilings.find("dram_write");
+  if (write != gpu.ceilings.end() && write->second.median > 0)
+    s.queue_lead_s = 2 * gpu.device.l2_cache_bytes / write->second.median;
+  return s;
+}
+
 GpuPrediction predict_gpu(const GpuCalibration& gpu, const GpuWorkload& workload, const GpuRunStart& start) {
   const Rates r = rates_of(gpu);
   GpuPrediction out;
-  bool first = true;
   if (start.l2_dirty && !r.write_back)
     throw InputError("the profile has no gpu.l2_write_back: it cannot predict a run that starts with a dirty L2 (run perfmodel calibrate --only gpu)");
   double dirty = start.l2_dirty ? r.write_back->bytes : 0;  // reads still to pay for the write-back
+  // The launch timeline (max-plus): the host enqueues launch i at H_i = H_{i-1} + its host cost;
+  // the GPU starts it at S_i = max(E_{i-1} + its queued cost, H_i) and ends it at E_i = S_i + w_i.
+  // Time 0 is the start event; the host enqueued it `lead` earlier (work still queued in front).
+  // Without the GPU's queued costs (an older profile) the lead cannot be used: launches would be free.
+  double host = r.queued ? -start.queue_lead_s : 0, gpu_end = r.queue_base;
+  const auto enqueue = [&](double launches, double host_cost, double gpu_cost, double first_work, double work) {
+    if (launches <= 0) return 0.0;
+    const double before = gpu_end;
+    const double gpu_path = gpu_end + gpu_cost + first_work + (launches - 1) * (gpu_cost + work);
+    const double first_host = host + host_cost + first_work + (launches - 1) * (gpu_cost + work);
+    host += launches * host_cost;
+    const double last_host = host + (launches > 1 ? work : first_work);
+    gpu_end = std::max({gpu_path, first_host, last_host});
+    return gpu_end - before;
+  };
   for (const GpuPhase& p : workload.phases) {
     GpuPhasePrediction pp;
     pp.name = p.name;
     pp.launches = p.launches;
     if (p.launches <= 0) continue;
-    if (p.name == "memset") {  // an asynchronous memset: one launch, no measurable work
-      pp.launch_s = (p.launches - (first ? 1 : 0)) * r.launch;
-      pp.seconds = pp.launch_s;
-      first = false;
+    if (p.name == "memset") {  // an asynchronous memset: no measurable work
+      pp.seconds = enqueue(p.launches, r.host_memset, r.queued_memset, 0, 0);
+      pp.launch_s = pp.seconds / p.launches;
       pp.bound = "launch";
       out.launch_s += pp.seconds;
       out.seconds += pp.seconds;
@@ -155,21 +190,14 @@ GpuPrediction predict_gpu(const GpuCalibration& gpu, const GpuWorkload& workload
       pp.fp64_s += count * w.fp64, pp.special_s += count * w.special, pp.chain_s += count * w.chain;
       if (pp.bytes_in_flight == 0) pp.bytes_in_flight = w.q, pp.dram_Bps_reachable = w.bw;
     }
-    // Back to back, a launch costs at least the measured empty-kernel time, and its work hides
-    // the next launch's overhead: each launch takes max(work, t_launch). The first launch of a
-    // run pays t_launch in full (event to kernel start).
     // Every wave after the first adds the measured cost of scheduling a wave of blocks (the
     // validation data shows it adding, not hiding under the work: conv2d's 64-thread blocks).
     const double scheduling = r.per_wave * std::max(0.0, std::ceil(m.waves) - 1);
     per_launch += scheduling;
-    // The phase's first launch: its work alone when it opens the run (its overhead is added once
-    // below), otherwise at least t_launch; it also pays the write-back.
-    const double first_launch = first ? per_launch + write_back_s : std::max(per_launch + write_back_s, r.launch);
-    pp.seconds = first_launch + (p.launches - 1) * std::max(per_launch, r.launch);
-    pp.launch_s = (first ? 0.0 : std::max(0.0, r.launch - per_launch - write_back_s) / p.launches) +
-                  (p.launches - 1) / p.launches * std::max(0.0, r.launch - per_launch) + scheduling;
+    pp.seconds = enqueue(p.launches, r.launch, r.queued_kernel, per_launch + write_back_s, per_launch);
+    // What the launches add beyond the work (per launch), and the wave scheduling.
+    pp.launch_s = std::max(0.0, pp.seconds - p.launches * per_launch - write_back_s) / p.launches + scheduling;
     pp.dram_s += write_back_s / p.launches;  // the parts are per launch
-    first = false;
     const std::vector<std::pair<const char*, double>> parts = {{"dram", pp.dram_s}, {"l2", pp.l2_s},     {"l1/shared", pp.l1_s},
                                                                {"issue", pp.issue_s}, {"fp64", pp.fp64_s}, {"special", pp.special_s},
                                                                {"latency", pp.chain_s}, {"launch", pp.launch_s}};
@@ -180,8 +208,8 @@ GpuPrediction predict_gpu(const GpuCalibration& gpu, const GpuWorkload& workload
     out.special_s += p.launches * pp.special_s, out.chain_s += p.launches * pp.chain_s;
     out.phases.push_back(pp);
   }
-  out.seconds += r.launch;  // the run's first launch: event to kernel start
-  out.launch_s += r.launch;
+  out.seconds += r.queue_base;  // the start event to the GPU's first launch slot
+  out.launch_s += r.queue_base;
   const std::vector<std::pair<const char*, double>> parts = {{"dram", out.dram_s}, {"l2", out.l2_s},     {"l1/shared", out.l1_s},
                                                              {"issue", out.issue_s}, {"fp64", out.fp64_s}, {"special", out.special_s},
                                                              {"latency", out.chain_s}, {"launch", out.launch_s}};

@@ -119,14 +119,26 @@ struct L2WriteBack {
   }
 };
 
+// Launches enqueued while the GPU is still busy (launch.queued): the GPU's own cost per launch
+// shows until the host, which enqueues at empty_kernel_s per launch, falls behind.
+//   t(k kernels) = base + kernel · k,  t(k memset+kernel pairs) = base + (kernel + memset) · k   (k ≤ 8)
+//   host_memset: what a memset adds to the host's enqueue time (the longest sequence, host-bound)
+struct QueuedLaunch {
+  double base_s = 0, kernel_s = 0, memset_s = 0, host_memset_s = 0;
+  FitQuality fit;  // of both lines, over their points
+};
+
 struct LaunchCalibration {
-  double empty_kernel_s = 0;   // per kernel, back-to-back launches (device timeline)
+  // per kernel, back-to-back launches (device timeline: the host's enqueue rate), the median of
+  // batches over a few seconds: the host's rate wanders by ±15 % over seconds on the H100's VM
+  double empty_kernel_s = 0;
   double launch_sync_s = 0;    // launch + cudaStreamSynchronize of one empty kernel, host clock
   double graph_kernel_s = 0;   // per kernel node of a CUDA graph of empty kernels
   double wave_base_s = 0;      // t(waves) = wave_base + per_wave · waves, empty blocks
   double per_wave_s = 0;
   double blocks_per_wave = 0;  // blocks of the wave sweep that fit the GPU at once
   FitQuality wave_fit;
+  std::optional<QueuedLaunch> queued;  // absent from profiles before launch.queued was fitted
 };
 
 struct OverlapCalibration {

@@ -84,10 +84,19 @@ struct GpuRunStart {  // {}: a clean L2
   // the L2 by a memset of twice its size), and any kernel's after one that wrote more than the L2
   // holds. The run's first DRAM reads pay the profile's gpu.l2_write_back for it.
   bool l2_dirty = false;
+  // How long the GPU stays busy with earlier work after the host enqueues the start event (the
+  // runner's L2-flush memset): launches the host enqueues meanwhile wait in the queue.
+  double queue_lead_s = 0;
 };
-// The validation runner's state (and the CLI's default): a dirty L2 where the profile measured
-// what one costs (gpu.l2_write_back), a clean one otherwise.
-inline GpuRunStart dirty_l2_where_measured(const GpuCalibration& gpu) { return {gpu.l2_write_back.has_value()}; }
+// Right after the validation runner's L2 flush (a memset of twice the L2, enqueued just before the
+// start event): a dirty L2, and the GPU busy for the flush's time at the profile's DRAM write
+// bandwidth (0 where the profile has no dram_write ceiling).
+GpuRunStart after_l2_flush(const GpuCalibration& gpu);
+// The validation runner's state (and the CLI's default): after_l2_flush where the profile measured
+// what a dirty L2 costs (gpu.l2_write_back), a clean L2 and an idle GPU otherwise.
+inline GpuRunStart dirty_l2_where_measured(const GpuCalibration& gpu) {
+  return gpu.l2_write_back ? after_l2_flush(gpu) : GpuRunStart{};
+}
 
 // Throws InputError when the profile lacks a part the workload needs (ceilings, launch, device).
 GpuPrediction predict_gpu(const GpuCalibration& gpu, const GpuWorkload& workload, const GpuRunStart& start = {});
