@@ -99,6 +99,15 @@ TEST(GpuWorkloads, DescriptorsMatchTheSeedsClosedForms) {
   const GpuWorkload mo = describe_gpu_kernel("mv-opt", 4096, {32, 4, 0}, none, 50e6);
   EXPECT_EQ(mo.phases[0].shared_accesses.size(), 1u);
   EXPECT_EQ(mo.phases[0].shared_accesses.begin()->first, 1);
+  // The loops that stage tiles through shared memory between barriers, and only those.
+  EXPECT_TRUE(mm.phases[0].staged_tiles);
+  EXPECT_TRUE(ms.phases[0].staged_tiles && mo.phases[0].staged_tiles);
+  for (const char* kernel : {"mm-shared", "sgemm-tiled", "sgemm-64", "sgemm-256x16"})
+    EXPECT_TRUE(describe_gpu_kernel(kernel, 4096, default_config(gpu_kernel_spec(kernel), 4096), none, 50e6).phases[0].staged_tiles)
+        << kernel;
+  for (const char* kernel : {"mm-global", "matmul", "mv-global", "mv-constant", "conv2d-shared", "dot", "cosine", "blur"})
+    for (const GpuPhase& p : describe_gpu_kernel(kernel, 4096, default_config(gpu_kernel_spec(kernel), 4096), none, 50e6).phases)
+      EXPECT_FALSE(p.staged_tiles) << kernel;
   // Compulsory DRAM bytes of mv: A once, b once, c once.
   EXPECT_DOUBLE_EQ(mo.phases[0].dram_bytes, 4.0 * (4096.0 * 4096 + 2 * 4096));
   // CG: 10 products, 21 dot products, 10 + 10 vector updates.
@@ -234,6 +243,29 @@ TEST(GpuPredictor, LaunchesQueueBehindTheLeadAndTheHostRate) {
                                                 lead, 1.3e-6);
       EXPECT_NEAR(predict_gpu(g, w, start).seconds, expected, 1e-12) << "lead " << lead << ", n " << n;
     }
+}
+
+TEST(GpuPredictor, AStagedTileLoopOverlapsItsL2AndL1PhasesOnlyAcrossBlocks) {
+  const GpuCalibration g = simple_gpu();
+  GpuPhase p;
+  p.name = "tiles";
+  p.block_x = 256, p.registers_per_thread = 32;
+  p.l2_bytes = 8e9;                     // 1 ms at the 8 TB/s L2 ceiling, all SMs busy
+  p.shared_accesses[1] = 132 * 1e6;     // 1e6 conflict-free passes per SM: 0.5 ms at 2 GHz
+  p.loads_in_flight = 64, p.request_bytes = 128;
+  for (const double blocks_per_sm : {1.0, 4.0}) {
+    p.grid_x = 132 * blocks_per_sm;
+    GpuWorkload w;
+    w.phases = {p};
+    const GpuPrediction free_running = predict_gpu(g, w);
+    w.phases[0].staged_tiles = true;
+    const GpuPrediction staged = predict_gpu(g, w);
+    ASSERT_NEAR(free_running.l2_s, 1e-3, 1e-9);
+    ASSERT_NEAR(free_running.l1_s, 0.5e-3, 1e-9);
+    // Unstaged the two overlap fully; staged, 1/b of the shorter stays exposed.
+    EXPECT_NEAR(free_running.seconds, 2e-6 + 1e-3, 1e-9) << blocks_per_sm;
+    EXPECT_NEAR(staged.seconds - free_running.seconds, 0.5e-3 / blocks_per_sm, 1e-9) << blocks_per_sm;
+  }
 }
 
 TEST(GpuPredictor, TheRunnersStartIsTheFlushsDirtyL2AndItsTime) {

@@ -113,6 +113,7 @@ GpuPhase dot_phase(Builder& b, const std::string& name, double n, double block, 
 GpuPhase mv_opt_phase(Builder& b, const std::string& name, double n, double x, double y, bool global_b) {
   const double threads = x * y, blocks = n / x, r = x / y, tiles = n / x;
   GpuPhase p = b.phase(name, blocks, 1, x, y, 32, (x * (x + 1)) * kF);
+  p.staged_tiles = true;
   const double warps = blocks * std::ceil(threads / kWarp);
   const double wf_per_load = rows_per_warp(x, threads);  // a warp spans this many rows of the tile
   const double loads = warps * tiles * r;                 // warp-wide A loads (= tile stores = tile reads)
@@ -186,6 +187,7 @@ void describe_mv(const Request& req, GpuWorkload& w) {
   // mv-shared<X>: X-way (per warp: lanes·gcd(X,32)/32) conflicts on the column read.
   const double lanes = std::min(kWarp, X), tiles = n / X;
   GpuPhase p = b.phase(names[0], n / X, 1, X, 1, 32, X * X * kF);
+  p.staged_tiles = true;
   const double warps = (n / X) * std::ceil(X / kWarp);
   const double accesses = warps * tiles * X;  // per warp: X loads, X stores, X reads per tile
   const double degree = lanes * std::gcd(static_cast<long>(X), 32L) / kWarp;
@@ -241,6 +243,7 @@ void describe_mm(const Request& req, GpuWorkload& w) {
   if (kernel == "mm-shared") {
     const double t = X, tiles = n / t, rows = rows_per_warp(t, t * t);
     GpuPhase p = b.phase(names[0], n / t, n / t, t, t, 32, 2 * t * t * kF);
+    p.staged_tiles = true;
     p.flops_fp32 = 2 * n * n * n;
     p.l1_wavefronts = warps * tiles * 2 * rows + warps;
     p.l1_data_bytes = warps * tiles * 2 * kLine + kF * n * n;
@@ -261,6 +264,7 @@ void describe_mm(const Request& req, GpuWorkload& w) {
   // mm-opt<X,Y,NE> (S0 4.17): bytes 4n³(1/(XY) + 1/NE) (S0 Eq 4.9/4.10 in bytes).
   const double ne = c.p, tiles = n / X;
   GpuPhase p = b.phase(names[0], n / (X * Y), n / ne, X, Y, 64, ne * X * kF);
+  p.staged_tiles = true;
   const double tw = (n / (X * Y)) * (n / ne) * std::ceil(threads / kWarp);  // warps (a 16-thread block fills half of one)
   const double a_loads = tw * tiles * (ne / Y), b_loads = tw * tiles * X;
   p.flops_fp32 = 2 * n * n * n;
@@ -290,6 +294,7 @@ void describe_sgemm(const Request& req, GpuWorkload& w) {
   w.h2d_bytes = 3 * kF * n * n, w.d2h_bytes = kF * n * n;
   if (kernel == "sgemm-256x16") {  // (16,16) threads, 256×16 tile, k-step 128, A streamed from global
     GpuPhase p = b.phase(names[0], n / 256, n / 16, 16, 16, 64, 128 * 16 * kF);
+    p.staged_tiles = true;
     const double warps = n * n / 512, steps = n / 128;
     p.flops_fp32 = 2 * n * n * n + 3 * n * n;
     // Per step a warp loads 128 A words per lane (128-B lines) and 8 B words; it stores 8 words
@@ -312,6 +317,7 @@ void describe_sgemm(const Request& req, GpuWorkload& w) {
   }
   if (kernel == "sgemm-tiled") {  // (32,8) threads, 32×32 tile, k-step 8
     GpuPhase p = b.phase(names[0], n / 32, n / 32, 32, 8, 40, 2 * 32 * 9 * kF);
+    p.staged_tiles = true;
     const double warps = n * n / 128, steps = n / 8;
     p.flops_fp32 = 2 * n * n * n + 3 * n * n;
     p.l1_wavefronts = warps * steps * (1 + 32) + warps * 4 * 2;  // A coalesced; B: 32 columns per warp access
@@ -332,6 +338,7 @@ void describe_sgemm(const Request& req, GpuWorkload& w) {
   }
   // sgemm-64: (16,16) threads, 64×64 tile, k-step 16, 4×4 results per thread.
   GpuPhase p = b.phase(names[0], n / 64, n / 64, 16, 16, 64, (16 * 64 + 64 * 17) * kF);
+  p.staged_tiles = true;
   const double warps = n * n / 512, steps = n / 16;
   p.flops_fp32 = 2 * n * n * n + 3 * n * n;
   p.l1_wavefronts = warps * steps * (4 + 4 * 2) + warps * 16 * 2;

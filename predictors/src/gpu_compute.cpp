@@ -84,7 +84,12 @@ struct WaveParts {
   double q = 0, bw = 0;
   // The special calls are instruction sequences too: they and the other instructions share the
   // schedulers' issue slots, so their times add; the memory levels overlap with both.
-  double total() const { return std::max({dram, l2, l1, issue + special, fp64, chain}); }
+  // A staged-tile loop (GpuPhase::staged_tiles): each block alternates its L2 fetch of a tile
+  // and its L1/shared work on it, between barriers; only the other blocks resident on the SM
+  // overlap them, so of the shorter of the two a 1/blocks share stays exposed.
+  double staged_blocks = 0;  // resident blocks per SM in the wave; 0: not a staged-tile loop
+  double l1_l2() const { return staged_blocks > 0 ? std::max(l1, l2) + std::min(l1, l2) / staged_blocks : std::max(l1, l2); }
+  double total() const { return std::max({dram, l1_l2(), issue + special, fp64, chain}); }
 };
 
 // `evicting`: the launch's DRAM bytes (over all its waves) that evict dirty L2 lines.
@@ -94,6 +99,7 @@ WaveParts wave(const Rates& r, const GpuPhase& p, const ExecutionMetrics& m, dou
   const double sms_used = std::min(r.sms, k);
   const double share = sms_used / r.sms;
   const double warps_per_sm = std::ceil(k / sms_used) * m.warps_per_block;
+  if (p.staged_tiles) w.staged_blocks = std::ceil(k / sms_used);
   // The curve is read at the wave's bytes in flight, however few SMs hold them: 64 SMs with
   // 16 KiB each read 2.10 TB/s, what 132 SMs with the same 1 MiB in all read (data/experiments/
   // 2026-11-23-h100/sm_bandwidth.csv; one SM alone reaches 70 GB/s).

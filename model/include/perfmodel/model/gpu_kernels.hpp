@@ -53,6 +53,10 @@ struct GpuPhase {
   // measured runs show them in flight together: the calibrated per-warp request limit, which the
   // microbenchmark's own load window sets, does not apply.
   bool loads_issued_together = false;
+  // The main loop stages a tile through shared memory between two barriers: a block's global
+  // loads and its shared-memory computation alternate, so only other blocks' phases can overlap
+  // them (the predictor's staged-tile overlap).
+  bool staged_tiles = false;
   // Longest chain of dependent operations of one thread (a wave lasts at least this long): FMAs,
   // cosf calls, and loads that wait for an L1 hit, an L2 hit or a DRAM round trip.
   double chain_fma = 0, chain_cosf = 0, chain_l1_loads = 0, chain_l2_loads = 0, chain_dram_loads = 0;

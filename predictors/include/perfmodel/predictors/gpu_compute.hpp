@@ -15,7 +15,11 @@
 //     E' = max(E + g + W_1 + (m−1)(g + W), H + h + W_1 + (m−1)(g + W), H + m·h + W_m).
 //     A profile without gpu.launch.queued: g = base = lead = 0, each launch costs the host's rate.
 //   W = Σ_waves T_wave + t_wave · (⌈waves⌉ − 1)
-//   T_wave = max( T_dram, T_l2, T_l1, T_issue + T_special, T_fp64, T_chain )     for a wave of k blocks
+//   T_wave = max( T_dram, T_l1l2, T_issue + T_special, T_fp64, T_chain )     for a wave of k blocks
+//     T_l1l2   = max(T_l1, T_l2) + [staged tiles] min(T_l1, T_l2) / b,  b = the wave's blocks per SM:
+//                in a loop that stages tiles through shared memory between barriers a block's L2
+//                fetch and its L1/shared work alternate, and only the other b − 1 blocks overlap
+//                them (mm-opt at one or two blocks per SM ran 23–39 % over max(T_l1, T_l2))
 //     f        = k / blocks                      (the wave's share of the phase's work)
 //     S_k      = min(SMs, k),  w = warps per SM in the wave
 //     q_SM     = w · min(loads_in_flight, R) · request_bytes     (bytes in flight per busy SM; R: the
@@ -43,7 +47,8 @@
 //                X/Y dependent L1 loads)
 //   t_wave   = the measured cost of scheduling one more wave of blocks.
 // The validation data chose the forms that differ from the seeds: overlap (max) between the memory
-// levels and the pipelines, the issue slots shared by special calls, the latency-limited issue, the
+// levels and the pipelines, except a staged-tile loop's L2 and L1 phases (the share of blocks;
+// combining the DRAM term too put mv-shared 37 % off), the issue slots shared by special calls, the latency-limited issue, the
 // launch timeline (host rate, queued GPU cost, the flush's lead: data/experiments/
 // 2026-11-23-h100-launch-warmup), the additive per-wave cost (see data/validation/…/report.md).
 #include <string>
