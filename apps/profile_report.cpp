@@ -132,6 +132,14 @@ void add_gpu(Report& r, const GpuCalibration& gpu) {
                {"blocks_per_wave", count(l.blocks_per_wave)}};
     add_quality(row, "wave_fit", l.wave_fit);
     r.tables.push_back({"gpu_launch", {row}});
+    if (const auto& q = l.queued) {
+      Record queued{{"base_s", Cell(q->base_s, Unit::seconds)},
+                    {"kernel_s", Cell(q->kernel_s, Unit::seconds)},
+                    {"memset_s", Cell(q->memset_s, Unit::seconds)},
+                    {"host_memset_s", Cell(q->host_memset_s, Unit::seconds)}};
+      add_quality(queued, "fit", q->fit);
+      r.tables.push_back({"gpu_launch_queued", {queued}});
+    }
   }
   if (gpu.overlap) {
     const OverlapCalibration& o = *gpu.overlap;

@@ -20,9 +20,10 @@ struct Rates {
   const ConflictCurve* conflicts = nullptr;
   double lat_l1 = 0, lat_l2 = 0, lat_dram = 0, lat_fma = 0, lat_cosf = 0;
   double launch = 0, per_wave = 0;
-  // Launches queued behind work: the GPU's own cost per kernel and per memset, the constant of
-  // the queued sequence (events), and the host's cost per memset (0 where the profile has none:
-  // then launches cost the host-side rate only).
+  // Launches queued behind work (gpu.launch.queued): the GPU's own cost per kernel and per
+  // memset, the constant of the queued sequence (events), and the host's cost per memset. A
+  // profile without them: the GPU's costs 0, a memset costs the host a launch, so every launch
+  // costs the host's back-to-back rate.
   bool queued = false;
   double queued_kernel = 0, queued_memset = 0, queue_base = 0, host_memset = 0;
   double fp32 = 0, dram_peak = 0;
