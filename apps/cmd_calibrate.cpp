@@ -9,6 +9,8 @@
 #include "perfmodel/calibrate/device.hpp"
 #include "perfmodel/model/errors.hpp"
 #include "perfmodel/model/profile_io.hpp"
+#include "perfmodel/model/provenance.hpp"
+#include "perfmodel/model/version.hpp"
 #include "profile_report.hpp"
 
 namespace perfmodel::cli {
@@ -82,7 +84,8 @@ int cmd_fit(const Invocation& inv) {
   if (!parse_or_help(inv,
                      "usage: perfmodel fit [--samples PCIE.csv] [--gpu-samples GPU.csv] [--cpu-samples CPU.csv] [--profile P.yaml] "
                      "--out PROFILE.yaml\n\n"
-                     "Re-fits the models from recorded raw samples; provenance is taken from the samples files. With --profile,\n"
+                     "Re-fits the models from recorded raw samples; provenance is taken from the samples files, and the\n"
+                     "re-fit (this command, toolkit version and commit, date) is recorded as provenance.refit. With --profile,\n"
                      "the sections not re-fitted are kept from it: a profile brought up to a newer toolkit's fits without\n"
                      "measuring again (its samples must come from the run that wrote it).",
                      options, nullptr, vm))
@@ -135,6 +138,9 @@ int cmd_fit(const Invocation& inv) {
     profile.pcie = fit_pcie(samples.samples, base_name(path), timer_name == "events" ? TimerSource::event : TimerSource::wall);
     profile.pcie->calibration_wall_s = wall;
   }
+  // The measurement's provenance stays the calibration run's; the re-fit is recorded beside it.
+  profile.provenance.refit = inv.command_line + " (toolkit " + toolkit_version() + ", commit " + toolkit_commit() + ", " +
+                             utc_now_iso8601() + ")";
   const std::string out_path = vm["out"].as<std::string>();
   save_profile(profile, out_path);
   Report report = profile_report(profile);

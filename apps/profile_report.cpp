@@ -211,6 +211,7 @@ Report profile_report(const Profile& profile) {
   Report r;
   r.meta.push_back({"schema_version", Cell(std::int64_t{profile.schema_version})});
   for (const auto& [key, value] : profile.provenance.fields()) r.meta.push_back({key, Cell(*value)});
+  if (!profile.provenance.refit.empty()) r.meta.push_back({"refit", Cell(profile.provenance.refit)});
   if (profile.gpu) add_gpu(r, *profile.gpu);
   if (profile.cpu) add_cpu(r, *profile.cpu);
   if (!profile.pcie) return r;

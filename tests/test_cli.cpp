@@ -8,6 +8,7 @@
 
 #include "cli.hpp"
 #include "perfmodel/model/profile_io.hpp"
+#include "perfmodel/model/version.hpp"
 
 using namespace perfmodel;
 
@@ -276,6 +277,11 @@ TEST(Cli, FitIntoAProfileKeepsTheOtherSectionsAndRefusesSamplesOfAnotherRun) {
   const Profile refit = load_profile(out);
   ASSERT_TRUE(refit.gpu && refit.cpu && refit.pcie);
   EXPECT_EQ(refit.provenance.date_utc, bundled.provenance.date_utc);
+  EXPECT_EQ(refit.provenance.command, bundled.provenance.command);
+  // The re-fit is recorded beside the measurement's provenance: the command and this toolkit.
+  EXPECT_TRUE(bundled.provenance.refit.empty());
+  EXPECT_EQ(refit.provenance.refit.rfind("perfmodel fit --profile ", 0), 0u) << refit.provenance.refit;
+  EXPECT_NE(refit.provenance.refit.find(std::string("commit ") + toolkit_commit()), std::string::npos) << refit.provenance.refit;
   EXPECT_EQ(refit.pcie->calibration_wall_s, bundled.pcie->calibration_wall_s);
   EXPECT_GT(refit.pcie->calibration_wall_s, 0);
   EXPECT_EQ(refit.gpu->ceiling("dram_read").median, bundled.gpu->ceiling("dram_read").median);

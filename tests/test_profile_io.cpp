@@ -179,6 +179,7 @@ TEST(ProfileYaml, EachKindOfBadProfileGetsItsOwnError) {
       {R"(- \[256, 4096, 1, [^\]]+\])", "- [256, 4096, 1]", R"(gpu\.partition\.sweep\.rows\[0\]: has 3 values for 4 columns)"},
       {"seconds_per_byte: 1.4", "seconds_per_byte: -1.4", R"(gpu\.l2_write_back\.seconds_per_byte)"},
       {"empty_kernel_s: [^\n]+", "empty_kernel_s: soon", R"(gpu\.launch\.empty_kernel_s: expected a number)"},
+      {"  toolkit_commit:", "  refit: [1, 2]\n  toolkit_commit:", R"(provenance\.refit: expected a scalar)"},
       {"host_memset_s: [^\n]+", "host_memset_s: -1e-6", R"(gpu\.launch\.queued\.host_memset_s: must be >= 0)"},
       {"host_memset_s:", "memset_host_s:", R"(gpu\.launch\.queued\.memset_host_s: unknown key)"},
       {"  overlap:", "  overlaps:", R"(gpu\.overlaps: unknown key)"},

@@ -72,6 +72,8 @@ std::string profile_to_yaml(const Profile& profile) {
   out << YAML::Key << "provenance" << YAML::Value << YAML::BeginMap;
   for (const auto& [key, value] : profile.provenance.fields())
     out << YAML::Key << key << YAML::Value << YAML::DoubleQuoted << *value;
+  if (!profile.provenance.refit.empty())
+    out << YAML::Key << "refit" << YAML::Value << YAML::DoubleQuoted << profile.provenance.refit;
   out << YAML::EndMap;
   if (profile.pcie) {
     const PcieCalibration& p = *profile.pcie;
@@ -191,8 +193,10 @@ Profile parse_profile(const std::string& yaml_text, const std::string& file_name
   auto fields = profile.provenance.fields();
   std::vector<std::string> names;
   for (const auto& field : fields) names.push_back(field.first);
+  names.push_back("refit");
   provenance.allow_only(names);
   for (auto& [name, value] : fields) *value = provenance.get(name).as_string();
+  if (provenance.has("refit")) profile.provenance.refit = provenance.get("refit").as_string();
 
   if (root.has("pcie")) profile.pcie = read_pcie(root.get("pcie"));
   if (root.has("gpu")) profile.gpu = sections::read_gpu(root.get("gpu"));

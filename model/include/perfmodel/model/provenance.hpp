@@ -18,8 +18,14 @@ struct Provenance {
   std::string command;          // the exact command line
   std::string toolkit_version;
   std::string toolkit_commit;
+  // Optional: set when `perfmodel fit` re-fitted the profile from the run's recorded samples with
+  // another toolkit: the measurement's fields above stay the calibration run's, and this says who
+  // fitted it ("perfmodel fit … (toolkit 0.1.0, commit …, 2026-11-23T02:50:00Z)"). Empty: the
+  // profile is as the calibration wrote it.
+  std::string refit;
 
-  // Ordered (key, value) view, the single list that writers and readers share.
+  // Ordered (key, value) view of the required fields, the single list that writers and readers
+  // share (`refit` is written and read beside it, only when set).
   std::vector<std::pair<std::string, std::string*>> fields();
   std::vector<std::pair<std::string, const std::string*>> fields() const;
 };
