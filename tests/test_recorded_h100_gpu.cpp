@@ -50,10 +50,11 @@ TEST(RecordedH100Gpu, RefittingTheRawSamplesReproducesTheProfile) {
   EXPECT_NEAR(again.launch->queued->host_memset_s / g.launch->queued->host_memset_s, 1, 1e-6);
 }
 
-// Launches queued behind busy work cost the GPU less than the host needs to enqueue one (1.8 µs
-// against 4.06 µs in the bundled run, 2.0 against 3.9 on the lease before), and the GPU's cost
-// repeats between two runs to 10 % (1.80 and 1.96 µs in the bundled pair; the host's rate is
-// what wanders: data/experiments/2026-11-23-h100-launch-warmup).
+// Launches queued behind busy work cost the GPU less than the host needs to enqueue one (2.03 µs
+// against 4.29 µs in the bundled run; 1.80 against 4.06 and 2.0 against 3.9 on the leases before),
+// and the GPU's cost repeats between two runs to 10 % (2.03 and 2.01 µs in the bundled pair, 1.80
+// and 1.96 in the pair before; the host's rate is what wanders: 4.29 and 3.93 µs in the bundled
+// pair, data/experiments/2026-11-23-h100-launch-warmup).
 TEST(RecordedH100Gpu, QueuedLaunchesCostTheGpuLessThanTheHostAndRepeat) {
   const Profile a = load_profile(kProfile), b = load_profile(kRepeat);
   for (const Profile* p : {&a, &b}) {

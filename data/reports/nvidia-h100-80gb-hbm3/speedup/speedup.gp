@@ -10,8 +10,7 @@ set multiplot layout 2,4 title "GPU (NVIDIA H100 80GB HBM3, kernel + pinned copi
 set title 'mv (GPU: mv-opt)' font ',10'
 set xlabel 'matrix order (n x n)' font ',8'
 unset arrow
-set arrow from 1229.56699, graph 0 to 1229.56699, graph 1 nohead dt 3 lc rgb '#555555'
-plot 1 with lines lc rgb '#aaaaaa' notitle, 'speedup_predicted.csv' skip 1 using (strcol(1) eq 'mv' ? $3 : 1/0):4 with lines lw 2 lc rgb '#000000' title 'predicted', 'speedup_measured.csv' skip 1 using (strcol(1) eq 'mv' ? $3 : 1/0):4 with points pt 7 ps 0.9 lc rgb '#000000' title 'measured', 1/0 with lines dt 3 lc rgb '#555555' title 'crossover n = 1230'
+plot 1 with lines lc rgb '#aaaaaa' notitle, 'speedup_predicted.csv' skip 1 using (strcol(1) eq 'mv' ? $3 : 1/0):4 with lines lw 2 lc rgb '#000000' title 'predicted', 'speedup_measured.csv' skip 1 using (strcol(1) eq 'mv' ? $3 : 1/0):4 with points pt 7 ps 0.9 lc rgb '#000000' title 'measured'
 set title 'mm (GPU: mm-opt)' font ',10'
 set xlabel 'matrix order (n x n)' font ',8'
 unset arrow
@@ -19,17 +18,17 @@ plot 1 with lines lc rgb '#aaaaaa' notitle, 'speedup_predicted.csv' skip 1 using
 set title 'dot (GPU: dot)' font ',10'
 set xlabel 'vector length' font ',8'
 unset arrow
-set arrow from 4952967.88, graph 0 to 4952967.88, graph 1 nohead dt 3 lc rgb '#555555'
-plot 1 with lines lc rgb '#aaaaaa' notitle, 'speedup_predicted.csv' skip 1 using (strcol(1) eq 'dot' ? $3 : 1/0):4 with lines lw 2 lc rgb '#000000' title 'predicted', 'speedup_measured.csv' skip 1 using (strcol(1) eq 'dot' ? $3 : 1/0):4 with points pt 7 ps 0.9 lc rgb '#000000' title 'measured', 1/0 with lines dt 3 lc rgb '#555555' title 'crossover n = 4952968'
+plot 1 with lines lc rgb '#aaaaaa' notitle, 'speedup_predicted.csv' skip 1 using (strcol(1) eq 'dot' ? $3 : 1/0):4 with lines lw 2 lc rgb '#000000' title 'predicted', 'speedup_measured.csv' skip 1 using (strcol(1) eq 'dot' ? $3 : 1/0):4 with points pt 7 ps 0.9 lc rgb '#000000' title 'measured'
 set title 'cg (GPU: cg)' font ',10'
 set xlabel 'matrix order (n x n)' font ',8'
 unset arrow
-plot 1 with lines lc rgb '#aaaaaa' notitle, 'speedup_predicted.csv' skip 1 using (strcol(1) eq 'cg' ? $3 : 1/0):4 with lines lw 2 lc rgb '#000000' title 'predicted', 'speedup_measured.csv' skip 1 using (strcol(1) eq 'cg' ? $3 : 1/0):4 with points pt 7 ps 0.9 lc rgb '#000000' title 'measured'
+set arrow from 1082.08675, graph 0 to 1082.08675, graph 1 nohead dt 3 lc rgb '#555555'
+plot 1 with lines lc rgb '#aaaaaa' notitle, 'speedup_predicted.csv' skip 1 using (strcol(1) eq 'cg' ? $3 : 1/0):4 with lines lw 2 lc rgb '#000000' title 'predicted', 'speedup_measured.csv' skip 1 using (strcol(1) eq 'cg' ? $3 : 1/0):4 with points pt 7 ps 0.9 lc rgb '#000000' title 'measured', 1/0 with lines dt 3 lc rgb '#555555' title 'crossover n = 1082'
 set title 'cholesky (GPU: cholesky-opt)' font ',10'
 set xlabel 'matrix order (n x n)' font ',8'
 unset arrow
-set arrow from 672.688506, graph 0 to 672.688506, graph 1 nohead dt 3 lc rgb '#555555'
-plot 1 with lines lc rgb '#aaaaaa' notitle, 'speedup_predicted.csv' skip 1 using (strcol(1) eq 'cholesky' ? $3 : 1/0):4 with lines lw 2 lc rgb '#000000' title 'predicted', 'speedup_measured.csv' skip 1 using (strcol(1) eq 'cholesky' ? $3 : 1/0):4 with points pt 7 ps 0.9 lc rgb '#000000' title 'measured', 1/0 with lines dt 3 lc rgb '#555555' title 'crossover n = 673'
+set arrow from 978.691079, graph 0 to 978.691079, graph 1 nohead dt 3 lc rgb '#555555'
+plot 1 with lines lc rgb '#aaaaaa' notitle, 'speedup_predicted.csv' skip 1 using (strcol(1) eq 'cholesky' ? $3 : 1/0):4 with lines lw 2 lc rgb '#000000' title 'predicted', 'speedup_measured.csv' skip 1 using (strcol(1) eq 'cholesky' ? $3 : 1/0):4 with points pt 7 ps 0.9 lc rgb '#000000' title 'measured', 1/0 with lines dt 3 lc rgb '#555555' title 'crossover n = 979'
 set title 'conv2d (GPU: conv2d-shared)' font ',10'
 set xlabel 'image side (n x n)' font ',8'
 unset arrow
