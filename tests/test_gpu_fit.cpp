@@ -307,3 +307,27 @@ TEST(GpuFit, RowReadSeriesFitsItsOwnCurveAndRequestLimit) {
   ASSERT_TRUE(g.dram_concurrency_rows->holdout);
   EXPECT_LT(g.dram_concurrency_rows->holdout->max_rel_error, 0.01);
 }
+
+// Queued launches whose time does not grow with their number cannot be fitted: one error naming
+// the series, not a profile with a negative per-launch cost that no reader accepts.
+TEST(GpuFit, QueuedLaunchesThatDoNotGrowAreRefused) {
+  GpuSampleFile f;
+  f.device.multiprocessors = 132;
+  auto& s = f.samples;
+  s.push_back(sample("launch.empty", {}, 3.5e-3, 1000));
+  s.push_back(sample("launch.sync", {}, 9e-6 * 50, 50));
+  s.push_back(sample("launch.graph", {}, 1e-3, 1000));
+  for (double waves : {1.0, 2.0})
+    s.push_back(sample("launch.waves", {{"waves", waves}, {"blocks", waves * 1056}}, 20 * (2e-6 + 0.6e-6 * waves), 20));
+  for (double k : {1.0, 2.0, 4.0, 8.0}) {
+    s.push_back(sample("launch.queued", {{"launches", k}, {"memset", 0}}, 10e-6 - 0.5e-6 * k, k));
+    s.push_back(sample("launch.queued", {{"launches", k}, {"memset", 1}}, 11e-6, k));
+  }
+  try {
+    fit_gpu(f, "s.csv");
+    FAIL() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("launch.queued"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("does not grow"), std::string::npos) << e.what();
+  }
+}

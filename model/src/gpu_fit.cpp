@@ -443,6 +443,9 @@ QueuedLaunch fit_queued_launch(const Series& queued) {
     throw InputError("launch.queued: needs at least two sequence lengths of at most " + std::to_string(static_cast<int>(kHostAhead)) +
                      " launches, with and without memsets");
   const LineFit f0 = fit_line(line0), f1 = fit_line(line1);
+  if (!(f0.slope > 0) || !(f0.intercept >= 0))
+    throw InputError("launch.queued: the time of queued launches does not grow with their number (slope " + std::to_string(f0.slope) +
+                     " s per launch, intercept " + std::to_string(f0.intercept) + " s): re-run perfmodel calibrate --only gpu.launch");
   QueuedLaunch q;
   q.base_s = f0.intercept;
   q.kernel_s = f0.slope;
