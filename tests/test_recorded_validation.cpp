@@ -3,7 +3,7 @@
 // bundled profile for every recorded measurement, so a model change that worsens accuracy fails.
 //
 // The targets are median |error| ≤ 10 %, p90 ≤ 20 % and a tuner within 3 % of the
-// measured optimum on average. On this run (2026-11-23 02:37 UTC, GPU 3ac5e21a) the model reaches
+// measured optimum on average. On this run (2026-11-23 02:39 UTC, GPU 3ac5e21a) the model reaches
 // median 8.2 % (met), p90 23.5 % (not met: the configuration sweeps' outliers) and a tuner loss
 // of 5.7 % (not met); on the launch rules' configurations median 7.4 %, p90 21.4 %. The limits
 // hold the model at this level. This run is out of sample for the session's model changes (the
