@@ -99,8 +99,8 @@ WaveParts wave(const Rates& r, const GpuPhase& p, const ExecutionMetrics& m, dou
   const double f = k / m.blocks;
   const double sms_used = std::min(r.sms, k);
   const double share = sms_used / r.sms;
-  const double warps_per_sm = std::ceil(k / sms_used) * m.warps_per_block;
-  if (p.staged_tiles) w.staged_blocks = std::ceil(k / sms_used);
+  const double blocks_per_sm = std::ceil(k / sms_used), warps_per_sm = blocks_per_sm * m.warps_per_block;
+  if (p.staged_tiles) w.staged_blocks = blocks_per_sm;
   // The curve is read at the wave's bytes in flight, however few SMs hold them: 64 SMs with
   // 16 KiB each read 2.10 TB/s, what 132 SMs with the same 1 MiB in all read (data/experiments/
   // 2026-11-23-h100/sm_bandwidth.csv; one SM alone reaches 70 GB/s).
