@@ -107,9 +107,10 @@ TEST(RecordedValidation, ErrorsStayAtTheRecordedLevel) {
   // before, 8.3 % there before the staged overlap; its mean 19.6 %, was 21.9 %, from the small
   // sizes' one or two blocks per SM).
   EXPECT_LE(a.per_kernel.at("sgemm-256x16").median, 0.13);
-  // The global-memory convolution: 11.7 % median on the bundled lease, 12.1 %, 11.6 %, 10.3 % and
-  // 9.2 % on the ones before (its 16-wide blocks are over-predicted by 17-23 % at large n).
-  EXPECT_LE(a.per_kernel.at("conv2d-global").median, 0.125);
+  // The global-memory convolution: 8.7 % median on the bundled lease since its instruction count
+  // is Nsight Compute's (282 per output warp, 11.7 % with the 175 read off the inner loop before);
+  // its 16-wide blocks are still over-predicted by 17-23 % at large n (L1-bound in the model).
+  EXPECT_LE(a.per_kernel.at("conv2d-global").median, 0.095);
   for (const auto& [kernel, s] : a.per_kernel) EXPECT_LE(s.median, 0.25) << kernel;
 }
 

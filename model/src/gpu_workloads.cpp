@@ -385,7 +385,9 @@ void describe_conv2d(const Request& req, GpuWorkload& w) {
     const double blocks = (n / X) * (n / Y);
     p.l2_bytes = blocks * (Y + fs - 1) * sectors(kF * (X + fs - 1)) * kSector + kF * n * n;
     p.dram_bytes = 2 * kF * n * n;
-    p.warp_instructions = warps * taps * 7;
+    // Nsight Compute (data/experiments/2026-11-23-h100-ncu): 282 warp instructions per output warp
+    // at every size and block shape (the 25 taps' bounds checks and index arithmetic included).
+    p.warp_instructions = warps * 282;
     p.loads_in_flight = taps;
     p.request_bytes = kF * lanes * rows;
     p.chain_fma = taps;
@@ -405,7 +407,10 @@ void describe_conv2d(const Request& req, GpuWorkload& w) {
   const double blocks = (n / X) * (n / Y);
   p.l2_bytes = blocks * (Y + fs - 1) * sectors(kF * 2 * X) * kSector + kF * n * n;
   p.dram_bytes = 2 * kF * n * n;
-  p.warp_instructions = warps * fs * (12 + 3 * fs);
+  // Nsight Compute (data/experiments/2026-11-23-h100-ncu): 209 warp instructions per output warp
+  // plus 45 per block (the filter-row stores of the ty = 0 warp), within 2 % for every block shape
+  // but 64x1 (5 % under).
+  p.warp_instructions = warps * 209 + blocks * 45;
   p.loads_in_flight = 2;
   p.request_bytes = kF * lanes * rows;
   p.chain_fma = taps;
