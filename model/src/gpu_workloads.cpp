@@ -363,6 +363,7 @@ void describe_conv2d(const Request& req, GpuWorkload& w) {
   const double threads = req.threads;
   const std::vector<std::string>& names = req.names;
   Builder& b = req.builder;
+  static_assert(kConvFilter == 5, "the convolutions' instruction counts below were counted for a 5x5 filter");
   const double fs = kConvFilter, r = (fs - 1) / 2, taps = fs * fs;
   w.flops = 2 * taps * n * n;
   w.algorithmic_bytes = kF * (2 * n * n + taps);
