@@ -147,3 +147,39 @@ TEST(PcieRefinement, RespectsTheCapTheFloorAndRejectsBadMedians) {
   EXPECT_THROW(pcie_refinement_sizes({{1024, 1e-5}, {2048, -1.0}, {4096, 2e-5}}, {}), std::invalid_argument);
   EXPECT_THROW(pcie_refinement_sizes({{0, 1e-5}}, {}), std::invalid_argument);
 }
+
+// The pilots of a bidirectional curve as the 2026-11-23 H100 gave them: a flat ~7–10 µs regime
+// whose single noisy copies would have asked for batches of 3, 4 or 5 size by size.
+TEST(PcieBatchPlan, OneBatchForEveryCopyShorterThanTheTarget) {
+  const std::vector<std::pair<std::uint64_t, double>> pilot = {
+      {4, 7.6e-6},    {6, 9.9e-6},      {8, 7.1e-6},      {16, 5.8e-6},     {1024, 7.4e-6},   {4096, 6.7e-6},
+      {65536, 11.6e-6}, {262144, 14.7e-6}, {524288, 19e-6}, {1048576, 33e-6}, {786432, 24.8e-6}, {2097152, 54e-6}};
+  const PcieBatchPlan plan = pcie_batch_plan(pilot, 30e-6, 256);
+  EXPECT_EQ(plan.small, 5);  // the median of the five smallest pilots (7.4 µs): ⌈30/7.4⌉
+  EXPECT_EQ(plan.unbatched_from, 1048576u);
+  for (std::uint64_t b : {4u, 7u, 3000u, 786432u, 1048575u}) EXPECT_EQ(plan.batch_for(b), 5) << b;
+  for (std::uint64_t b : {1048576u, 2097152u, 1u << 30}) EXPECT_EQ(plan.batch_for(b), 1) << b;
+}
+
+// A short copy after a long one (a noisy pilot) keeps every size below it batched: the plan is
+// monotone in size, so the batch never flips back and forth along the curve.
+TEST(PcieBatchPlan, IsMonotoneInSizeWhateverThePilotsNoise) {
+  const std::vector<std::pair<std::uint64_t, double>> pilot = {
+      {1000, 10e-6}, {2000, 31e-6}, {3000, 12e-6}, {4000, 40e-6}, {5000, 50e-6}};
+  const PcieBatchPlan plan = pcie_batch_plan(pilot, 30e-6, 256);
+  EXPECT_EQ(plan.unbatched_from, 4000u);
+  EXPECT_EQ(plan.batch_for(2000), plan.small);
+  EXPECT_EQ(plan.small, 3);  // the median of 10, 31 and 12 µs is 12 µs
+  // Every copy already long: no batching at all; the cap holds for tiny copies.
+  EXPECT_EQ(pcie_batch_plan({{4, 40e-6}, {8, 50e-6}}, 30e-6, 256).batch_for(4), 1);
+  EXPECT_EQ(pcie_batch_plan({{4, 1e-8}}, 30e-6, 256).small, 256);
+  EXPECT_EQ(pcie_batch_plan({{4, 1e-6}}, 30e-6, 256).batch_for(1u << 30), 1);  // beyond the last pilot
+}
+
+TEST(PcieBatchPlan, RejectsBadInput) {
+  EXPECT_THROW(pcie_batch_plan({}, 30e-6, 256), std::invalid_argument);
+  EXPECT_THROW(pcie_batch_plan({{4, 0.0}}, 30e-6, 256), std::invalid_argument);
+  EXPECT_THROW(pcie_batch_plan({{4, std::nan("")}}, 30e-6, 256), std::invalid_argument);
+  EXPECT_THROW(pcie_batch_plan({{4, 1e-6}}, 0, 256), std::invalid_argument);
+  EXPECT_THROW(pcie_batch_plan({{4, 1e-6}}, 30e-6, 0), std::invalid_argument);
+}

@@ -1,8 +1,9 @@
 // PCIe host↔device copy benchmarks: one registered benchmark per direction × host memory.
 //
-// Each sample is a batch of back-to-back copies timed by the timing engine; a batch is sized so
-// that it lasts ≥ 30 µs, which keeps the event timer's resolution (~0.5 µs) below the per-copy
-// time. Sizes are visited in a fresh random order each round so that slow drift (clocks, host
+// Each sample is a batch of back-to-back copies timed by the timing engine: every copy shorter
+// than 30 µs takes the one batch that makes the smallest copies' samples last ≥ 30 µs (which
+// keeps the event timer's resolution, ~0.5 µs, below the per-copy time), longer copies go one
+// at a time (PcieBatchPlan: a copy's time depends on its batch). Sizes are visited in a fresh random order each round so that slow drift (clocks, host
 // noise) does not masquerade as a size effect. The host's noise comes in bursts that last
 // milliseconds, so many short samples spread over the run estimate a median better than a few
 // long ones: cheap sizes get 243 rounds, costly ones fewer (PcieRoundPlan). The issuing thread
@@ -102,22 +103,29 @@ class PcieBenchmark final : public Benchmark {
     warm_up(timer, plan);
     const PcieRoundPlan rounds = options.quick ? PcieRoundPlan::quick() : PcieRoundPlan{};
     const bool pinned = key_.memory == HostMemory::pinned;
-    // One call per size sizes its batch; its time also decides how many rounds the size gets.
-    // Sizes go in ascending order: once a copy takes well over a long sample, the larger ones
-    // are long copies of batch 1 (a copy's time grows at most in proportion to its size), and are
-    // not timed here.
+    // One copy per size (its pilot) sets the curve's batch plan and the size's rounds. Sizes go
+    // in ascending order: once a copy takes well over a long sample, the larger ones are long
+    // copies of batch 1 (a copy's time grows at most in proportion to its size), and are not
+    // timed here; their time is estimated in proportion to their size (an upper bound: the rate
+    // only grows with size), which sets their rounds.
     std::sort(sizes.begin(), sizes.end(), [](const SizePoint& a, const SizePoint& b) { return a.bytes < b.bytes; });
-    // Beyond the last timed size, a copy's time is estimated in proportion to its size (an
-    // upper bound: the rate only grows with size), which sets its rounds.
+    std::vector<std::pair<std::uint64_t, double>> pilot;
+    std::vector<double> seconds(sizes.size());
     double longest = 0;
     std::uint64_t longest_bytes = 1;
-    for (SizePoint& s : sizes) {
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
       if (longest > 2 * rounds.long_sample_s) {
-        s.rounds = rounds.rounds_for(longest * static_cast<double>(s.bytes) / static_cast<double>(longest_bytes), pinned);
+        seconds[i] = longest * static_cast<double>(sizes[i].bytes) / static_cast<double>(longest_bytes);
         continue;
       }
-      const double t = size_sampling(timer, rounds, pinned, s);
-      if (t >= longest) longest = t, longest_bytes = s.bytes;
+      seconds[i] = pilot_copy(timer, sizes[i].bytes);
+      pilot.push_back({sizes[i].bytes, seconds[i]});
+      if (seconds[i] >= longest) longest = seconds[i], longest_bytes = sizes[i].bytes;
+    }
+    batches_ = pcie_batch_plan(pilot, kTargetBatchSeconds, kMaxBatch);
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+      sizes[i].batch = batches_.batch_for(sizes[i].bytes);
+      sizes[i].rounds = rounds.rounds_for(seconds[i] * sizes[i].batch, pinned);
     }
 
     std::mt19937 shuffle_rng(20261122u);
@@ -133,8 +141,9 @@ class PcieBenchmark final : public Benchmark {
       fit_times.push_back({static_cast<std::uint64_t>(t.bytes), t.typical_s});
     refined_sizes_ = 0;
     for (std::uint64_t b : pcie_refinement_sizes(fit_times, taken)) {
-      sizes.push_back({b, SizeSet::fit, 1, 1, rounds.refine_after});
-      size_sampling(timer, rounds, pinned, sizes.back());
+      SizePoint added{b, SizeSet::fit, batches_.batch_for(b), 1, rounds.refine_after};
+      added.rounds = rounds.rounds_for(pilot_copy(timer, b) * added.batch, pinned);
+      sizes.push_back(added);
       ++refined_sizes_;
     }
     run_rounds(timer, rounds, sizes, rounds.refine_after, rounds.all, shuffle_rng, samples);
@@ -196,14 +205,8 @@ class PcieBenchmark final : public Benchmark {
     }
   }
 
-  // Times one copy of the size, then sets its batch (≥ kTargetBatchSeconds per sample) and its
-  // rounds from that time; returns the copy's time.
-  double size_sampling(EventTimer& timer, const PcieRoundPlan& plan, bool pinned, SizePoint& s) {
-    const double seconds = std::max(time_once(timer, s.bytes, 1).event_s, 1e-7);
-    s.batch = static_cast<int>(std::clamp(std::ceil(kTargetBatchSeconds / seconds), 1.0, double{kMaxBatch}));
-    s.rounds = plan.rounds_for(seconds * s.batch, pinned);
-    return seconds;
-  }
+  // One copy of the size, timed alone (a pilot: it sets the batch plan and the size's rounds).
+  double pilot_copy(EventTimer& timer, std::uint64_t bytes) { return std::max(time_once(timer, bytes, 1).event_s, 1e-7); }
 
   // The first copies after idle run slow (clock and PCIe link-state ramp, first-touch in the
   // driver): copy back and forth over all sizes until kWarmUpSeconds have passed, untimed.
@@ -268,7 +271,8 @@ class PcieBenchmark final : public Benchmark {
       largest_rate = static_cast<double>(bytes) / summary.median;
     }
     out << "     " << key() << ": " << by_size.size() << " sizes (" << refined_sizes_ << " added where the curve bends), "
-        << samples.size() << " samples in "
+        << samples.size() << " samples (batches of " << batches_.small << " below " << format_bytes(static_cast<double>(batches_.unbatched_from))
+        << ") in "
         << format_seconds(wall) << "; " << format_rate(largest_rate) << " at "
         << format_bytes(static_cast<double>(by_size.rbegin()->first)) << "\n";
     if (wide_count > 0)
@@ -288,6 +292,7 @@ class PcieBenchmark final : public Benchmark {
   std::unique_ptr<DeviceBuffer> device_, device_second_;
   std::unique_ptr<Resources> cuda_;
   std::size_t refined_sizes_ = 0;
+  PcieBatchPlan batches_;
 };
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <string>
 
 namespace perfmodel {
 
@@ -68,6 +69,35 @@ std::vector<std::uint64_t> pcie_refinement_sizes(std::vector<std::pair<std::uint
   }
   std::sort(out.begin(), out.end());
   return out;
+}
+
+PcieBatchPlan pcie_batch_plan(std::vector<std::pair<std::uint64_t, double>> pilot, double target_s, int max_batch) {
+  if (pilot.empty()) throw std::invalid_argument("pcie_batch_plan: no pilot times");
+  if (!(target_s > 0) || max_batch < 1) throw std::invalid_argument("pcie_batch_plan: the target and the largest batch must be positive");
+  for (const auto& [bytes, seconds] : pilot)
+    if (!(seconds > 0) || !std::isfinite(seconds))
+      throw std::invalid_argument("pcie_batch_plan: the pilot time of " + std::to_string(bytes) + " B is not a positive number");
+  std::sort(pilot.begin(), pilot.end());
+  PcieBatchPlan plan;
+  // The first size after the last one whose copy is shorter than the target.
+  std::size_t last_short = pilot.size();
+  for (std::size_t i = pilot.size(); i-- > 0;)
+    if (pilot[i].second < target_s) {
+      last_short = i;
+      break;
+    }
+  if (last_short == pilot.size()) {  // every copy reaches the target alone
+    plan.unbatched_from = 0;
+    return plan;
+  }
+  plan.unbatched_from = last_short + 1 < pilot.size() ? pilot[last_short + 1].first : pilot.back().first + 1;
+  // The typical smallest copy: the median pilot of the (up to) five smallest sizes.
+  std::vector<double> smallest;
+  for (std::size_t i = 0; i < std::min<std::size_t>(5, last_short + 1); ++i) smallest.push_back(pilot[i].second);
+  std::nth_element(smallest.begin(), smallest.begin() + smallest.size() / 2, smallest.end());
+  const double typical = smallest[smallest.size() / 2];
+  plan.small = static_cast<int>(std::clamp(std::ceil(target_s / typical), 1.0, static_cast<double>(max_batch)));
+  return plan;
 }
 
 int PcieRoundPlan::rounds_for(double sample_s, bool pinned) const {

@@ -64,4 +64,24 @@ struct PcieRoundPlan {
   }
 };
 
+// How many copies one sample times back to back (the timer resolves ~0.5 µs, so a sample should
+// last ≥ target_s). A copy's time inside a batch depends on the batch itself: on the 2026-11-23
+// H100 a 4-byte pinned bidirectional pair took 7.2 µs in batches of 3 and 7.6 µs in batches of 4
+// (6.84 and 7.13 in the repeat run), a one-way pinned copy 8.4 against 8.0–8.2 µs; a batch chosen
+// per size from one noisy pilot copy flipped between 2, 3 and 4 along the flat small-size
+// regime and put steps of up to 20 % into the measured curve that no smooth model (nor the
+// held-out sizes) follows. So every copy shorter than target_s takes one batch, `small`: the one
+// that brings the typical smallest copy (the median pilot of the smallest sizes) to target_s; from the
+// first size after which every pilot reaches target_s on, copies go one at a time. The plan
+// depends on the sizes' order only, so a size added later gets the batch of its place.
+struct PcieBatchPlan {
+  int small = 1;                          // the batch of every copy shorter than the target
+  std::uint64_t unbatched_from = 0;       // sizes ≥ this go one copy per sample
+  int batch_for(std::uint64_t bytes) const { return bytes >= unbatched_from ? 1 : small; }
+};
+// pilot: (size, one copy's time) for every size timed, any order; sizes not piloted (copies far
+// longer than the target) go unbatched. Throws std::invalid_argument on an empty list, a
+// non-positive time, or target_s ≤ 0 / max_batch < 1.
+PcieBatchPlan pcie_batch_plan(std::vector<std::pair<std::uint64_t, double>> pilot, double target_s, int max_batch);
+
 }  // namespace perfmodel
