@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Runs ON the lent GPU machine, from the repository root, with dist/ carried (build it here
-# first with scripts/build-portable.sh). Everything it produces lands in $OUT/results.tar.gz,
+# Runs ON the lent GPU machine, from the repository root, with dist/bin and dist/tests carried
+# (build them here first with scripts/build-portable.sh; the whole of dist/ and the tracked tree
+# exceed the device tool's 64 MiB) and PERFMODEL_DATA_DIR=$PWD/data, so that the binary finds the
+# bundled data in the tree there. The command of the 2026-11-23 03:43 UTC run:
+#   export PERFMODEL_DATA_DIR=$PWD/data; STEP_TIMEOUT=250 scripts/device-run.sh tests,validate,calibrate > $OUT/device-run.log 2>&1 Everything it produces lands in $OUT/results.tar.gz,
 # laid out like data/ (unpack with: tar -xzf <files_at>/results.tar.gz -C data). Device time is
 # scarce, so one call does whole steps:
 #   tests      record the machine; run the GPU test suite (CTest label `gpu`)
@@ -19,7 +22,7 @@ name=${2:-nvidia-h100-80gb-hbm3}
 OUT=${OUT:-$PWD/out/device}
 mkdir -p "$OUT"
 bin=$PWD/dist/bin/perfmodel
-[ -x "$bin" ] || { echo "dist/bin/perfmodel is missing: run scripts/build-portable.sh and carry dist" >&2; exit 2; }
+[ -x "$bin" ] || { echo "dist/bin/perfmodel is missing: run scripts/build-portable.sh and carry dist/bin" >&2; exit 2; }
 work=$(mktemp -d)
 runs="$work/profiles/runs"
 mkdir -p "$runs" "$work/validation"

