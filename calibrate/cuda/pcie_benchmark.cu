@@ -3,14 +3,14 @@
 // Each sample is a batch of back-to-back copies timed by the timing engine: every copy shorter
 // than 30 µs takes the one batch that makes the smallest copies' samples last ≥ 30 µs (which
 // keeps the event timer's resolution, ~0.5 µs, below the per-copy time), longer copies go one
-// at a time (PcieBatchPlan: a copy's time depends on its batch). Sizes are visited in a fresh random order each round so that slow drift (clocks, host
-// noise) does not masquerade as a size effect. The host's noise comes in bursts that last
-// milliseconds, so many short samples spread over the run estimate a median better than a few
-// long ones: cheap sizes get 243 rounds, costly ones fewer (PcieRoundPlan). The issuing thread
-// stays on one CPU for the whole run (a migration costs a cold cache and a wake-up mid-copy).
-// Unidirectional copies are the blocking cudaMemcpy a program issues; bidirectional pairs are two
-// cudaMemcpyAsync on two streams, released together by a stream gate. Half way through
-// the rounds, fit sizes are added where the measured curve bends between two fit sizes
+// at a time (PcieBatchPlan: a copy's time depends on its batch). Sizes are visited in a fresh
+// random order each round so that slow drift (clocks, host noise) does not masquerade as a size
+// effect. The host's noise comes in bursts that last milliseconds, so many short samples spread
+// over the run estimate a median better than a few long ones: cheap sizes get 243 rounds, costly
+// ones fewer (PcieRoundPlan). The issuing thread stays on one CPU for the whole run (a migration
+// costs a cold cache and a wake-up mid-copy). Unidirectional copies are the blocking cudaMemcpy a
+// program issues; bidirectional pairs are two cudaMemcpyAsync on two streams, released together
+// by a stream gate. Half way through the rounds, fit sizes are added where the measured curve bends between two fit sizes
 // (pcie_refinement_sizes), so the segmented fit sees where a regime ends instead of guessing
 // between distant sizes; they join the remaining rounds beside the main sizes.
 #include <algorithm>
