@@ -10,9 +10,10 @@
 // ones fewer (PcieRoundPlan). The issuing thread stays on one CPU for the whole run (a migration
 // costs a cold cache and a wake-up mid-copy). Unidirectional copies are the blocking cudaMemcpy a
 // program issues; bidirectional pairs are two cudaMemcpyAsync on two streams, released together
-// by a stream gate. Half way through the rounds, fit sizes are added where the measured curve bends between two fit sizes
-// (pcie_refinement_sizes), so the segmented fit sees where a regime ends instead of guessing
-// between distant sizes; they join the remaining rounds beside the main sizes.
+// by a stream gate. Half way through the rounds, fit sizes are added where the measured curve
+// bends between two fit sizes (pcie_refinement_sizes), so the segmented fit sees where a regime
+// ends instead of guessing between distant sizes; they join the remaining rounds beside the main
+// sizes.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
