@@ -82,7 +82,8 @@ TEST(RecordedH100, PinnedBandwidthAt1GiBIsWithin2PercentOfNvbandwidth) {
 // the batch plan (a batch per size from one pilot copy; a copy's time depends on its batch), the
 // small bidirectional copies stepped between batch sizes and bidir reached 3.2–3.8 % / 11.8–20.2 %
 // on five leases, e.g. the 02:40 UTC run (GPU 3ac5e21a, commit a6cfc03): 0.59/2.9, 0.63/2.6,
-// 2.09/10.3, 1.80/5.7, 3.79/20.2 %.
+// 2.09/10.3, 1.80/5.7, 3.79/20.2 %. Two PCIe-only runs on another lease with the batch plan
+// (data/experiments/2026-11-23-h100-pcie-batch): bidir 1.79/8.2 and 1.09/8.6 %.
 TEST(RecordedH100, HeldOutErrorDoesNotRegress) {
   const PcieCalibration pcie = refit();
   const struct {
