@@ -272,8 +272,8 @@ class PcieBenchmark final : public Benchmark {
       largest_rate = static_cast<double>(bytes) / summary.median;
     }
     out << "     " << key() << ": " << by_size.size() << " sizes (" << refined_sizes_ << " added where the curve bends), "
-        << samples.size() << " samples (batches of " << batches_.small << " below " << format_bytes(static_cast<double>(batches_.unbatched_from))
-        << ") in "
+        << samples.size() << " samples (batches of " << batches_.small << " below "
+        << format_bytes(static_cast<double>(batches_.unbatched_from)) << ") in "
         << format_seconds(wall) << "; " << format_rate(largest_rate) << " at "
         << format_bytes(static_cast<double>(by_size.rbegin()->first)) << "\n";
     if (wide_count > 0)

@@ -78,18 +78,15 @@ PcieBatchPlan pcie_batch_plan(std::vector<std::pair<std::uint64_t, double>> pilo
     if (!(seconds > 0) || !std::isfinite(seconds))
       throw std::invalid_argument("pcie_batch_plan: the pilot time of " + std::to_string(bytes) + " B is not a positive number");
   std::sort(pilot.begin(), pilot.end());
-  PcieBatchPlan plan;
-  // The first size after the last one whose copy is shorter than the target.
+  PcieBatchPlan plan;  // unbatched from 0 B: every copy reaches the target alone
+  // The last size whose copy is shorter than the target; the sizes above it go unbatched.
   std::size_t last_short = pilot.size();
   for (std::size_t i = pilot.size(); i-- > 0;)
     if (pilot[i].second < target_s) {
       last_short = i;
       break;
     }
-  if (last_short == pilot.size()) {  // every copy reaches the target alone
-    plan.unbatched_from = 0;
-    return plan;
-  }
+  if (last_short == pilot.size()) return plan;
   plan.unbatched_from = last_short + 1 < pilot.size() ? pilot[last_short + 1].first : pilot.back().first + 1;
   // The typical smallest copy: the median pilot of the (up to) five smallest sizes.
   std::vector<double> smallest;

@@ -71,9 +71,9 @@ struct PcieRoundPlan {
 // per size from one noisy pilot copy flipped between 2, 3 and 4 along the flat small-size
 // regime and put steps of up to 20 % into the measured curve that no smooth model (nor the
 // held-out sizes) follows. So every copy shorter than target_s takes one batch, `small`: the one
-// that brings the typical smallest copy (the median pilot of the smallest sizes) to target_s; from the
-// first size after which every pilot reaches target_s on, copies go one at a time. The plan
-// depends on the sizes' order only, so a size added later gets the batch of its place.
+// that brings the typical smallest copy (the median pilot of the five smallest sizes) to
+// target_s. Sizes above the last one whose pilot is shorter than target_s go one copy at a
+// time, so the batch never rises with size, and a size added later gets the batch of its place.
 struct PcieBatchPlan {
   int small = 1;                          // the batch of every copy shorter than the target
   std::uint64_t unbatched_from = 0;       // sizes ≥ this go one copy per sample
