@@ -268,6 +268,32 @@ TEST(GpuPredictor, AStagedTileLoopOverlapsItsL2AndL1PhasesOnlyAcrossBlocks) {
   }
 }
 
+TEST(GpuPredictor, BlocksOfOneWaveLeaveEachTilesFetchLatencyExposed) {
+  const GpuCalibration g = simple_gpu();  // L2 latency 160 ns, DRAM 340 ns; 8 blocks per SM fit
+  GpuPhase p;
+  p.name = "tiles";
+  p.block_x = 256, p.registers_per_thread = 32;
+  p.l2_bytes = 8e9;                  // 1 ms at the 8 TB/s L2 ceiling, all SMs busy
+  p.shared_accesses[1] = 132 * 1e6;  // 0.5 ms of L1 per SM
+  p.loads_in_flight = 64, p.request_bytes = 128;
+  p.staged_tiles = true;
+  const auto seconds = [&](double blocks_per_sm, double tiles_from_l2, double tiles_from_dram) {
+    GpuPhase q = p;
+    q.grid_x = 132 * blocks_per_sm;
+    q.chain_l2_loads = tiles_from_l2, q.chain_dram_loads = tiles_from_dram;
+    GpuWorkload w;
+    w.phases = {q};
+    return predict_gpu(g, w).seconds;
+  };
+  // One wave (b = 4 blocks per SM, in phase): of every round trip the share 1 − 1/b stays exposed.
+  EXPECT_NEAR(seconds(4, 1000, 0) - seconds(4, 0, 0), 1000 * 160e-9 * 0.75, 1e-12);
+  EXPECT_NEAR(seconds(4, 0, 500) - seconds(4, 0, 0), 500 * 340e-9 * 0.75, 1e-12);
+  // One block per SM: T_l2 already serialises its fetches; nothing more is exposed.
+  EXPECT_NEAR(seconds(1, 1000, 0), seconds(1, 0, 0), 1e-12);
+  // Two waves (16 blocks per SM's worth): the blocks drift out of phase and overlap each other.
+  EXPECT_NEAR(seconds(16, 1000, 0), seconds(16, 0, 0), 1e-12);
+}
+
 TEST(GpuPredictor, TheRunnersStartIsTheFlushsDirtyL2AndItsTime) {
   GpuCalibration g = simple_gpu();
   EXPECT_EQ(dirty_l2_where_measured(g).queue_lead_s, 0);  // no write-back measured: a clean start

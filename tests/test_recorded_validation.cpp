@@ -4,9 +4,12 @@
 //
 // The targets are median |error| ≤ 10 %, p90 ≤ 20 % and a tuner within 3 % of the
 // measured optimum on average. On this run (2026-11-23 03:48 UTC, GPU fa6f3566) the model reaches
-// median 7.6 % (met), p90 23.1 % (not met: the configuration sweeps' outliers) and a tuner loss
-// of 5.7 % (not met); on the launch rules' configurations median 7.0 %, p90 20.1 %. The limits
-// hold the model at this level. This run is out of sample for every model change before it
+// median 7.5 % (met), p90 22.1 % (not met: the configuration sweeps' outliers) and a tuner loss
+// of 5.2 % (not met); on the launch rules' configurations median 7.0 %, p90 19.6 %. The limits
+// hold the model at this level. Only the in-phase fetch latency of one-wave staged-tile loops
+// (predictors/gpu_compute.hpp, T_l1l2's E) was chosen after this run, on it and on the lease
+// before together (7.6 %, 23.1 %, 5.7 % here and 8.1 %, 23.5 %, 5.7 % there without it; 7.9 %,
+// 22.0 %, 5.3 % there with it). This run is out of sample for every model change before it
 // (the convolutions' counted instruction totals were chosen on the lease before, 02:39 UTC on GPU
 // 3ac5e21a, which gave 8.1 %, 23.5 % and 5.7 %; the launch timeline and the staged-tile overlap
 // on the one before that, 01:57 UTC on GPU 4748ab49: 8.0 %, 23.7 %, 5.6 %, and 8.8 %, 25.1 %,
@@ -72,11 +75,11 @@ TEST(RecordedValidation, ErrorsStayAtTheRecordedLevel) {
   ASSERT_EQ(a.points.size(), recorded().measurements.size());
   EXPECT_TRUE(a.missing_resources.empty()) << a.missing_resources.front();
   EXPECT_LE(a.overall.median, 0.10);  // the target
-  // Target 0.20, not met: 23.1 % against the bundled profile, recorded right after the run on the
-  // same machine (23.5 % and 23.7 % on the two leases before, 25.1 % there before the staged-tile
-  // overlap; 25.9 %,
-  // 25.1 %, 27.8 % and 27.5 % on the leases before; 32.2 % before mv-opt's per-tile latency chain).
-  EXPECT_LE(a.overall.p90, 0.24);
+  // Target 0.20, not met: 22.1 % against the bundled profile, recorded right after the run on the
+  // same machine (23.1 % before the in-phase fetch latency; 23.5 % and 23.7 % on the two leases
+  // before, 25.1 % there before the staged-tile overlap; 25.9 %, 25.1 %, 27.8 % and 27.5 % on the
+  // leases before; 32.2 % before mv-opt's per-tile latency chain).
+  EXPECT_LE(a.overall.p90, 0.23);
   // 58 % (sgemm-256x16 at n = 768: one block per SM; 66 % before the staged-tile overlap); 87 %
   // before 16-wide tiles fetched whole lines, 247 % before mv-opt's per-tile chain.
   EXPECT_LE(a.overall.max, 0.6);
@@ -102,11 +105,12 @@ TEST(RecordedValidation, ErrorsStayAtTheRecordedLevel) {
                              "mm-global", "matmul", "mm-opt"}) {
     EXPECT_LE(a.per_kernel.at(kernel).median, 0.10) << kernel;
   }
-  // The optimized matrix product over its 33 configurations: 10.3 % mean (10.0 % and 10.1 % on the
-  // leases before, 13.6 % there before its
-  // L2 and L1 phases overlapped only across blocks: at one or two blocks per SM it ran 23–39 %
-  // over the larger of the two).
-  EXPECT_LE(a.per_kernel.at("mm-opt").mean, 0.105);
+  // The optimized matrix product over its 33 configurations: 9.1 % mean (10.3 % before a one-wave
+  // launch's in-phase blocks left each tile's fetch latency exposed: at n = 1024 its 16-result
+  // configurations ran 20–31 % over, now 15–19 %; 10.0 % and 10.1 % on the leases before, 13.6 %
+  // there before its L2 and L1 phases overlapped only across blocks: at one or two blocks per SM
+  // it ran 23–39 % over the larger of the two).
+  EXPECT_LE(a.per_kernel.at("mm-opt").mean, 0.095);
   // sgemm-256x16 streams A from global memory inside its staged loop; at five blocks per SM
   // (n ≥ 3072) the staged overlap over-predicts it by 11–14 %: median 12.7 % (12.6 % and 12.5 % on
   // the leases before, 8.3 % there before the staged overlap; its mean 19.5 %, was 21.9 %, from the
@@ -128,18 +132,18 @@ TEST(RecordedValidation, DefaultConfigurationsArePredictedBetterThanSweeps) {
   const ErrorStats s = error_stats(defaults);
   EXPECT_GE(s.count, 150u);
   EXPECT_LE(s.median, 0.10);  // the target
-  // The target is 0.20: 20.1 % here, 21.4 %, 21.3 %, 21.5 %, 19.5 %, 24.8 % and 19.8 % on
-  // the leases before.
-  EXPECT_LE(s.p90, 0.22);
+  // The target is 0.20: 19.6 % here (20.1 % before the in-phase fetch latency; 20.2 % with
+  // it on the lease before), 21.4 %, 21.3 %, 21.5 %, 19.5 %, 24.8 % and 19.8 % on the leases before.
+  EXPECT_LE(s.p90, 0.21);
 }
 
 TEST(RecordedValidation, TunerStaysNearTheMeasuredOptimum) {
   const ValidationAnalysis& a = analysis();
   EXPECT_GE(a.tuner.size(), 20u);
-  // 5.7 % (5.7 % and 5.6 % on the leases before, 7.1 % there before the staged-tile overlap);
-  // target 0.03: mv-opt's picks miss by 40 % and 44 %, mm-opt's at n = 1024 by 33 %,
-  // conv2d-shared's by 6 % and 11 %.
-  EXPECT_LE(a.tuner_mean_loss, 0.06);
+  // 5.2 % (5.7 % before the in-phase fetch latency; 5.7 % and 5.6 % on the leases before, 7.1 %
+  // there before the staged-tile overlap); target 0.03: mv-opt's picks miss by 40 % and 44 %,
+  // mm-opt's at n = 1024 by 22 % (33 % before), conv2d-shared's by 6 % and 11 %.
+  EXPECT_LE(a.tuner_mean_loss, 0.055);
   // No sweep's pick is worse than the recorded worst (mv-opt 64x16: 43 % slower than 32x16).
   for (const TunerCheck& t : a.tuner) EXPECT_LE(t.loss, 0.5) << t.kernel << " n=" << t.n;
 }

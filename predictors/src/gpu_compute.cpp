@@ -88,8 +88,13 @@ struct WaveParts {
   // A staged-tile loop (GpuPhase::staged_tiles): each block alternates its L2 fetch of a tile
   // and its L1/shared work on it, between barriers; only the other blocks resident on the SM
   // overlap them, so of the shorter of the two a 1/blocks share stays exposed.
+  // In a launch of one wave or less the blocks run in phase: each tile's fetch latency stays
+  // exposed except to the share one block already serialises (T_l1l2's E in the header).
   double staged_blocks = 0;  // resident blocks per SM in the wave; 0: not a staged-tile loop
-  double l1_l2() const { return staged_blocks > 0 ? std::max(l1, l2) + std::min(l1, l2) / staged_blocks : std::max(l1, l2); }
+  double in_phase_latency = 0;
+  double l1_l2() const {
+    return staged_blocks > 0 ? std::max(l1, l2) + std::min(l1, l2) / staged_blocks + in_phase_latency : std::max(l1, l2);
+  }
   double total() const { return std::max({dram, l1_l2(), issue + special, fp64, chain}); }
 };
 
@@ -100,7 +105,11 @@ WaveParts wave(const Rates& r, const GpuPhase& p, const ExecutionMetrics& m, dou
   const double sms_used = std::min(r.sms, k);
   const double share = sms_used / r.sms;
   const double blocks_per_sm = std::ceil(k / sms_used), warps_per_sm = blocks_per_sm * m.warps_per_block;
-  if (p.staged_tiles) w.staged_blocks = blocks_per_sm;
+  if (p.staged_tiles) {
+    w.staged_blocks = blocks_per_sm;
+    if (m.waves <= 1)
+      w.in_phase_latency = (p.chain_l2_loads * r.lat_l2 + p.chain_dram_loads * r.lat_dram) * (1 - 1 / blocks_per_sm);
+  }
   // The curve is read at the wave's bytes in flight, however few SMs hold them: 64 SMs with
   // 16 KiB each read 2.10 TB/s, what 132 SMs with the same 1 MiB in all read (data/experiments/
   // 2026-11-23-h100/sm_bandwidth.csv; one SM alone reaches 70 GB/s).

@@ -16,10 +16,17 @@
 //     A profile without gpu.launch.queued: g = base = lead = 0, each launch costs the host's rate.
 //   W = Σ_waves T_wave + t_wave · (⌈waves⌉ − 1)
 //   T_wave = max( T_dram, T_l1l2, T_issue + T_special, T_fp64, T_chain )     for a wave of k blocks
-//     T_l1l2   = max(T_l1, T_l2) + [staged tiles] min(T_l1, T_l2) / b,  b = the wave's blocks per SM:
+//     T_l1l2   = max(T_l1, T_l2) + [staged tiles] min(T_l1, T_l2) / b + E,  b = the wave's blocks per SM:
 //                in a loop that stages tiles through shared memory between barriers a block's L2
 //                fetch and its L1/shared work alternate, and only the other b − 1 blocks overlap
-//                them (mm-opt at one or two blocks per SM ran 23–39 % over max(T_l1, T_l2))
+//                them (mm-opt at one or two blocks per SM ran 23–39 % over max(T_l1, T_l2));
+//       E      = (chain_l2_loads · latency_L2 + chain_dram_loads · latency_DRAM) · (1 − 1/b) in a
+//                launch of at most one wave, else 0: its blocks start together and stay in phase, so
+//                every tile's fetch round trip finds no other block computing, and the overlap
+//                above hides only the fetch's transfer, not its latency (b = 1: T_l2 already holds
+//                it). mm-opt at n = 1024 (8–16 blocks per SM, 0.5–1 wave) ran 20–31 % over the
+//                overlapped form, and ncu saw its L1 at 55–70 % of throughput there against 80–94 %
+//                at n = 4096 (data/experiments/2026-11-23-h100-ncu); with E, 15–19 %.
 //     f        = k / blocks                      (the wave's share of the phase's work)
 //     S_k      = min(SMs, k),  w = warps per SM in the wave
 //     q_SM     = w · min(loads_in_flight, R) · request_bytes     (bytes in flight per busy SM; R: the
