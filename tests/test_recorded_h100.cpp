@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <utility>
+#include <vector>
 
 #include "cli.hpp"
 #include "perfmodel/calibrate/calibration.hpp"
@@ -22,8 +24,10 @@ const std::string kDir = std::string(PERFMODEL_TEST_DATA_DIR) + "/profiles/";
 const std::string kProfile = kDir + "nvidia-h100-80gb-hbm3.yaml";
 const std::string kSamples = kDir + "nvidia-h100-80gb-hbm3.pcie_samples.csv";
 const std::string kRepeat = kDir + "nvidia-h100-80gb-hbm3.repeat.yaml";
+// The lease bundled before (GPU fa6f3566), kept for its quieter host: the held-out limits hold there too.
+const std::string kEarlierSamples = kDir + "lease-fa6f3566/nvidia-h100-80gb-hbm3.pcie_samples.csv";
 
-PcieCalibration refit() { return fit_pcie(load_transfer_samples(kSamples).samples, "recorded"); }
+PcieCalibration refit(const std::string& samples = kSamples) { return fit_pcie(load_transfer_samples(samples).samples, "recorded"); }
 
 double rate_at_1gib(const TransferCurve& c) { return 1073741824.0 / c.seconds(1073741824.0); }
 
@@ -60,57 +64,76 @@ TEST(RecordedH100, RefittingTheRawSamplesReproducesTheBundledProfile) {
 
 // Pinned bandwidth at 1 GiB against nvbandwidth on the same kind of machine (ANCHORS.md):
 // 55.3 GB/s host->device, 55.2 GB/s device->host; the issue's target is within 2 %. The bundled
-// run (2026-11-23 03:50 UTC, GPU fa6f3566) measured 55.24/55.19 GB/s at 1 GiB and its fitted
-// curves give 55.27/55.20 there (0.05 % and 0.0 % off nvbandwidth), its repeat 55.20/55.24. The
-// runs of the leases before: 55.03/54.60 (fitted d2h 54.00, 2.2 % under: the 02:40 UTC run),
-// 54.93/55.11 (01:59 UTC), 55.18/54.86 (01:26), 54.95/54.93 and 54.07/55.06 (01:01), 55.08/55.09
-// and 54.08/54.49 (00:19), 55.27/55.11 and 54.78/55.17 GB/s.
+// run (2026-11-23 04:28 UTC, GPU 300c76ef) measured 54.66/55.09 GB/s at 1 GiB and its fitted
+// curves give 55.10/55.16 there (0.4 % and 0.1 % off nvbandwidth), its repeat 54.69/55.10. The
+// lease before (03:50 UTC, GPU fa6f3566, kept in lease-fa6f3566/): 55.27/55.20 fitted. Earlier
+// leases: 55.03/54.60 (fitted d2h 54.00, 2.2 % under: the 02:40 UTC run), 54.93/55.11 (01:59
+// UTC), 55.18/54.86 (01:26), 54.95/54.93 and 54.07/55.06 (01:01), 55.08/55.09 and 54.08/54.49
+// (00:19), 55.27/55.11 and 54.78/55.17 GB/s.
 TEST(RecordedH100, PinnedBandwidthAt1GiBIsWithin2PercentOfNvbandwidth) {
-  const PcieCalibration pcie = refit();
-  EXPECT_NEAR(rate_at_1gib(pcie.curve({Direction::h2d, HostMemory::pinned})) / 55.3e9, 1.0, 0.02);
-  EXPECT_NEAR(rate_at_1gib(pcie.curve({Direction::d2h, HostMemory::pinned})) / 55.2e9, 1.0, 0.02);
+  for (const std::string& samples : {kSamples, kEarlierSamples}) {
+    const PcieCalibration pcie = refit(samples);
+    EXPECT_NEAR(rate_at_1gib(pcie.curve({Direction::h2d, HostMemory::pinned})) / 55.3e9, 1.0, 0.02) << samples;
+    EXPECT_NEAR(rate_at_1gib(pcie.curve({Direction::d2h, HostMemory::pinned})) / 55.2e9, 1.0, 0.02) << samples;
+  }
 }
 
-// Held-out error of the model on the recorded run. The limits are the level this model reaches on
-// the bundled run plus a small margin, so that any regression fails. Issue targets (issue 2):
-// pinned ≤ 1 % mean / 3 % max; pageable and bidir ≤ 3 % mean / 8 % max. The bundled run
-// (2026-11-23 03:50 UTC, GPU fa6f3566, commit 8e49757: one batch for every copy shorter than
-// 30 µs, PcieBatchPlan) meets both pinned targets (h2d 0.39 % / 1.6 %, d2h 0.18 % / 1.0 %), both
-// d2h pageable ones (1.59 % / 6.1 %), the bidir mean (1.94 %; max 8.2 %) and the h2d pageable mean
-// (1.85 %; its maximum is 12.4 % at a size of the 10–80 MB range whose copies spread by 10–45 %
-// on this host). Its repeat: 0.59/2.6, 0.20/0.64, 2.08/18.5, 1.71/8.1, bidir 2.13/7.8 %. Before
-// the batch plan (a batch per size from one pilot copy; a copy's time depends on its batch), the
+// Held-out error of the model on the recorded runs. The limits are the level this model reaches on
+// each run plus a small margin, so that any regression fails. Issue targets (issue 2): pinned
+// ≤ 1 % mean / 3 % max; pageable and bidir ≤ 3 % mean / 8 % max.
+// The bundled run (2026-11-23 04:28 UTC, GPU 300c76ef, commit dea9ffb) meets every mean and both
+// pinned targets (h2d 0.53 % / 2.3 %, d2h 0.30 % / 1.1 %) and the bidir max (1.75 % / 7.7 %); d2h
+// pageable 1.57 % / 8.3 % and h2d pageable 2.79 % / 13.1 % miss their max. Its host staged
+// pageable copies slower than the lease before (h2d pageable 8.3 GB/s at 1 GiB against 9.8; their
+// interquartile ranges over 10 % at 65 sizes) and its repeat: 0.52/1.7, 0.31/0.97, 2.37/18.1,
+// 1.62/7.4, bidir 1.75/11.1 %.
+// The lease before (03:50 UTC, GPU fa6f3566, commit 8e49757: one batch for every copy shorter than
+// 30 µs, PcieBatchPlan): h2d pinned 0.39/1.6, d2h pinned 0.18/1.0, d2h pageable 1.59/6.1, bidir
+// 1.94/8.2, h2d pageable 1.85/12.4 % (a size of the 10–80 MB range whose copies spread by 10–45 %
+// on this host); its repeat 0.59/2.6, 0.20/0.64, 2.08/18.5, 1.71/8.1, bidir 2.13/7.8 %. Before the
+// batch plan (a batch per size from one pilot copy; a copy's time depends on its batch), the
 // small bidirectional copies stepped between batch sizes and bidir reached 3.2–3.8 % / 11.8–20.2 %
 // on five leases, e.g. the 02:40 UTC run (GPU 3ac5e21a, commit a6cfc03): 0.59/2.9, 0.63/2.6,
 // 2.09/10.3, 1.80/5.7, 3.79/20.2 %. Two PCIe-only runs on another lease with the batch plan
 // (data/experiments/2026-11-23-h100-pcie-batch): bidir 1.79/8.2 and 1.09/8.6 %.
 TEST(RecordedH100, HeldOutErrorDoesNotRegress) {
-  const PcieCalibration pcie = refit();
-  const struct {
+  struct Limit {
     TransferKey key;
     double mean, max;
-  } limits[] = {
+  };
+  const std::vector<Limit> bundled = {
+      {{Direction::h2d, HostMemory::pinned}, 0.006, 0.025},     // target 1 % / 3 %: met
+      {{Direction::d2h, HostMemory::pinned}, 0.0035, 0.013},    // target 1 % / 3 %: met
+      {{Direction::d2h, HostMemory::pageable}, 0.018, 0.085},   // target 3 % / 8 %: mean met
+      {{Direction::h2d, HostMemory::pageable}, 0.030, 0.135},   // target 3 % / 8 %: mean met
+      {{Direction::bidir, HostMemory::pinned}, 0.020, 0.08},    // target 3 % / 8 %: met
+  };
+  const std::vector<Limit> earlier = {
       {{Direction::h2d, HostMemory::pinned}, 0.005, 0.020},     // target 1 % / 3 %: met
       {{Direction::d2h, HostMemory::pinned}, 0.003, 0.013},     // target 1 % / 3 %: met
       {{Direction::d2h, HostMemory::pageable}, 0.018, 0.065},   // target 3 % / 8 %: met
       {{Direction::h2d, HostMemory::pageable}, 0.021, 0.13},    // target 3 % / 8 %: mean met
       {{Direction::bidir, HostMemory::pinned}, 0.022, 0.085},   // target 3 % / 8 %: mean met
   };
-  for (const auto& l : limits) {
-    const TransferCurve& c = pcie.curve(l.key);
-    ASSERT_TRUE(c.holdout.has_value()) << l.key.name();
-    EXPECT_EQ(c.holdout->sizes, 56u) << l.key.name();
-    EXPECT_LE(c.holdout->mean_rel_error, l.mean) << l.key.name();
-    EXPECT_LE(c.holdout->max_rel_error, l.max) << l.key.name();
+  for (const auto& [samples, limits] : {std::make_pair(kSamples, bundled), std::make_pair(kEarlierSamples, earlier)}) {
+    const PcieCalibration pcie = refit(samples);
+    for (const Limit& l : limits) {
+      const TransferCurve& c = pcie.curve(l.key);
+      ASSERT_TRUE(c.holdout.has_value()) << l.key.name();
+      EXPECT_EQ(c.holdout->sizes, 56u) << l.key.name();
+      EXPECT_LE(c.holdout->mean_rel_error, l.mean) << l.key.name() << " " << samples;
+      EXPECT_LE(c.holdout->max_rel_error, l.max) << l.key.name() << " " << samples;
+    }
   }
 }
 
-// Two calibrations in a row on one machine: large one-way pinned copies agree to 2.5 % (0.14 %
-// and 0.07 % in the bundled pair, h2d and d2h at 1 GiB; 0.1 % and 1.8 %, 0.6 %, 2.0 % and 1 % in
-// the pairs before); the bidirectional rate differs more: at 1 GiB by 0.13 % in the bundled pair,
-// by 1 %, 5.6 %, 8.4 %, 2.3 % and 3.0 % in the five pairs before, at 64 MiB by 0.2 % (13.5 % in the
-// pair before: 47.3 vs 40.9 GB/s); at 1 MiB the runs differ by up to 5.3 % (3.1 % bidir in the
-// bundled pair, 5.3 % d2h in the one before): the machine sets that floor, not the model.
+// Two calibrations in a row on one machine: large one-way pinned copies agree to 2.5 % (0.74 %
+// and 0.12 % in the bundled pair, h2d and d2h at 1 GiB; 0.14 % and 0.07 %, 0.1 % and 1.8 %, 0.6 %,
+// 2.0 % and 1 % in the pairs before); the bidirectional rate differs more: at 1 GiB by 2.2 % in
+// the bundled pair, by 0.13 %, 1 %, 5.6 %, 8.4 %, 2.3 % and 3.0 % in the six pairs before, at
+// 64 MiB by 1.1 % (13.5 % in one pair before: 47.3 vs 40.9 GB/s); at 1 MiB the runs differ by up
+// to 5.3 % (3.7 % h2d and d2h in the bundled pair, 5.3 % d2h in an earlier one): the machine sets
+// that floor, not the model.
 TEST(RecordedH100, TwoRunsOnOneMachineAgreeForLargePinnedCopies) {
   const Profile a = load_profile(kProfile), b = load_profile(kRepeat);
   for (Direction d : {Direction::h2d, Direction::d2h, Direction::bidir}) {
