@@ -106,7 +106,7 @@ TEST(RecordedValidation, ErrorsStayAtTheRecordedLevel) {
   }
   // The optimized matrix product over its 33 configurations: 9.2 % mean (9.1 % on the lease before,
   // 10.3 % there before a one-wave launch's in-phase blocks left each tile's fetch latency exposed:
-  // at n = 1024 its 16-result configurations ran 20–31 % under, then 15–19 %; 10.0 % and 10.1 % on
+  // at n = 1024 its 16-result configurations were predicted 20–31 % under, then 15–19 %; 10.0 % and 10.1 % on
   // the leases before, 13.6 %
   // there before its L2 and L1 phases overlapped only across blocks: at one or two blocks per SM
   // it ran 23–39 % over the larger of the two).
