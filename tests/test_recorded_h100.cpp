@@ -119,8 +119,8 @@ TEST(RecordedH100, HeldOutErrorDoesNotRegress) {
     const PcieCalibration pcie = refit(samples);
     for (const Limit& l : limits) {
       const TransferCurve& c = pcie.curve(l.key);
-      ASSERT_TRUE(c.holdout.has_value()) << l.key.name();
-      EXPECT_EQ(c.holdout->sizes, 56u) << l.key.name();
+      ASSERT_TRUE(c.holdout.has_value()) << l.key.name() << " " << samples;
+      EXPECT_EQ(c.holdout->sizes, 56u) << l.key.name() << " " << samples;
       EXPECT_LE(c.holdout->mean_rel_error, l.mean) << l.key.name() << " " << samples;
       EXPECT_LE(c.holdout->max_rel_error, l.max) << l.key.name() << " " << samples;
     }
