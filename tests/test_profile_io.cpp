@@ -25,8 +25,8 @@ Profile sample_profile() {
   c.samples = 513;
   c.min_bytes = 4;
   c.max_bytes = 1073741824;
-  c.fit = {57, 0.0031, 0.012};
-  c.holdout = FitQuality{56, 0.0042, 0.019};
+  c.fit = {57, 0.0031, 0.012, {}};
+  c.holdout = FitQuality{56, 0.0042, 0.019, FitQuality::Noise{0.009, 0.064, 20}};
   c.segments = {{0, 65537, 9.123456789e-6, 1.0 / 3.3e9, 0, 20, 0.002, 0.01},
                 {65537, INFINITY, 2.5e-5, 1.0 / 5.53e10, 2e-7, 37, 0.003, 0.012}};
   p.pcie->curves[{Direction::h2d, HostMemory::pinned}] = c;
@@ -43,8 +43,8 @@ Profile sample_profile() {
   g.ceilings["fp32"] = {6.3e13, 6.2e13, 6.4e13, 7, "threads=128"};
   SaturationCurve sat;
   sat.peak_Bps = 3.08e12, sat.latency_s = 4.09e-7, sat.sharpness = 2.6, sat.max_requests_per_warp = 4.5, sat.points = 130;
-  sat.fit = {130, 0.025, 0.14};
-  sat.holdout = FitQuality{70, 0.02, 0.11};
+  sat.fit = {130, 0.025, 0.14, {}};
+  sat.holdout = FitQuality{70, 0.02, 0.11, {}};
   g.dram_concurrency = sat;
   sat.peak_Bps = 2.7e12, sat.max_requests_per_warp = 7.5, sat.holdout.reset();
   g.dram_concurrency_rows = sat;
@@ -54,7 +54,7 @@ Profile sample_profile() {
   conflicts.seconds_per_access = {5.1e-10, 1.02e-9, 1.53e-9};
   conflicts.intercept_s = 0;
   conflicts.slope_s = 5.1e-10;
-  conflicts.fit = {3, 0.001, 0.002};
+  conflicts.fit = {3, 0.001, 0.002, {}};
   g.bank_conflicts[4] = conflicts;
   PartitionCalibration part;
   part.penalty = 1.01, part.worst_granule_bytes = 256, part.worst_stride_bytes = 32768;
@@ -62,10 +62,10 @@ Profile sample_profile() {
   part.strided = {{"stride_elements", "element_bytes", "Bps", "efficiency", "sectors_per_request"}, {{1, 4, 2.7e12, 1, 4}}};
   g.partition = part;
   L2WriteBack wb;
-  wb.bytes = 7.2e7, wb.seconds_per_byte = 1.4e-13, wb.points = 3, wb.fit = {2, 0.01, 0.02}, wb.holdout = FitQuality{1, 0.03, 0.03};
+  wb.bytes = 7.2e7, wb.seconds_per_byte = 1.4e-13, wb.points = 3, wb.fit = {2, 0.01, 0.02, {}}, wb.holdout = FitQuality{1, 0.03, 0.03, {}};
   wb.runs = {{"read_bytes", "clean_s", "dirty_s", "holdout"}, {{6.25e6, 6e-6, 7e-6, 0}, {5e7, 2e-5, 3e-5, 1}, {2e8, 7e-5, 8e-5, 0}}};
   g.l2_write_back = wb;
-  g.launch = LaunchCalibration{3.5e-6, 9.4e-6, 9.6e-7, 2.4e-6, 6.2e-7, 1056, {12, 0.026, 0.093}, QueuedLaunch{1.3e-6, 2.0e-6, 0.9e-6, 1.6e-6, {8, 0.02, 0.045}}};
+  g.launch = LaunchCalibration{3.5e-6, 9.4e-6, 9.6e-7, 2.4e-6, 6.2e-7, 1056, {12, 0.026, 0.093, {}}, QueuedLaunch{1.3e-6, 2.0e-6, 0.9e-6, 1.6e-6, {8, 0.02, 0.045, {}}}};
   OverlapCalibration overlap;
   overlap.copy_engines = 3, overlap.copy_bytes = 268435456, overlap.h2d_s = 4.8e-3, overlap.d2h_s = 4.9e-3;
   overlap.kernel_s = 5.2e-3, overlap.h2d_d2h_s = 5e-3, overlap.h2d_kernel_s = 5.3e-3, overlap.d2h_kernel_s = 5.3e-3;
@@ -112,6 +112,11 @@ TEST(ProfileYaml, RoundTripIsExact) {
   EXPECT_TRUE(std::isinf(c.segments[1].to_bytes));
   ASSERT_TRUE(c.holdout);
   EXPECT_EQ(c.holdout->max_rel_error, 0.019);
+  ASSERT_TRUE(c.holdout->noise);  // the measurement noise of the held-out sizes survives the trip
+  EXPECT_EQ(c.holdout->noise->median_rel_se, 0.009);
+  EXPECT_EQ(c.holdout->noise->max_rel_se, 0.064);
+  EXPECT_EQ(c.holdout->noise->sizes_beyond_3se, 20u);
+  EXPECT_FALSE(back.gpu->dram_concurrency->fit.noise);  // written only where it was measured
   EXPECT_FALSE(back.pcie->curve({Direction::bidir, HostMemory::pinned}).holdout.has_value());
   ASSERT_TRUE(back.gpu);
   EXPECT_EQ(back.gpu->device.multiprocessors, 132);
@@ -183,6 +188,11 @@ TEST(ProfileYaml, EachKindOfBadProfileGetsItsOwnError) {
       {"host_memset_s: [^\n]+", "host_memset_s: -1e-6", R"(gpu\.launch\.queued\.host_memset_s: must be >= 0)"},
       {"host_memset_s:", "memset_host_s:", R"(gpu\.launch\.queued\.memset_host_s: unknown key)"},
       {"  overlap:", "  overlaps:", R"(gpu\.overlaps: unknown key)"},
+      // the held-out sizes' measurement noise: its three keys together, consistent
+      {"max_rel_se: [^,}]+, ", "", R"(pcie\.curves\.h2d\.pinned\.holdout: median_rel_se, max_rel_se and sizes_beyond_3se come together)"},
+      {"max_rel_se: [^,}]+", "max_rel_se: 0.001", R"(holdout: max_rel_se is smaller than median_rel_se)"},
+      {"sizes_beyond_3se: 20", "sizes_beyond_3se: 57", R"(holdout: sizes_beyond_3se exceeds sizes)"},
+      {"median_rel_se: [^,}]+", "median_rel_se: -0.01", R"(holdout\.median_rel_se: must be >= 0)"},
   };
   for (const auto& c : cases) {
     const std::string message = error_of(mutated(c.from, c.to));

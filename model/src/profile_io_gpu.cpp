@@ -104,16 +104,33 @@ void emit_quality(YAML::Emitter& out, const char* name, const FitQuality& q) {
   out << YAML::Key << "sizes" << YAML::Value << q.sizes;
   out << YAML::Key << "mean_rel_error" << YAML::Value << q.mean_rel_error;
   out << YAML::Key << "max_rel_error" << YAML::Value << q.max_rel_error;
+  if (q.noise) {
+    out << YAML::Key << "median_rel_se" << YAML::Value << q.noise->median_rel_se;
+    out << YAML::Key << "max_rel_se" << YAML::Value << q.noise->max_rel_se;
+    out << YAML::Key << "sizes_beyond_3se" << YAML::Value << q.noise->sizes_beyond_3se;
+  }
   out << YAML::EndMap;
 }
 
 FitQuality read_quality(const yaml::Value& v) {
-  v.allow_only({"sizes", "mean_rel_error", "max_rel_error"});
+  v.allow_only({"sizes", "mean_rel_error", "max_rel_error", "median_rel_se", "max_rel_se", "sizes_beyond_3se"});
   FitQuality q;
   q.sizes = v.get("sizes").as_count();
   q.mean_rel_error = v.get("mean_rel_error").as_nonnegative();
   q.max_rel_error = v.get("max_rel_error").as_nonnegative();
   if (q.max_rel_error < q.mean_rel_error) throw v.error("max_rel_error is smaller than mean_rel_error");
+  // The measurement noise (FitQuality::Noise) comes as its three keys together or not at all.
+  const bool a = v.has("median_rel_se"), b = v.has("max_rel_se"), c = v.has("sizes_beyond_3se");
+  if (a || b || c) {
+    if (!(a && b && c)) throw v.error("median_rel_se, max_rel_se and sizes_beyond_3se come together");
+    FitQuality::Noise n;
+    n.median_rel_se = v.get("median_rel_se").as_nonnegative();
+    n.max_rel_se = v.get("max_rel_se").as_nonnegative();
+    n.sizes_beyond_3se = v.get("sizes_beyond_3se").as_count();
+    if (n.max_rel_se < n.median_rel_se) throw v.error("max_rel_se is smaller than median_rel_se");
+    if (n.sizes_beyond_3se > q.sizes) throw v.error("sizes_beyond_3se exceeds sizes");
+    q.noise = n;
+  }
   return q;
 }
 

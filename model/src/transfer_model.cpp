@@ -4,6 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "perfmodel/model/statistics.hpp"
+
 namespace perfmodel {
 
 const char* to_string(Direction d) {
@@ -55,12 +57,22 @@ double TransferCurve::asymptotic_rate_bytes_per_s() const {
 FitQuality evaluate_curve(const TransferCurve& curve, const std::vector<SizeTime>& set) {
   FitQuality q;
   q.sizes = set.size();
+  std::vector<double> se;
+  std::size_t beyond = 0;
   for (const SizeTime& m : set) {
     const double e = std::fabs(curve.seconds(m.bytes) - m.typical_s) / m.typical_s;
     q.mean_rel_error += e;
     q.max_rel_error = std::max(q.max_rel_error, e);
+    if (m.rel_se > 0) {
+      se.push_back(m.rel_se);
+      if (e > 3 * m.rel_se) ++beyond;
+    }
   }
   if (!set.empty()) q.mean_rel_error /= static_cast<double>(set.size());
+  if (!se.empty() && se.size() == set.size()) {
+    std::sort(se.begin(), se.end());
+    q.noise = FitQuality::Noise{quantile_of_sorted(se, 0.5), se.back(), beyond};
+  }
   return q;
 }
 

@@ -76,7 +76,10 @@ std::vector<SizeTime> typical_times_by_size(const std::vector<TransferSample>& s
   std::vector<SizeTime> out;
   for (auto& [bytes, times] : by_size) {
     const std::size_t count = times.size();
-    out.push_back({static_cast<double>(bytes), summarize(std::move(times)).interquartile_mean, count});
+    // Only the held-out sizes are judged against their noise (FitQuality::Noise); the bootstrap
+    // costs ~1 ms a size.
+    const double rel_se = set == SizeSet::holdout ? interquartile_mean_rel_se(times) : 0.0;
+    out.push_back({static_cast<double>(bytes), summarize(std::move(times)).interquartile_mean, count, rel_se});
   }
   return out;
 }

@@ -71,6 +71,17 @@ inline bool is_misaligned(double bytes) {
 struct FitQuality {
   std::size_t sizes = 0;  // distinct sizes the error was evaluated on
   double mean_rel_error = 0, max_rel_error = 0;
+  // How precisely the measured times themselves are known, where the set carried it (transfer
+  // curves: SizeTime::rel_se): the median and largest relative standard error of the sizes'
+  // typical times, and how many sizes the model misses by more than three of their own standard
+  // errors. An error within the noise is all a model can be judged on: on a host whose pageable
+  // copies spread by 10-30 % a held-out size's typical time moves by several percent between
+  // two calibrations, and no fit predicts it closer than that.
+  struct Noise {
+    double median_rel_se = 0, max_rel_se = 0;
+    std::size_t sizes_beyond_3se = 0;
+  };
+  std::optional<Noise> noise;
 };
 
 struct TransferCurve {
@@ -96,6 +107,7 @@ struct SizeTime {
   double bytes = 0;
   double typical_s = 0;
   std::size_t samples = 0;
+  double rel_se = 0;  // relative standard error of typical_s (interquartile_mean_rel_se); 0: unknown
 };
 
 // Fits a curve to per-size typical times (one per distinct size), then reports its error on
