@@ -100,6 +100,22 @@ std::string csv_value(const Cell& c) {
   return json_value(c);
 }
 
+// The columns of a table: every key any row has, in the order they first appear (rows may differ:
+// a curve without held-out sizes has no held-out columns), and a row's cell under a key.
+std::vector<std::string> columns_of(const Table& t) {
+  std::vector<std::string> keys;
+  for (const Record& row : t.rows)
+    for (const auto& [key, cell] : row)
+      if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
+  return keys;
+}
+
+const Cell* cell_of(const Record& row, const std::string& key) {
+  for (const auto& [k, cell] : row)
+    if (k == key) return &cell;
+  return nullptr;
+}
+
 void render_table(const Report& r, std::ostream& out) {
   for (const std::string& note : r.notes) out << "# " << note << "\n";
   std::size_t key_width = 0;
@@ -108,15 +124,15 @@ void render_table(const Report& r, std::ostream& out) {
   for (const Table& t : r.tables) {
     if (t.rows.empty()) continue;
     out << "\n" << t.name << ":\n";
-    std::vector<std::string> header;
-    for (const auto& [key, cell] : t.rows.front()) header.push_back(key);
+    const std::vector<std::string> header = columns_of(t);
     std::vector<std::vector<std::string>> cells;
     std::vector<std::size_t> width(header.size());
     for (std::size_t c = 0; c < header.size(); ++c) width[c] = header[c].size();
     for (const Record& row : t.rows) {
       cells.emplace_back();
-      for (std::size_t c = 0; c < row.size() && c < header.size(); ++c) {
-        cells.back().push_back(human(row[c].second));
+      for (std::size_t c = 0; c < header.size(); ++c) {
+        const Cell* cell = cell_of(row, header[c]);
+        cells.back().push_back(cell ? human(*cell) : "-");
         width[c] = std::max(width[c], cells.back().back().size());
       }
     }
@@ -190,10 +206,14 @@ void render_csv(const Report& r, std::ostream& out) {
     if (!first_table) out << "\n";
     first_table = false;
     out << "# table: " << t.name << "\n";
-    for (std::size_t c = 0; c < t.rows.front().size(); ++c) out << (c ? "," : "") << t.rows.front()[c].first;
+    const std::vector<std::string> header = columns_of(t);
+    for (std::size_t c = 0; c < header.size(); ++c) out << (c ? "," : "") << header[c];
     out << "\n";
     for (const Record& row : t.rows) {
-      for (std::size_t c = 0; c < row.size(); ++c) out << (c ? "," : "") << csv_value(row[c].second);
+      for (std::size_t c = 0; c < header.size(); ++c) {
+        const Cell* cell = cell_of(row, header[c]);
+        out << (c ? "," : "") << (cell ? csv_value(*cell) : std::string());
+      }
       out << "\n";
     }
   }

@@ -4,9 +4,11 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 #include "cli.hpp"
+#include "report.hpp"
 #include "perfmodel/model/profile_io.hpp"
 #include "perfmodel/model/version.hpp"
 
@@ -83,6 +85,28 @@ TEST(Cli, PredictTransferInEveryFormat) {
   const Result t = run(base);
   ASSERT_EQ(t.code, 0);
   EXPECT_NE(t.out.find("20.01 ms"), std::string::npos) << t.out;
+}
+
+// Rows of one table may have different columns (a transfer curve without held-out sizes has no
+// held-out columns; a profile fitted before the noise figures has none of those): the header is
+// their union, and a row shows an empty CSV cell or a '-' where it has no value, never a value
+// under another column's name.
+TEST(Cli, TablesWhoseRowsDifferInColumnsKeepEveryValueUnderItsOwnName) {
+  using namespace perfmodel::cli;
+  Report r;
+  r.tables.push_back({"curves", {{{"curve", Cell("a")}, {"fit", Cell(1.0)}},
+                                 {{"curve", Cell("b")}, {"fit", Cell(2.0)}, {"holdout", Cell(3.0)}},
+                                 {{"curve", Cell("c")}, {"holdout", Cell(4.0)}}}});
+  std::ostringstream csv, table;
+  render(r, Format::csv, csv);
+  render(r, Format::table, table);
+  EXPECT_NE(csv.str().find("curve,fit,holdout\na,1,\nb,2,3\nc,,4\n"), std::string::npos) << csv.str();
+  EXPECT_NE(table.str().find("holdout"), std::string::npos) << table.str();
+  std::istringstream lines(table.str());
+  std::string line, last;
+  while (std::getline(lines, line))
+    if (!line.empty()) last = line;
+  EXPECT_TRUE(std::regex_search(last, std::regex(R"(^\s*c\s+-\s+4\s*$)"))) << table.str();  // c: no fit, holdout 4
 }
 
 TEST(Cli, ListsOfTransfersAdd) {
