@@ -74,9 +74,9 @@ struct FitQuality {
   // How precisely the measured times themselves are known, where the set carried it (transfer
   // curves: SizeTime::rel_se): the median and largest relative standard error of the sizes'
   // typical times, and how many sizes the model misses by more than three of their own standard
-  // errors. An error within the noise is all a model can be judged on: on a host whose pageable
-  // copies spread by 10-30 % a held-out size's typical time moves by several percent between
-  // two calibrations, and no fit predicts it closer than that.
+  // errors. It is the precision within one calibration run: an error inside it is the
+  // measurement's, one beyond it the model's (a host's level can shift more between two runs:
+  // the bundled H100 pair's h2d pageable times differ by 7 % at the median size).
   struct Noise {
     double median_rel_se = 0, max_rel_se = 0;
     std::size_t sizes_beyond_3se = 0;
