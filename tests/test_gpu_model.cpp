@@ -99,6 +99,15 @@ TEST(GpuWorkloads, DescriptorsMatchTheSeedsClosedForms) {
   const GpuWorkload mo = describe_gpu_kernel("mv-opt", 4096, {32, 4, 0}, none, 50e6);
   EXPECT_EQ(mo.phases[0].shared_accesses.size(), 1u);
   EXPECT_EQ(mo.phases[0].shared_accesses.begin()->first, 1);
+  // conv2d-shared's 16-wide tile rows are 32 words apart: a warp's two rows share banks, so its
+  // tile stores (2 per filter row) and window reads (5 per filter row) are 2-way; 32 wide, none.
+  const double conv_warps = 4096.0 * 4096 / 32;
+  const GpuWorkload c16 = describe_gpu_kernel("conv2d-shared", 4096, {16, 4, 0}, none, 50e6);
+  EXPECT_DOUBLE_EQ(c16.phases[0].shared_accesses.at(2), conv_warps * 5 * (2 + 5));
+  const GpuWorkload c32 = describe_gpu_kernel("conv2d-shared", 4096, {32, 4, 0}, none, 50e6);
+  EXPECT_EQ(c32.phases[0].shared_accesses.size(), 1u);
+  EXPECT_DOUBLE_EQ(c32.phases[0].shared_accesses.at(1), c16.phases[0].shared_accesses.at(1) + conv_warps * 5 * (2 + 5) -
+                                                            (4096.0 / 16 - 4096.0 / 32) * (4096.0 / 4) * 5);
   // The loops that stage tiles through shared memory between barriers, and only those.
   EXPECT_TRUE(mm.phases[0].staged_tiles);
   EXPECT_TRUE(ms.phases[0].staged_tiles && mo.phases[0].staged_tiles);
@@ -292,6 +301,39 @@ TEST(GpuPredictor, BlocksOfOneWaveLeaveEachTilesFetchLatencyExposed) {
   EXPECT_NEAR(seconds(1, 1000, 0), seconds(1, 0, 0), 1e-12);
   // Two waves (16 blocks per SM's worth): the blocks drift out of phase and overlap each other.
   EXPECT_NEAR(seconds(16, 1000, 0), seconds(16, 0, 0), 1e-12);
+}
+
+TEST(GpuPredictor, WaveSchedulingSharesTheIssueSlotsAndHidesUnderTheMemoryPipes) {
+  GpuCalibration g = simple_gpu();  // 2 GHz issue: 1e12 warp instructions per second GPU-wide
+  g.launch->per_wave_s = 1e-6;
+  GpuPhase p;
+  p.name = "waves";
+  p.block_x = 256, p.registers_per_thread = 32;  // 8 blocks per SM: 1056 a wave
+  p.grid_x = 1056 * 10;                          // 10 full waves: 9 of them scheduled after the first
+  p.warp_instructions = 1e12 * 100e-6;           // 100 µs of issue
+  GpuWorkload w;
+  w.phases = {p};
+  // Issue-bound: each later wave's scheduling adds to its issue time.
+  const GpuPrediction issue = predict_gpu(g, w);
+  EXPECT_EQ(issue.bound, "issue");
+  EXPECT_NEAR(issue.seconds, 2e-6 + 100e-6 + 9e-6, 1e-9);
+  // L1-bound with room to spare (150 µs against 100 + 9): the scheduling hides.
+  w.phases[0].shared_accesses[1] = 132 * 2e9 * 150e-6;  // conflict-free passes at one per clock per SM
+  const GpuPrediction l1 = predict_gpu(g, w);
+  EXPECT_EQ(l1.bound, "l1/shared");
+  EXPECT_NEAR(l1.seconds, 2e-6 + 150e-6, 1e-9);
+  // L1 just over the issue time alone (10.5 µs a wave against 10): the first wave takes its L1
+  // time, each later one its issue time plus its scheduling (11 µs).
+  w.phases[0].shared_accesses[1] = 132 * 2e9 * 105e-6;
+  EXPECT_NEAR(predict_gpu(g, w).seconds, 2e-6 + 10.5e-6 + 9 * 11e-6, 1e-9);
+  // A fragment wave after the full ones pays the scheduling too; one wave alone pays none.
+  w.phases[0].shared_accesses.clear();
+  w.phases[0].grid_x = 1056 * 10 + 528;
+  w.phases[0].warp_instructions = 1e12 * 105e-6;  // 10 µs per full wave, 5 µs for the half one
+  EXPECT_NEAR(predict_gpu(g, w).seconds, 2e-6 + 105e-6 + 10e-6, 1e-9);
+  w.phases[0].grid_x = 1056;
+  w.phases[0].warp_instructions = 1e12 * 10e-6;
+  EXPECT_NEAR(predict_gpu(g, w).seconds, 2e-6 + 10e-6, 1e-9);
 }
 
 TEST(GpuPredictor, TheRunnersStartIsTheFlushsDirtyL2AndItsTime) {

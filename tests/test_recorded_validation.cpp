@@ -4,10 +4,14 @@
 //
 // The issue's targets are median |error| ≤ 10 %, p90 ≤ 20 % and a tuner within 3 % of the
 // measured optimum on average. On this run (2026-11-23 04:26 UTC, GPU 300c76ef) the model reaches
-// median 7.5 % (met), p90 21.8 % (not met: the configuration sweeps' outliers) and a tuner loss
-// of 5.2 % (not met); on the launch rules' configurations median 7.0 %, p90 19.1 %. The limits
-// hold the model at this level. This run is out of sample for every model change before it: the
-// last one, the in-phase fetch latency of one-wave staged-tile loops (predictors/gpu_compute.hpp,
+// median 7.0 % (met), p90 19.8 % (met) and a tuner loss of 5.2 % (not met); on the launch rules'
+// configurations median 6.5 %, p90 17.7 %. The limits hold the model at this level. The last two
+// model changes were chosen on this run and the two leases before together (all three in sample):
+// the wave scheduling sharing the issue slots instead of adding to the whole wave, and
+// conv2d-shared's 2-way tile stores at X = 16 (Nsight Compute's shared wavefronts): 7.5 %, 21.8 %
+// before them here, 7.5 %, 22.1 % → 6.9 %, 19.5 % on GPU fa6f3566, 7.9 %, 22.0 % → 7.3 %, 21.4 %
+// on GPU 3ac5e21a. This run is out of sample for every model change before them: the one before,
+// the in-phase fetch latency of one-wave staged-tile loops (predictors/gpu_compute.hpp,
 // T_l1l2's E), was chosen on the two leases before together (03:48 UTC on GPU fa6f3566: 7.6 %,
 // 23.1 %, 5.7 % without it, 7.5 %, 22.1 %, 5.2 % with it; 02:39 UTC on GPU 3ac5e21a: 8.1 %,
 // 23.5 %, 5.7 % without, 7.9 %, 22.0 %, 5.3 % with); the convolutions' counted instruction totals
@@ -74,11 +78,12 @@ TEST(RecordedValidation, ErrorsStayAtTheRecordedLevel) {
   ASSERT_EQ(a.points.size(), recorded().measurements.size());
   EXPECT_TRUE(a.missing_resources.empty()) << a.missing_resources.front();
   EXPECT_LE(a.overall.median, 0.10);  // the issue's target
-  // Target 0.20, not met: 21.8 % against the bundled profile, recorded right after the run on the
-  // same machine (22.1 % and 22.0 % on the two leases before, 23.1 % and 23.5 % there before the
+  // The issue's target: 19.8 % against the bundled profile, recorded right after the run on the
+  // same machine (19.5 % and 21.4 % on the two leases before; 21.8 % here, 22.1 % and 22.0 % there
+  // while the wave scheduling added to the whole wave; 23.1 % and 23.5 % there before the
   // in-phase fetch latency; 23.7 % and 25.1 % before the staged-tile overlap; 25.9 %, 25.1 %,
   // 27.8 % and 27.5 % on the leases before; 32.2 % before mv-opt's per-tile latency chain).
-  EXPECT_LE(a.overall.p90, 0.225);
+  EXPECT_LE(a.overall.p90, 0.20);
   // 58 % (sgemm-256x16 at n = 768: one block per SM; 66 % before the staged-tile overlap); 87 %
   // before 16-wide tiles fetched whole lines, 247 % before mv-opt's per-tile chain.
   EXPECT_LE(a.overall.max, 0.6);
@@ -116,11 +121,15 @@ TEST(RecordedValidation, ErrorsStayAtTheRecordedLevel) {
   // 12.5 % on the leases before, 8.3 % there before the staged overlap; its mean 20.1 %, was 21.9 %,
   // from the small sizes' one or two blocks per SM).
   EXPECT_LE(a.per_kernel.at("sgemm-256x16").median, 0.13);
-  // The global-memory convolution: 7.9 % median on the bundled lease (7.8 % and 8.7 % on the leases before,
-  // where its instruction count became Nsight Compute's: 282 per output warp; 11.7 % with the 175
-  // read off the inner loop before);
-  // its 16-wide blocks are still over-predicted by 17-23 % at large n (L1-bound in the model).
-  EXPECT_LE(a.per_kernel.at("conv2d-global").median, 0.095);
+  // The global-memory convolution: 4.8 % median on the bundled lease (7.9 % while the wave
+  // scheduling added to the whole wave: its L1-bound 16-wide blocks ran 15–23 % over at large n;
+  // 7.8 % and 8.7 % on the leases before, where its instruction count became Nsight Compute's: 282
+  // per output warp; 11.7 % with the 175 read off the inner loop before).
+  EXPECT_LE(a.per_kernel.at("conv2d-global").median, 0.07);
+  // The shared-memory convolution: 5.7 % median, 13.0 % p90 (3.9 % and 21.1 % while its 16-wide
+  // tile stores counted conflict-free and the wave scheduling added to the whole wave, the one
+  // error hiding the other).
+  EXPECT_LE(a.per_kernel.at("conv2d-shared").median, 0.08);
   for (const auto& [kernel, s] : a.per_kernel) EXPECT_LE(s.median, 0.25) << kernel;
 }
 
@@ -132,10 +141,11 @@ TEST(RecordedValidation, DefaultConfigurationsArePredictedBetterThanSweeps) {
   const ErrorStats s = error_stats(defaults);
   EXPECT_GE(s.count, 150u);
   EXPECT_LE(s.median, 0.10);  // the issue's target
-  // The issue's target is 0.20: 19.1 % here; 19.6 % and 20.2 % on the two leases before (20.1 % and
+  // The issue's target is 0.20: 17.7 % here, 17.8 % and 19.1 % on the two leases before (19.1 %,
+  // 19.6 % and 20.2 % while the wave scheduling added to the whole wave; 20.1 % and
   // 21.4 % there before the in-phase fetch latency), 21.3 %, 21.5 %, 19.5 %, 24.8 % and 19.8 % on the
   // leases before.
-  EXPECT_LE(s.p90, 0.21);
+  EXPECT_LE(s.p90, 0.19);
 }
 
 TEST(RecordedValidation, TunerStaysNearTheMeasuredOptimum) {

@@ -95,7 +95,12 @@ struct WaveParts {
   double l1_l2() const {
     return staged_blocks > 0 ? std::max(l1, l2) + std::min(l1, l2) / staged_blocks + in_phase_latency : std::max(l1, l2);
   }
-  double total() const { return std::max({dram, l1_l2(), issue + special, fp64, chain}); }
+  // Scheduling this wave's blocks (every wave after a launch's first): the SM sets up the new
+  // blocks' warps with the same dispatch slots the instructions use, so the cost joins the issue
+  // term, and the memory pipes keep draining meanwhile (conv2d-global at n = 4096: the L1-bound
+  // 16-wide blocks hide their 82 waves' 50 µs, the issue-bound 32-wide ones pay it).
+  double scheduling = 0;
+  double total() const { return std::max({dram, l1_l2(), issue + special + scheduling, fp64, chain}); }
 };
 
 // `evicting`: the launch's DRAM bytes (over all its waves) that evict dirty L2 lines.
@@ -191,27 +196,35 @@ GpuPrediction predict_gpu(const GpuCalibration& gpu, const GpuWorkload& workload
     pp.metrics = execution_metrics(gpu.device, p.blocks(), p.threads_per_block(), p.registers_per_thread, p.shared_bytes_per_block);
     const ExecutionMetrics& m = pp.metrics;
     const double slots = m.blocks_per_sm * r.sms;
-    std::vector<std::pair<double, double>> waves;  // (blocks in the wave, how many such waves)
-    if (m.full_waves > 0) waves.push_back({slots, m.full_waves});
-    if (m.fragment_blocks > 0) waves.push_back({m.fragment_blocks, 1});
+    // (blocks in the wave, how many such waves, whether they pay the scheduling of a later wave)
+    struct Waves {
+      double blocks, count;
+      bool later;
+    };
+    std::vector<Waves> waves;
+    if (m.full_waves > 0) waves.push_back({slots, 1, false});
+    if (m.full_waves > 1) waves.push_back({slots, m.full_waves - 1, true});
+    if (m.fragment_blocks > 0) waves.push_back({m.fragment_blocks, 1, m.full_waves > 0});
     // The phase's first launch evicts what is left of the dirty L2; only it pays the write-back.
     const double evicting = std::min(dirty, p.dram_bytes);
     dirty -= evicting;
-    double per_launch = 0, write_back_s = 0;
-    for (const auto& [k, count] : waves) {
-      const WaveParts w = wave(r, p, m, k, 0);
-      if (evicting > 0) write_back_s += count * (wave(r, p, m, k, evicting).total() - w.total());
+    double per_launch = 0, write_back_s = 0, scheduling = 0;
+    for (const auto& [k, count, later] : waves) {
+      WaveParts w = wave(r, p, m, k, 0);
+      if (later) w.scheduling = r.per_wave, scheduling += count * r.per_wave;
+      if (evicting > 0) {
+        WaveParts evicted = wave(r, p, m, k, evicting);
+        evicted.scheduling = w.scheduling;
+        write_back_s += count * (evicted.total() - w.total());
+      }
       per_launch += count * w.total();
       pp.dram_s += count * w.dram, pp.l2_s += count * w.l2, pp.l1_s += count * w.l1, pp.issue_s += count * w.issue;
       pp.fp64_s += count * w.fp64, pp.special_s += count * w.special, pp.chain_s += count * w.chain;
       if (pp.bytes_in_flight == 0) pp.bytes_in_flight = w.q, pp.dram_Bps_reachable = w.bw;
     }
-    // Every wave after the first adds the measured cost of scheduling a wave of blocks (the
-    // validation data shows it adding, not hiding under the work: conv2d's 64-thread blocks).
-    const double scheduling = r.per_wave * std::max(0.0, std::ceil(m.waves) - 1);
-    per_launch += scheduling;
     pp.seconds = enqueue(p.launches, r.launch, r.queued_kernel, per_launch + write_back_s, per_launch);
-    // What the launches add beyond the work (per launch), and the wave scheduling.
+    // What the launches add beyond the work (per launch), and the wave scheduling (reported with
+    // the launch costs, though it competes with the instructions for issue slots).
     pp.launch_s = std::max(0.0, pp.seconds - p.launches * per_launch - write_back_s) / p.launches + scheduling;
     pp.dram_s += write_back_s / p.launches;  // the parts are per launch
     const std::vector<std::pair<const char*, double>> parts = {{"dram", pp.dram_s}, {"l2", pp.l2_s},     {"l1/shared", pp.l1_s},

@@ -14,8 +14,13 @@
 //     at the DRAM write ceiling, after_l2_flush). Closed form per phase of m equal launches:
 //     E' = max(E + g + W_1 + (m−1)(g + W), H + h + W_1 + (m−1)(g + W), H + m·h + W_m).
 //     A profile without gpu.launch.queued: g = base = lead = 0, each launch costs the host's rate.
-//   W = Σ_waves T_wave + t_wave · (⌈waves⌉ − 1)
-//   T_wave = max( T_dram, T_l1l2, T_issue + T_special, T_fp64, T_chain )     for a wave of k blocks
+//   W = Σ_waves T_wave
+//   T_wave = max( T_dram, T_l1l2, T_issue + T_special + S, T_fp64, T_chain )     for a wave of k blocks
+//     S        = t_wave for every wave after the launch's first, else 0: setting up a wave's blocks
+//                takes the SM's dispatch slots, which the instructions need too, while the memory
+//                pipes keep draining (conv2d at n = 4096, 62–83 waves: the L1-bound 16-wide blocks
+//                ran in their L1 time, the issue-bound 32-wide ones in issue time plus the waves'
+//                scheduling; added to the whole wave, the 16-wide ones ran 15–27 % over)
 //     T_l1l2   = max(T_l1, T_l2) + [staged tiles] min(T_l1, T_l2) / b + E,  b = the wave's blocks per SM:
 //                in a loop that stages tiles through shared memory between barriers a block's L2
 //                fetch and its L1/shared work alternate, and only the other b − 1 blocks overlap
@@ -52,12 +57,12 @@
 //     T_chain  = chain_fma · lat_FMA + chain_cosf · lat_cosf + Σ_level chain_level_loads · latency_level
 //                (L1, L2, DRAM: the pointer-chase latencies; mv-opt: per tile one DRAM round trip and
 //                X/Y dependent L1 loads)
-//   t_wave   = the measured cost of scheduling one more wave of blocks.
+//   t_wave   = the measured cost of scheduling one more wave of blocks (gpu.launch.per_wave_s).
 // The validation data chose the forms that differ from the seeds: overlap (max) between the memory
 // levels and the pipelines, except a staged-tile loop's L2 and L1 phases (the share of blocks;
-// combining the DRAM term too put mv-shared 37 % off), the issue slots shared by special calls, the latency-limited issue, the
+// combining the DRAM term too put mv-shared 37 % off), the issue slots shared by special calls and by the wave scheduling, the latency-limited issue, the
 // launch timeline (host rate, queued GPU cost, the flush's lead: data/experiments/
-// 2026-11-23-h100-launch-warmup), the additive per-wave cost (see data/validation/…/report.md).
+// 2026-11-23-h100-launch-warmup); see data/validation/…/report.md.
 #include <string>
 #include <vector>
 
