@@ -30,11 +30,13 @@ struct Recorded {
 };
 
 const Recorded kMachines[] = {
-    // The 2-core VM: issue 4's targets are 5 % mean / 10 % max per kernel; this run averages
-    // 2.9 % over the eight kernels (mean target met); mv, conv2d and dot have a held-out size off
-    // by 11 % (a size's typical time is the interquartile mean of its samples; with medians:
-    // 2.8 %, conv2d and dot 11 %).
-    {"xeon-2core-vm.yaml", 2, 0.035, 0.12},
+    // The 2-core VM: issue 4's targets are 5 % mean / 10 % max per kernel; this run (2026-11-23
+    // 05:38 UTC, commit 5573f8f) averages 2.0 % over the eight kernels (mean target met); mv's
+    // held-out n = 2560 (26 MB) is 12.6 % over: its time per byte falls off a cliff between the fit
+    // sizes 2304 (21 MB, 668 µs) and 3072 (38 MB, 1460 µs), and the efficiency interpolated between
+    // them misses where (dot 9.7 %, cg 7.0 %). The run it replaced (2026-11-22, before the shuffled
+    // bandwidth rounds) 2.9 %, mv, conv2d and dot 11 %.
+    {"xeon-2core-vm.yaml", 2, 0.025, 0.13},
     // The H100 host: a 16-vCPU VM whose multi-threaded speed drifts from run to run (and within
     // one). The bundled run (2026-11-23 04:29 UTC, GPU 300c76ef) averages 4.9 %, worst dot 23.9 %
     // (mv 12.2 %, mm 12.5 %, cosine 13 %: mean target met, max missed); its repeat minutes later
@@ -129,7 +131,7 @@ TEST(RecordedCpu, HeldOutKernelTimesDoNotRegress) {
 
 // Issue 4: the quick CPU calibration finishes in ≤ 20 s on 2 cores (the recorded log's wall time).
 TEST(RecordedCpu, QuickCalibrationFitsIn20SecondsOnTwoCores) {
-  std::ifstream log(kDir + "runs/2026-11-22-xeon-2core-vm-calibrate-cpu-quick.log");
+  std::ifstream log(kDir + "runs/2026-11-23-xeon-2core-vm-calibrate-cpu-quick.log");
   ASSERT_TRUE(log.good());
   std::stringstream text;
   text << log.rdbuf();
