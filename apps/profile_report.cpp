@@ -235,8 +235,8 @@ Report profile_report(const Profile& profile) {
       row.push_back({"holdout_sizes", Cell(static_cast<std::int64_t>(c.holdout->sizes))});
       row.push_back({"holdout_mean_rel_error", Cell(c.holdout->mean_rel_error, Unit::percent)});
       row.push_back({"holdout_max_rel_error", Cell(c.holdout->max_rel_error, Unit::percent)});
-      // How precisely the held-out times are known (a profile fitted before v0.1's noise
-      // figures has none): an error within three standard errors is within the measurement.
+      // How precisely the held-out times are known (a profile fitted before the noise figures
+      // existed has none): an error within three standard errors is within the measurement.
       if (const auto& n = c.holdout->noise) {
         row.push_back({"holdout_median_rel_se", Cell(n->median_rel_se, Unit::percent)});
         row.push_back({"holdout_max_rel_se", Cell(n->max_rel_se, Unit::percent)});

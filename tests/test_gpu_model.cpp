@@ -106,8 +106,8 @@ TEST(GpuWorkloads, DescriptorsMatchTheSeedsClosedForms) {
   EXPECT_DOUBLE_EQ(c16.phases[0].shared_accesses.at(2), conv_warps * 5 * (2 + 5));
   const GpuWorkload c32 = describe_gpu_kernel("conv2d-shared", 4096, {32, 4, 0}, none, 50e6);
   EXPECT_EQ(c32.phases[0].shared_accesses.size(), 1u);
-  EXPECT_DOUBLE_EQ(c32.phases[0].shared_accesses.at(1), c16.phases[0].shared_accesses.at(1) + conv_warps * 5 * (2 + 5) -
-                                                            (4096.0 / 16 - 4096.0 / 32) * (4096.0 / 4) * 5);
+  const double c32_blocks = (4096.0 / 32) * (4096.0 / 4);  // each stores its 5 filter rows
+  EXPECT_DOUBLE_EQ(c32.phases[0].shared_accesses.at(1), conv_warps * 5 * (2 + 5) + conv_warps * 5 * 5 + c32_blocks * 5);
   // The loops that stage tiles through shared memory between barriers, and only those.
   EXPECT_TRUE(mm.phases[0].staged_tiles);
   EXPECT_TRUE(ms.phases[0].staged_tiles && mo.phases[0].staged_tiles);

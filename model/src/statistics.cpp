@@ -51,7 +51,6 @@ SampleSummary summarize(std::vector<double> samples) {
   return out;
 }
 
-
 double interquartile_mean_rel_se(const std::vector<double>& samples, int resamples) {
   for (double s : samples)
     if (!std::isfinite(s)) throw std::invalid_argument("interquartile_mean_rel_se: non-finite sample");
