@@ -6,6 +6,7 @@
 #include <cmath>
 #include <regex>
 
+#include "perfmodel/calibrate/cpu.hpp"
 #include "perfmodel/model/cpu_fit.hpp"
 #include "perfmodel/model/errors.hpp"
 #include "perfmodel/model/profile_io.hpp"
@@ -67,6 +68,41 @@ TEST(CpuKernelModel, EfficiencyCurveInterpolatesAndIsJudgedOnHeldOutPoints) {
   ASSERT_TRUE(m.holdout);
   EXPECT_LT(m.holdout->max_rel_error, 1e-12);
   EXPECT_THROW(fit_kernel_model({}, {}), std::invalid_argument);
+}
+
+// The calibration adds fit sizes where a kernel's time per unit of work jumps between two fit
+// sizes (a cache cliff), and nowhere else.
+TEST(CpuRefinement, AddsAFitSizeInsideEachCliffLargestFirst) {
+  const std::vector<double> fit = {192, 288, 384, 576, 768, 1152, 1536, 2304, 3072};
+  auto times = [&](double cliff_at, double jump) {  // t = n² · 1 ns, ×jump beyond the cliff
+    std::vector<double> t;
+    for (double n : fit) t.push_back(n * n * 1e-9 * (n > cliff_at ? jump : 1.0));
+    return t;
+  };
+  // Flat time per n²: nothing to refine.
+  EXPECT_TRUE(refinement_sizes(fit, times(1e9, 1), {320, 640, 1280, 2560}, 2, 0.10, 4, 16).empty());
+  // A 25 % jump between 2304 and 3072: one size inside, at their geometric mean (2660.4 → 2656).
+  const auto one = refinement_sizes(fit, times(2500, 1.25), {320, 640, 1280, 2560}, 2, 0.10, 4, 16);
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_EQ(one[0], 2656);
+  // A jump under the threshold is left alone; the work exponent matters (n² work read as n³
+  // is a falling time per work everywhere).
+  EXPECT_TRUE(refinement_sizes(fit, times(2500, 1.08), {}, 2, 0.10, 4, 16).empty());
+  EXPECT_EQ(refinement_sizes(fit, times(1e9, 1), {}, 3, 0.10, 3, 16).size(), 3u);
+  // Two cliffs, room for one: the larger jump wins.
+  std::vector<double> two = times(2500, 1.15);
+  for (std::size_t i = 0; i < fit.size(); ++i)
+    if (fit[i] > 500) two[i] *= 1.4;
+  const auto largest = refinement_sizes(fit, two, {}, 2, 0.10, 1, 16);
+  ASSERT_EQ(largest.size(), 1u);
+  EXPECT_GT(largest[0], 384);
+  EXPECT_LT(largest[0], 576);
+  EXPECT_EQ(refinement_sizes(fit, two, {}, 2, 0.10, 4, 16).size(), 2u);
+  // The midpoint moves off a held-out size and off a power of two, and stays inside its interval.
+  const auto moved = refinement_sizes({96, 192}, {1e-6, 8e-6}, {128, 144}, 2, 0.10, 1, 16);
+  ASSERT_EQ(moved.size(), 1u);  // midpoint 135.8 → 128 (a power of two) → 144 (held out) → 112
+  EXPECT_EQ(moved[0], 112);
+  EXPECT_THROW(refinement_sizes(fit, {1, 2}, {}, 2, 0.10, 4, 16), std::invalid_argument);
 }
 
 TEST(CpuWorkloads, CountTheSeedsDefinitions) {

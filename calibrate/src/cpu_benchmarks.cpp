@@ -9,6 +9,7 @@
 #include <ostream>
 #include <random>
 #include <sstream>
+#include <stdexcept>
 
 #include "cpu_stream_kernels.hpp"
 #include "perfmodel/calibrate/benchmark.hpp"
@@ -358,6 +359,19 @@ void check_kernel(const std::string& kernel, std::size_t n, const std::vector<fl
                   const std::vector<float>& y, const std::vector<float>& b, const std::vector<float>& filter,
                   const std::vector<unsigned char>& in, const std::vector<unsigned char>& out, const std::vector<float>& work);
 
+// How a kernel's work grows with n (time per unit of work is flat where the efficiency is), and
+// the granularity of its sizes.
+double work_exponent(const std::string& kernel) {
+  if (kernel == "dot" || kernel == "cosine") return 1;
+  if (kernel == "mm" || kernel == "cholesky") return 3;
+  return 2;
+}
+double size_step(const std::string& kernel) {
+  if (kernel == "dot") return 1024;
+  if (kernel == "cosine") return 256;
+  return 16;
+}
+
 // One kernel at one size: its inputs and outputs, and its timing so far.
 struct Case {
   std::string kernel;
@@ -439,17 +453,31 @@ class CpuKernelBenchmark final : public CpuBenchmark {
       // drifts over seconds (both VMs here do), drift then hits every size alike instead of
       // making some sizes slow and others fast.
       std::vector<std::unique_ptr<Case>> cases;
-      for (int set = 0; set < 2; ++set)
-        for (double nd : set == 0 ? sizes.fit : sizes.holdout) cases.push_back(std::make_unique<Case>(kernel, nd, set, rng));
-      for (auto& c : cases) {
-        auto run_once = [&] { c->run(pool(), threads); };
+      auto add_case = [&](double nd, int set) {
+        auto c = std::make_unique<Case>(kernel, nd, set, rng);
         c->copy_s = c->copy_seconds();
         // A sample is a batch of back-to-back runs lasting ≥ 2 ms (timer and scheduler noise stay
         // small against it).
-        const double probe = std::max(time_runs(1, run_once)[0], 1e-7);
+        const double probe = std::max(time_runs(1, [&] { c->run(pool(), threads); })[0], 1e-7);
         c->batch = std::max(1, static_cast<int>(std::ceil(2e-3 / probe)));
         c->sample_s = probe * c->batch;
+        cases.push_back(std::move(c));
+      };
+      for (int set = 0; set < 2; ++set)
+        for (double nd : set == 0 ? sizes.fit : sizes.holdout) add_case(nd, set);
+      // Refinement: a pilot of two samples per fit size (the held-out sizes play no part) finds
+      // the intervals where time per unit of work jumps; a fit size is added inside each.
+      std::vector<double> pilot_s;
+      for (std::size_t i = 0; i < sizes.fit.size(); ++i) {
+        Case& c = *cases[i];
+        const auto t = time_runs(2, [&] {
+          for (int k = 0; k < c.batch; ++k) c.run(pool(), threads);
+        }, true);
+        pilot_s.push_back(std::max(*std::min_element(t.begin(), t.end()) / c.batch - c.copy_s, 1e-9));
       }
+      const std::vector<double> added = refinement_sizes(sizes.fit, pilot_s, sizes.holdout, work_exponent(kernel), 0.10,
+                                                         quick() ? 2 : 4, size_step(kernel));
+      for (double nd : added) add_case(nd, 0);
       // Rounds: as many as fit in the kernel's time budget, at least 5 (quick: 3), at most 15 (5).
       double round_s = 0;
       for (const auto& c : cases) round_s += c->sample_s;
@@ -472,7 +500,9 @@ class CpuKernelBenchmark final : public CpuBenchmark {
         record("kernel." + kernel, {{"n", c->nd}, {"threads", threads}, {"holdout", c->set}}, c->seconds, c->batch);
         if (c->set == 0 && c->nd == sizes.fit.back()) largest_s = summarize(c->seconds).median / c->batch;
       }
-      summary << kernel << " " << format_seconds(largest_s) << " at n=" << sizes.fit.back() << " (" << rounds << " rounds); ";
+      summary << kernel << " " << format_seconds(largest_s) << " at n=" << sizes.fit.back() << " (" << rounds << " rounds";
+      for (std::size_t i = 0; i < added.size(); ++i) summary << (i == 0 ? ", fit sizes added: " : " ") << added[i];
+      summary << "); ";
     }
     set_summary(summary.str());
   }
@@ -555,6 +585,41 @@ void check_kernel(const std::string& kernel, std::size_t n, const std::vector<fl
 void Case::check() const { check_kernel(kernel, n, a, x, y, b_matrix, filter, image_in, image_out, work); }
 
 }  // namespace
+
+std::vector<double> refinement_sizes(const std::vector<double>& fit, const std::vector<double>& pilot_s,
+                                     const std::vector<double>& holdout, double exponent, double threshold,
+                                     std::size_t max_new, double step) {
+  if (fit.size() != pilot_s.size()) throw std::invalid_argument("refinement_sizes: one pilot time per fit size");
+  std::vector<std::pair<double, std::size_t>> jumps;  // |log change of time per work|, interval
+  for (std::size_t i = 0; i + 1 < fit.size(); ++i) {
+    const double u0 = pilot_s[i] / std::pow(fit[i], exponent), u1 = pilot_s[i + 1] / std::pow(fit[i + 1], exponent);
+    if (!(u0 > 0 && u1 > 0)) continue;
+    const double change = std::abs(std::log(u1 / u0));
+    if (change > std::log1p(threshold)) jumps.push_back({change, i});
+  }
+  std::sort(jumps.begin(), jumps.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  auto taken = [&](double m) {
+    const double log2m = std::log2(m);
+    if (std::abs(log2m - std::round(log2m)) < 1e-12) return true;  // a power of two
+    for (double h : holdout)
+      if (h == m) return true;
+    return std::find(fit.begin(), fit.end(), m) != fit.end();
+  };
+  std::vector<double> added;
+  for (const auto& [change, i] : jumps) {
+    if (added.size() >= max_new) break;
+    const double lo = fit[i], hi = fit[i + 1], mid = std::round(std::sqrt(lo * hi) / step) * step;
+    for (int k = 0; k < 8; ++k) {  // mid, mid+step, mid-step, mid+2·step, …
+      const double m = mid + step * ((k + 1) / 2) * (k % 2 == 1 ? 1 : -1);
+      if (m > lo && m < hi && !taken(m)) {
+        added.push_back(m);
+        break;
+      }
+    }
+  }
+  std::sort(added.begin(), added.end());
+  return added;
+}
 
 void register_cpu_benchmarks(BenchmarkRegistry& registry) {
   registry.add(std::make_unique<CpuBandwidthBenchmark>());

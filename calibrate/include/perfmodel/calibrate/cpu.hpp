@@ -1,11 +1,24 @@
 #pragma once
 // The host CPU as calibrate/ sees it.
+#include <cstddef>
+#include <vector>
+
 #include "perfmodel/model/cpu_info.hpp"
 
 namespace perfmodel {
 
 // From sched_getaffinity, /sys/devices/system/cpu/cpu*/cache and /proc/meminfo (0 where absent).
 CpuInfo query_cpu_info();
+
+// Where a kernel's efficiency is interpolated across a cliff (a working set leaving a cache),
+// one more fit size helps more than anywhere else. Given the fit sizes (ascending) and a pilot
+// time at each, returns up to `max_new` sizes to add, one inside each interval whose time per
+// unit of work (t / n^exponent) changes by more than `threshold` (relative), largest change
+// first: the geometric midpoint, rounded to a multiple of `step`, moved off the held-out sizes
+// and off powers of two (a power-of-two row stride aliases in the caches). Sorted ascending.
+std::vector<double> refinement_sizes(const std::vector<double>& fit, const std::vector<double>& pilot_s,
+                                     const std::vector<double>& holdout, double exponent, double threshold,
+                                     std::size_t max_new, double step);
 
 // Adds the CPU benchmarks (bandwidth curves, arithmetic ceilings, reference-kernel timings).
 class BenchmarkRegistry;
