@@ -476,7 +476,7 @@ class CpuKernelBenchmark final : public CpuBenchmark {
         pilot_s.push_back(std::max(*std::min_element(t.begin(), t.end()) / c.batch - c.copy_s, 1e-9));
       }
       const std::vector<double> added = refinement_sizes(sizes.fit, pilot_s, sizes.holdout, work_exponent(kernel), 0.10,
-                                                         quick() ? 2 : 4, size_step(kernel));
+                                                         quick() ? 3 : 8, size_step(kernel));
       for (double nd : added) add_case(nd, 0);
       // Rounds: as many as fit in the kernel's time budget, at least 5 (quick: 3), at most 15 (5).
       double round_s = 0;
