@@ -35,8 +35,9 @@ const Recorded kMachines[] = {
     // 31 rounds) averages 1.4 % over the eight kernels, worst mv 8.3 % (dot 7.7 %): both targets
     // met. The one before it (05:47 UTC, commit 8587f72, 15 rounds) 1.5 %, worst dot 7.3 %; the
     // one before that (commit 5573f8f, no added sizes, no warm-up) 2.0 %, worst mv 12.6 % at
-    // n = 2560 on the L3 cliff between the fit sizes 2304 and 3072; one with added sizes but no
-    // warm-up (not kept) 2.2 %, worst dot 13.8 %: one-run samples near the cache capacity started
+    // n = 2560 on the L3 cliff between the fit sizes 2304 and 3072. Two with added sizes but no
+    // warm-up (not kept; judged on medians) 2.2 %, worst mv 12.2 % (at most 4 sizes added, none
+    // in that cliff) and 1.6 %, worst dot 13.8 %: one-run samples near the cache capacity started
     // from whatever the shuffled size before them left cached. The 2026-11-22 run 2.9 %, worst 11 %.
     {"xeon-2core-vm.yaml", 2, 0.02, 0.09},
     // The H100 host: a 16-vCPU VM whose multi-threaded speed drifts from run to run (and within
