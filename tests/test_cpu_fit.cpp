@@ -79,30 +79,37 @@ TEST(CpuRefinement, AddsAFitSizeInsideEachCliffLargestFirst) {
     for (double n : fit) t.push_back(n * n * 1e-9 * (n > cliff_at ? jump : 1.0));
     return t;
   };
+  auto work = [](const std::vector<double>& sizes, double exponent) {  // n^exponent per size
+    std::vector<double> w;
+    for (double n : sizes) w.push_back(std::pow(n, exponent));
+    return w;
+  };
+  const std::vector<double> n2 = work(fit, 2);
   // Flat time per n²: nothing to refine.
-  EXPECT_TRUE(refinement_sizes(fit, times(1e9, 1), {320, 640, 1280, 2560}, 2, 0.10, 4, 16).empty());
+  EXPECT_TRUE(refinement_sizes(fit, times(1e9, 1), n2, {320, 640, 1280, 2560}, 0.10, 4, 16).empty());
   // A 25 % jump between 2304 and 3072: one size inside, at their geometric mean (2660.4 → 2656).
-  const auto one = refinement_sizes(fit, times(2500, 1.25), {320, 640, 1280, 2560}, 2, 0.10, 4, 16);
+  const auto one = refinement_sizes(fit, times(2500, 1.25), n2, {320, 640, 1280, 2560}, 0.10, 4, 16);
   ASSERT_EQ(one.size(), 1u);
   EXPECT_EQ(one[0], 2656);
-  // A jump under the threshold is left alone; the work exponent matters (n² work read as n³
-  // is a falling time per work everywhere).
-  EXPECT_TRUE(refinement_sizes(fit, times(2500, 1.08), {}, 2, 0.10, 4, 16).empty());
-  EXPECT_EQ(refinement_sizes(fit, times(1e9, 1), {}, 3, 0.10, 3, 16).size(), 3u);
+  // A jump under the threshold is left alone; the measure of work matters (n² work read as n³
+  // is a falling time per unit of work everywhere).
+  EXPECT_TRUE(refinement_sizes(fit, times(2500, 1.08), n2, {}, 0.10, 4, 16).empty());
+  EXPECT_EQ(refinement_sizes(fit, times(1e9, 1), work(fit, 3), {}, 0.10, 3, 16).size(), 3u);
   // Two cliffs, room for one: the larger jump wins.
   std::vector<double> two = times(2500, 1.15);
   for (std::size_t i = 0; i < fit.size(); ++i)
     if (fit[i] > 500) two[i] *= 1.4;
-  const auto largest = refinement_sizes(fit, two, {}, 2, 0.10, 1, 16);
+  const auto largest = refinement_sizes(fit, two, n2, {}, 0.10, 1, 16);
   ASSERT_EQ(largest.size(), 1u);
   EXPECT_GT(largest[0], 384);
   EXPECT_LT(largest[0], 576);
-  EXPECT_EQ(refinement_sizes(fit, two, {}, 2, 0.10, 4, 16).size(), 2u);
+  EXPECT_EQ(refinement_sizes(fit, two, n2, {}, 0.10, 4, 16).size(), 2u);
   // The midpoint moves off a held-out size and off a power of two, and stays inside its interval.
-  const auto moved = refinement_sizes({96, 192}, {1e-6, 8e-6}, {128, 144}, 2, 0.10, 1, 16);
+  const auto moved = refinement_sizes({96, 192}, {1e-6, 8e-6}, {96.0 * 96, 192.0 * 192}, {128, 144}, 0.10, 1, 16);
   ASSERT_EQ(moved.size(), 1u);  // midpoint 135.8 → 128 (a power of two) → 144 (held out) → 112
   EXPECT_EQ(moved[0], 112);
-  EXPECT_THROW(refinement_sizes(fit, {1, 2}, {}, 2, 0.10, 4, 16), std::invalid_argument);
+  EXPECT_THROW(refinement_sizes(fit, {1, 2}, n2, {}, 0.10, 4, 16), std::invalid_argument);
+  EXPECT_THROW(refinement_sizes(fit, times(1e9, 1), {1, 2}, {}, 0.10, 4, 16), std::invalid_argument);
 }
 
 TEST(CpuWorkloads, CountTheSeedsDefinitions) {

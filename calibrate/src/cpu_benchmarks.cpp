@@ -361,13 +361,7 @@ void check_kernel(const std::string& kernel, std::size_t n, const std::vector<fl
                   const std::vector<float>& y, const std::vector<float>& b, const std::vector<float>& filter,
                   const std::vector<unsigned char>& in, const std::vector<unsigned char>& out, const std::vector<float>& work);
 
-// How a kernel's work grows with n (time per unit of work is flat where the efficiency is), and
-// the granularity of its sizes.
-double work_exponent(const std::string& kernel) {
-  if (kernel == "dot" || kernel == "cosine") return 1;
-  if (kernel == "mm" || kernel == "cholesky") return 3;
-  return 2;
-}
+// The granularity of a kernel's sizes.
 double size_step(const std::string& kernel) {
   if (kernel == "dot") return 1024;
   if (kernel == "cosine") return 256;
@@ -480,8 +474,10 @@ class CpuKernelBenchmark final : public CpuBenchmark {
         }, true);
         pilot_s.push_back(std::max(*std::min_element(t.begin(), t.end()) / c.batch - c.copy_s, 1e-9));
       }
-      const std::vector<double> added = refinement_sizes(sizes.fit, pilot_s, sizes.holdout, work_exponent(kernel), 0.10,
-                                                         quick() ? 3 : 8, size_step(kernel));
+      std::vector<double> work;  // time per flop is flat where the efficiency is
+      for (double nd : sizes.fit) work.push_back(cpu_workload(kernel, nd).flops);
+      const std::vector<double> added =
+          refinement_sizes(sizes.fit, pilot_s, work, sizes.holdout, 0.10, quick() ? 3 : 8, size_step(kernel));
       for (double nd : added) add_case(nd, 0);
       // Rounds: as many as fit in the kernel's time budget, at least 5 (quick: 3), at most 31 (5).
       // A many-core host scatters a size's samples by 10–40 % (interquartile range, the H100
@@ -511,8 +507,8 @@ class CpuKernelBenchmark final : public CpuBenchmark {
         record("kernel." + kernel, {{"n", c->nd}, {"threads", threads}, {"holdout", c->set}}, c->seconds, c->batch);
         if (c->set == 0 && c->nd == sizes.fit.back()) largest_s = summarize(c->seconds).median / c->batch;
       }
-      summary << kernel << " " << format_seconds(largest_s) << " at n=" << sizes.fit.back() << " (" << rounds << " rounds";
-      for (std::size_t i = 0; i < added.size(); ++i) summary << (i == 0 ? ", fit sizes added: " : " ") << added[i];
+      summary << kernel << " " << format_seconds(largest_s) << " at n=" << std::llround(sizes.fit.back()) << " (" << rounds << " rounds";
+      for (std::size_t i = 0; i < added.size(); ++i) summary << (i == 0 ? ", fit sizes added: " : " ") << std::llround(added[i]);
       summary << "); ";
     }
     set_summary(summary.str());
@@ -598,12 +594,13 @@ void Case::check() const { check_kernel(kernel, n, a, x, y, b_matrix, filter, im
 }  // namespace
 
 std::vector<double> refinement_sizes(const std::vector<double>& fit, const std::vector<double>& pilot_s,
-                                     const std::vector<double>& holdout, double exponent, double threshold,
+                                     const std::vector<double>& work, const std::vector<double>& holdout, double threshold,
                                      std::size_t max_new, double step) {
-  if (fit.size() != pilot_s.size()) throw std::invalid_argument("refinement_sizes: one pilot time per fit size");
+  if (fit.size() != pilot_s.size() || fit.size() != work.size())
+    throw std::invalid_argument("refinement_sizes: one pilot time and one amount of work per fit size");
   std::vector<std::pair<double, std::size_t>> jumps;  // |log change of time per work|, interval
   for (std::size_t i = 0; i + 1 < fit.size(); ++i) {
-    const double u0 = pilot_s[i] / std::pow(fit[i], exponent), u1 = pilot_s[i + 1] / std::pow(fit[i + 1], exponent);
+    const double u0 = pilot_s[i] / work[i], u1 = pilot_s[i + 1] / work[i + 1];
     if (!(u0 > 0 && u1 > 0)) continue;
     const double change = std::abs(std::log(u1 / u0));
     if (change > std::log1p(threshold)) jumps.push_back({change, i});

@@ -11,13 +11,14 @@ namespace perfmodel {
 CpuInfo query_cpu_info();
 
 // Where a kernel's efficiency is interpolated across a cliff (a working set leaving a cache),
-// one more fit size helps more than anywhere else. Given the fit sizes (ascending) and a pilot
-// time at each, returns up to `max_new` sizes to add, one inside each interval whose time per
-// unit of work (t / n^exponent) changes by more than `threshold` (relative), largest change
-// first: the geometric midpoint, rounded to a multiple of `step`, moved off the held-out sizes
-// and off powers of two (a power-of-two row stride aliases in the caches). Sorted ascending.
+// one more fit size helps more than anywhere else. Given the fit sizes (ascending), a pilot time
+// and the kernel's amount of work (its flops, say) at each, returns up to `max_new` sizes to add,
+// one inside each interval whose time per unit of work changes by more than `threshold`
+// (relative), largest change first: the geometric midpoint, rounded to a multiple of `step`,
+// moved off the held-out sizes and off powers of two (a power-of-two row stride aliases in the
+// caches). Sorted ascending. Throws std::invalid_argument unless the three lists match.
 std::vector<double> refinement_sizes(const std::vector<double>& fit, const std::vector<double>& pilot_s,
-                                     const std::vector<double>& holdout, double exponent, double threshold,
+                                     const std::vector<double>& work, const std::vector<double>& holdout, double threshold,
                                      std::size_t max_new, double step);
 
 // Adds the CPU benchmarks (bandwidth curves, arithmetic ceilings, reference-kernel timings).
