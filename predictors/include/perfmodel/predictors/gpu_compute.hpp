@@ -61,8 +61,9 @@
 // The validation data chose the forms that differ from the seeds: overlap (max) between the memory
 // levels and the pipelines, except a staged-tile loop's L2 and L1 phases (the share of blocks;
 // combining the DRAM term too put mv-shared 37 % off), the issue slots shared by special calls
-// and by the wave scheduling, the latency-limited issue, the launch timeline (host rate, queued GPU cost, the flush's lead: data/experiments/
-// 2026-11-23-h100-launch-warmup); see data/validation/…/report.md.
+// and by the wave scheduling, the latency-limited issue, the launch timeline (host rate, queued
+// GPU cost, the flush's lead: data/experiments/2026-11-23-h100-launch-warmup); see
+// data/validation/…/report.md.
 #include <string>
 #include <vector>
 
