@@ -5,6 +5,7 @@
 #include "perfmodel/model/errors.hpp"
 #include "perfmodel/model/units.hpp"
 #include "perfmodel/predictors/communication.hpp"
+#include "perfmodel/model/cpu_fit.hpp"
 #include "perfmodel/predictors/cpu_compute.hpp"
 
 namespace perfmodel::cli {
@@ -146,6 +147,7 @@ int predict_cpu_command(const Invocation& inv) {
   report.tables.push_back(std::move(table));
   if (any_outside)
     report.notes.push_back("some predictions lie outside what was calibrated (sizes or threads): they are extrapolated");
+  for (const std::string& w : cpu_calibration_warnings(loaded.profile.require_cpu())) report.notes.push_back("warning: the profile's " + w);
   render(report, format, inv.out);
   return kExitOk;
 }

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <string>
 
+#include "perfmodel/model/cpu_fit.hpp"
+
 namespace perfmodel::cli {
 
 namespace {
@@ -161,6 +163,7 @@ void add_gpu(Report& r, const GpuCalibration& gpu) {
 }
 
 void add_cpu(Report& r, const CpuCalibration& c) {
+  for (const std::string& w : cpu_calibration_warnings(c)) r.notes.push_back("warning: cpu: " + w);
   r.meta.push_back({"cpu_samples_file", Cell(c.samples_file)});
   r.meta.push_back({"cpu_calibration_wall_s", Cell(c.calibration_wall_s, Unit::seconds)});
   r.tables.push_back({"cpu_info",

@@ -57,6 +57,37 @@ TEST(CpuPlateaus, FindsStepsAndTheirCount) {
   EXPECT_THROW(find_plateaus({1, -1}), std::invalid_argument);
 }
 
+// The busy-host check: silent on ordered plateaus (a level split in two counts by its best part,
+// a 9 % shortfall is within the tolerance), and one message per broken order, naming the thread
+// counts, the levels and both rates.
+TEST(CpuCalibrationWarnings, NameLevelsOutOfOrderAndThreadsThatReadSlower) {
+  CpuCalibration c;
+  auto add = [&](double threads, const char* level, double gbps) {
+    CachePlateau p;
+    p.threads = threads, p.level = level, p.read_Bps = gbps * 1e9;
+    c.plateaus.push_back(p);
+  };
+  for (double t : {1.0, 2.0}) {
+    add(t, "L1", 100 * t), add(t, "L2", 50 * t), add(t, "L2", 30 * t), add(t, "L3", 20 * t), add(t, "memory", 10 * t);
+  }
+  add(4, "L1", 400), add(4, "L2", 190), add(4, "memory", 18.5);  // memory 7.5 % below 2 threads' 20
+  EXPECT_TRUE(cpu_calibration_warnings(c).empty());
+  c.plateaus.back().read_Bps = 17e9;  // 15 % below
+  std::vector<std::string> w = cpu_calibration_warnings(c);
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0], "4 threads read the memory plateau slower (17 GB/s) than 2 threads (20 GB/s): the host was probably busy; "
+                  "calibrate its CPU again on a quiet machine");
+  EXPECT_TRUE(cpu_calibration_warnings(c, 0.2).empty());
+  c.plateaus.back().read_Bps = 20e9;
+  c.plateaus[c.plateaus.size() - 3].read_Bps = 20e9;  // 4 threads: L1 at 20 GB/s, under L2 and under 2 threads
+  w = cpu_calibration_warnings(c);
+  ASSERT_EQ(w.size(), 2u);
+  EXPECT_NE(w[0].find("4 threads read the L2 plateau faster (190 GB/s) than the L1 plateau (20 GB/s)"), std::string::npos) << w[0];
+  EXPECT_NE(w[1].find("4 threads read the L1 plateau slower (20 GB/s) than 2 threads (200 GB/s)"), std::string::npos) << w[1];
+  EXPECT_THROW(cpu_calibration_warnings(c, -0.1), std::invalid_argument);
+  EXPECT_TRUE(cpu_calibration_warnings(CpuCalibration{}).empty());
+}
+
 TEST(CpuKernelModel, EfficiencyCurveInterpolatesAndIsJudgedOnHeldOutPoints) {
   const CpuKernelModel m = fit_kernel_model({{1e6, 1.0, 2.0}, {4e6, 1.0, 1.25}, {1e6, 1.0, 2.0}}, {{2e6, 2.0, 2.0 / 0.65}});
   ASSERT_EQ(m.efficiency.rows.size(), 2u);  // duplicate working sets collapse

@@ -5,10 +5,13 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <stdexcept>
+#include <string>
 
 #include "perfmodel/model/errors.hpp"
 #include "perfmodel/model/gpu_fit.hpp"  // fit_line, relative_errors
 #include "perfmodel/model/statistics.hpp"
+#include "perfmodel/model/units.hpp"
 
 namespace perfmodel {
 
@@ -287,6 +290,44 @@ CpuCalibration fit_cpu(const CpuSampleFile& file, const std::string& samples_fil
     }
   }
   return c;
+}
+
+std::vector<std::string> cpu_calibration_warnings(const CpuCalibration& c, double tolerance) {
+  if (!(tolerance >= 0) || !std::isfinite(tolerance)) throw std::invalid_argument("cpu_calibration_warnings: the tolerance must be ≥ 0");
+  const std::vector<std::string> order = {"L1", "L2", "L3", "memory"};
+  // The best read rate of each level per thread count (a level may be split where its curve bends).
+  std::map<double, std::map<std::string, double>> best;
+  for (const CachePlateau& p : c.plateaus) {
+    double& b = best[p.threads][p.level];
+    b = std::max(b, p.read_Bps);
+  }
+  const auto rate = [](double bps) { return format_rate(bps); };
+  const auto threads_text = [](double t) { return std::to_string(std::lround(t)) + (t == 1 ? " thread" : " threads"); };
+  std::vector<std::string> out;
+  for (const auto& [threads, levels] : best) {
+    const std::string* slower = nullptr;  // the last level present, walking from L1 outwards
+    for (const std::string& level : order) {
+      const auto it = levels.find(level);
+      if (it == levels.end()) continue;
+      if (slower && it->second > levels.at(*slower) * (1 + tolerance))
+        out.push_back(threads_text(threads) + " read the " + level + " plateau faster (" + rate(it->second) + ") than the " + *slower +
+                      " plateau (" + rate(levels.at(*slower)) + ")");
+      slower = &it->first;
+    }
+  }
+  for (const std::string& level : order) {
+    double fewer = 0, fewer_rate = 0;
+    for (const auto& [threads, levels] : best) {
+      const auto it = levels.find(level);
+      if (it == levels.end()) continue;
+      if (fewer > 0 && it->second < fewer_rate * (1 - tolerance))
+        out.push_back(threads_text(threads) + " read the " + level + " plateau slower (" + rate(it->second) + ") than " +
+                      threads_text(fewer) + " (" + rate(fewer_rate) + ")");
+      fewer = threads, fewer_rate = it->second;
+    }
+  }
+  for (std::string& m : out) m += ": the host was probably busy; calibrate its CPU again on a quiet machine";
+  return out;
 }
 
 }  // namespace perfmodel
