@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <map>
 #include <set>
@@ -292,6 +293,15 @@ CpuCalibration fit_cpu(const CpuSampleFile& file, const std::string& samples_fil
   return c;
 }
 
+namespace {
+constexpr double kBusyMeanError = 0.10, kBusyMaxError = 0.30;
+std::string percent(double fraction) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f %%", 100 * fraction);
+  return text;
+}
+}  // namespace
+
 std::vector<std::string> cpu_calibration_warnings(const CpuCalibration& c, double tolerance) {
   if (!(tolerance >= 0) || !std::isfinite(tolerance)) throw std::invalid_argument("cpu_calibration_warnings: the tolerance must be ≥ 0");
   const std::vector<std::string> order = {"L1", "L2", "L3", "memory"};
@@ -326,6 +336,12 @@ std::vector<std::string> cpu_calibration_warnings(const CpuCalibration& c, doubl
       fewer = threads, fewer_rate = it->second;
     }
   }
+  // The kernel models judged on their held-out sizes, at twice issue 4's mean target or three
+  // times its max: timings that scattered that much came from a busy host, not from the model.
+  for (const auto& [name, model] : c.kernels)
+    if (model.holdout && (model.holdout->mean_rel_error > kBusyMeanError || model.holdout->max_rel_error > kBusyMaxError))
+      out.push_back("the " + name + " model missed its held-out sizes by " + percent(model.holdout->mean_rel_error) + " on average, up to " +
+                    percent(model.holdout->max_rel_error));
   for (std::string& m : out) m += ": the host was probably busy; calibrate its CPU again on a quiet machine";
   return out;
 }
