@@ -14,7 +14,7 @@ namespace perfmodel {
 // Host buffer of either kind, released correctly for its kind.
 class HostBuffer {
  public:
-  HostBuffer(std::size_t bytes, HostMemory memory) : memory_(memory) {
+  HostBuffer(std::size_t bytes, HostMemory memory) : memory_(memory), bytes_(bytes) {
     if (memory == HostMemory::pinned) {
       PERFMODEL_CUDA_CHECK(cudaMallocHost(&data_, bytes));
     } else {
@@ -30,9 +30,11 @@ class HostBuffer {
   HostBuffer(const HostBuffer&) = delete;
   HostBuffer& operator=(const HostBuffer&) = delete;
   unsigned char* get() const { return static_cast<unsigned char*>(data_); }
+  std::size_t bytes() const { return bytes_; }
 
  private:
   HostMemory memory_;
+  std::size_t bytes_;
   void* data_ = nullptr;
 };
 

@@ -25,6 +25,7 @@
 #include <random>
 #include <sched.h>
 #include <sstream>
+#include <utility>
 
 #include "cuda_check.hpp"
 #include "cuda_resources.cuh"
@@ -56,6 +57,28 @@ void expect_pattern(const unsigned char* p, std::size_t bytes, unsigned seed, co
                            std::to_string(bytes));
 }
 
+// The host buffers the curves share. Allocating, pinning and touching 1 GiB costs the H100 host
+// 0.5–0.9 s (data/experiments/2026-11-23-h100-pcie-setup: cudaMallocHost 0.36–0.66 s, touching
+// it 0.1 s, cudaFreeHost 0.1 s; a pageable 1 GiB allocated and touched 0.53–0.76 s), and the five
+// curves needed six such buffers: about 4 s of a 25–32 s calibration, whose target is 30 s. The
+// first curve that needs a buffer allocates it; the registry's end frees them (no GPU is touched
+// before a curve runs). What a buffer holds when a curve starts does not matter: every curve
+// warms up and writes its own patterns before it verifies.
+class SharedHostBuffers {
+ public:
+  HostBuffer& get(HostMemory memory, int slot, std::size_t bytes) {
+    std::unique_ptr<HostBuffer>& b = buffers_[{memory, slot}];
+    if (!b || b->bytes() < bytes) {
+      b.reset();
+      b = std::make_unique<HostBuffer>(bytes, memory);
+    }
+    return *b;
+  }
+
+ private:
+  std::map<std::pair<HostMemory, int>, std::unique_ptr<HostBuffer>> buffers_;
+};
+
 struct SizePoint {
   std::uint64_t bytes;
   SizeSet set;
@@ -66,7 +89,7 @@ struct SizePoint {
 
 class PcieBenchmark final : public Benchmark {
  public:
-  explicit PcieBenchmark(TransferKey key) : key_(key) {}
+  PcieBenchmark(TransferKey key, std::shared_ptr<SharedHostBuffers> host_buffers) : key_(key), host_buffers_(std::move(host_buffers)) {}
 
   std::string key() const override {
     return std::string("pcie.") + to_string(key_.direction) + "." + to_string(key_.memory);
@@ -92,10 +115,10 @@ class PcieBenchmark final : public Benchmark {
     for (std::uint64_t b : plan.fit) sizes.push_back({b, SizeSet::fit});
     for (std::uint64_t b : plan.holdout) sizes.push_back({b, SizeSet::holdout});
 
-    host_ = std::make_unique<HostBuffer>(max_bytes, key_.memory);
+    host_ = &host_buffers_->get(key_.memory, 0, max_bytes);
     device_ = std::make_unique<DeviceBuffer>(max_bytes);
     if (key_.direction == Direction::bidir) {
-      host_second_ = std::make_unique<HostBuffer>(max_bytes, HostMemory::pinned);
+      host_second_ = &host_buffers_->get(HostMemory::pinned, 1, max_bytes);
       device_second_ = std::make_unique<DeviceBuffer>(max_bytes);
     }
 
@@ -149,9 +172,8 @@ class PcieBenchmark final : public Benchmark {
     }
     run_rounds(timer, rounds, sizes, rounds.refine_after, rounds.all, shuffle_rng, samples);
     verify(plan);
-    host_.reset();
+    host_ = host_second_ = nullptr;
     device_.reset();
-    host_second_.reset();
     device_second_.reset();
     cuda_.reset();
 
@@ -289,7 +311,9 @@ class PcieBenchmark final : public Benchmark {
   };
 
   TransferKey key_;
-  std::unique_ptr<HostBuffer> host_, host_second_;
+  std::shared_ptr<SharedHostBuffers> host_buffers_;
+  HostBuffer* host_ = nullptr;  // from host_buffers_, while run() runs
+  HostBuffer* host_second_ = nullptr;
   std::unique_ptr<DeviceBuffer> device_, device_second_;
   std::unique_ptr<Resources> cuda_;
   std::size_t refined_sizes_ = 0;
@@ -299,7 +323,8 @@ class PcieBenchmark final : public Benchmark {
 }  // namespace
 
 void register_pcie_benchmarks(BenchmarkRegistry& registry) {
-  for (const TransferKey& key : calibrated_transfer_keys()) registry.add(std::make_unique<PcieBenchmark>(key));
+  const auto host_buffers = std::make_shared<SharedHostBuffers>();
+  for (const TransferKey& key : calibrated_transfer_keys()) registry.add(std::make_unique<PcieBenchmark>(key, host_buffers));
 }
 
 }  // namespace perfmodel
