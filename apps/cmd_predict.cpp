@@ -2,10 +2,10 @@
 #include <ostream>
 
 #include "cli_common.hpp"
+#include "perfmodel/model/cpu_fit.hpp"
 #include "perfmodel/model/errors.hpp"
 #include "perfmodel/model/units.hpp"
 #include "perfmodel/predictors/communication.hpp"
-#include "perfmodel/model/cpu_fit.hpp"
 #include "perfmodel/predictors/cpu_compute.hpp"
 
 namespace perfmodel::cli {

@@ -311,7 +311,6 @@ std::vector<std::string> cpu_calibration_warnings(const CpuCalibration& c, doubl
     double& b = best[p.threads][p.level];
     b = std::max(b, p.read_Bps);
   }
-  const auto rate = [](double bps) { return format_rate(bps); };
   const auto threads_text = [](double t) { return std::to_string(std::lround(t)) + (t == 1 ? " thread" : " threads"); };
   std::vector<std::string> out;
   for (const auto& [threads, levels] : best) {
@@ -320,8 +319,8 @@ std::vector<std::string> cpu_calibration_warnings(const CpuCalibration& c, doubl
       const auto it = levels.find(level);
       if (it == levels.end()) continue;
       if (slower && it->second > levels.at(*slower) * (1 + tolerance))
-        out.push_back(threads_text(threads) + " read the " + level + " plateau faster (" + rate(it->second) + ") than the " + *slower +
-                      " plateau (" + rate(levels.at(*slower)) + ")");
+        out.push_back(threads_text(threads) + " read the " + level + " plateau faster (" + format_rate(it->second) + ") than the " + *slower +
+                      " plateau (" + format_rate(levels.at(*slower)) + ")");
       slower = &it->first;
     }
   }
@@ -331,8 +330,8 @@ std::vector<std::string> cpu_calibration_warnings(const CpuCalibration& c, doubl
       const auto it = levels.find(level);
       if (it == levels.end()) continue;
       if (fewer > 0 && it->second < fewer_rate * (1 - tolerance))
-        out.push_back(threads_text(threads) + " read the " + level + " plateau slower (" + rate(it->second) + ") than " +
-                      threads_text(fewer) + " (" + rate(fewer_rate) + ")");
+        out.push_back(threads_text(threads) + " read the " + level + " plateau slower (" + format_rate(it->second) + ") than " +
+                      threads_text(fewer) + " (" + format_rate(fewer_rate) + ")");
       fewer = threads, fewer_rate = it->second;
     }
   }
