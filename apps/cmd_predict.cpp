@@ -113,7 +113,8 @@ int predict_cpu_command(const Invocation& inv) {
   if (!parse_or_help(inv,
                      "usage: perfmodel predict cpu --kernel K --n N [--n N]... [--threads T] [--profile P]\n\n"
                      "Predicts a CPU reference kernel's time from the profile's cpu section: measured bandwidth\n"
-                     "curves and FMA ceiling, plus the kernel's fitted overhead and efficiency.",
+                     "curves and FMA ceiling, plus the kernel's fitted overhead and efficiency. Warns where the\n"
+                     "profile's CPU calibration looks measured on a busy host (see perfmodel profile show --help).",
                      options, nullptr, vm))
     return kExitOk;
   const Format format = selected_format(vm);

@@ -17,7 +17,10 @@ int profile_show(const Invocation& sub) {
   po::positional_options_description positional;
   positional.add("path", 1);
   po::variables_map vm;
-  if (!parse_or_help(sub, "usage: perfmodel profile show [PROFILE.yaml] [--format F]\n\nValidates a profile and prints it.",
+  if (!parse_or_help(sub, "usage: perfmodel profile show [PROFILE.yaml] [--format F]\n\n"
+                     "Validates a profile and prints it, with a warning where its CPU calibration looks measured on a\n"
+                     "busy host (cache plateaus out of order, more threads reading slower than fewer, a kernel model\n"
+                     "missing its held-out sizes by over 10 % on average or 30 % at worst).",
                      options, &positional, vm))
     return kExitOk;
   const Format format = selected_format(vm);

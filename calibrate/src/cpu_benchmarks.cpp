@@ -609,9 +609,7 @@ std::vector<double> refinement_sizes(const std::vector<double>& fit, const std::
   auto taken = [&](double m) {
     const double log2m = std::log2(m);
     if (std::abs(log2m - std::round(log2m)) < 1e-12) return true;  // a power of two
-    for (double h : holdout)
-      if (h == m) return true;
-    return std::find(fit.begin(), fit.end(), m) != fit.end();
+    return std::find(holdout.begin(), holdout.end(), m) != holdout.end() || std::find(fit.begin(), fit.end(), m) != fit.end();
   };
   std::vector<double> added;
   for (const auto& [change, i] : jumps) {
