@@ -389,6 +389,39 @@ TEST(GpuPredictor, QueuesAreReadGpuWideAndLatencyChainsAdd) {
   EXPECT_EQ(c.bound, "latency");
 }
 
+// A wave of k blocks on S SMs, k not a multiple of S: ⌈k/S⌉ blocks sit on the busiest SM.
+TEST(GpuPredictor, APartialWaveHasItsOwnBlocksInFlightAndLastsAsItsBusiestSm) {
+  const GpuCalibration g = simple_gpu();
+  GpuWorkload w;
+  GpuPhase p;
+  p.name = "stream";
+  p.block_x = 128, p.registers_per_thread = 32, p.loads_in_flight = 1, p.request_bytes = 128;
+  // DRAM is shared: 192 blocks of 4 warps have 192 · 4 · 128 B in flight (not 2 blocks on each
+  // of the 132 SMs), and in the linear part of the curve their bytes take that many round trips.
+  p.grid_x = 192, p.dram_bytes = 192 * 4 * 128 * 1000.0;
+  w.phases = {p};
+  const GpuPrediction d = predict_gpu(g, w);
+  EXPECT_DOUBLE_EQ(d.phases[0].bytes_in_flight, 192 * 4 * 128.0);
+  EXPECT_NEAR(d.seconds, 2e-6 + 1000 * 400e-9, 1e-10);
+  EXPECT_EQ(d.bound, "dram");
+  // The issue slots are per SM: 133 issue-bound blocks take as long as 264 (two on the busiest
+  // SM), twice what 132 take; the work per block is the same in all three.
+  const double per_block = 1e6;  // warp instructions
+  const auto issue_time = [&](double blocks) {
+    GpuPhase c = p;
+    c.name = "fma";
+    c.grid_x = blocks, c.dram_bytes = 0, c.warp_instructions = per_block * blocks;
+    w.phases = {c};
+    const GpuPrediction r = predict_gpu(g, w);
+    EXPECT_EQ(r.bound, "issue");
+    return r.seconds - 2e-6;
+  };
+  const double one = issue_time(132);
+  EXPECT_NEAR(one, per_block / (64e12 / 64 / 132), 1e-12);
+  EXPECT_NEAR(issue_time(133), 2 * one, 1e-12);
+  EXPECT_NEAR(issue_time(264), 2 * one, 1e-12);
+}
+
 TEST(GpuPredictor, ADirtyL2SlowsTheFirstLaunchsReadsByTheirShareOfTheDram) {
   GpuCalibration g = simple_gpu();
   GpuWorkload w;

@@ -4,9 +4,14 @@
 //
 // The issue's targets are median |error| ≤ 10 %, p90 ≤ 20 % and a tuner within 3 % of the
 // measured optimum on average. On this run (2026-11-23 04:26 UTC, GPU 300c76ef) the model reaches
-// median 7.0 % (met), p90 19.8 % (met) and a tuner loss of 5.2 % (not met); on the launch rules'
-// configurations median 6.5 %, p90 17.7 %. The limits hold the model at this level. The last two
-// model changes were chosen on this run and the two leases before together (all three in sample):
+// median 6.9 % (met), p90 19.8 % (met) and a tuner loss of 5.6 % (not met). The limits hold the
+// model at this level. The last model change, the partial waves (a wave's DRAM bytes in flight
+// counted over its k blocks, not ⌈k/SMs⌉ on every SM; its per-SM pipes timed on the busiest SM:
+// predictors/gpu_compute.hpp), was chosen on all eight recorded runs together (this one, the five
+// leases after it, two before): median 7.0 → 6.9 %, p90 19.8 → 19.8 %, tuner 5.2 → 5.6 % here;
+// p90 19.7 → 18.8, 20.1 → 19.6, 19.4 → 19.2, 21.5 → 20.2 and 19.7 → 19.2 % on the leases after,
+// each from its own calibration. The two changes before it were chosen on this run and the two
+// leases before together (all three in sample):
 // the wave scheduling sharing the issue slots instead of adding to the whole wave, and
 // conv2d-shared's 2-way tile stores at X = 16 (Nsight Compute's shared wavefronts): 7.5 %, 21.8 %
 // before them here, 7.5 %, 22.1 % → 6.9 %, 19.5 % on GPU fa6f3566, 7.9 %, 22.0 % → 7.3 %, 21.4 %
@@ -79,14 +84,15 @@ TEST(RecordedValidation, ErrorsStayAtTheRecordedLevel) {
   EXPECT_TRUE(a.missing_resources.empty()) << a.missing_resources.front();
   EXPECT_LE(a.overall.median, 0.10);  // the issue's target
   // The issue's target: 19.8 % against the bundled profile, recorded right after the run on the
-  // same machine (19.5 % and 21.4 % on the two leases before; 21.8 % here, 22.1 % and 22.0 % there
+  // same machine (19.8 % before the partial waves; 19.5 % and 21.4 % on the two leases before; 21.8 % here, 22.1 % and 22.0 % there
   // while the wave scheduling added to the whole wave; 23.1 % and 23.5 % there before the
   // in-phase fetch latency; 23.7 % and 25.1 % before the staged-tile overlap; 25.9 %, 25.1 %,
   // 27.8 % and 27.5 % on the leases before; 32.2 % before mv-opt's per-tile latency chain).
   EXPECT_LE(a.overall.p90, 0.20);
-  // 58 % (sgemm-256x16 at n = 768: one block per SM; 66 % before the staged-tile overlap); 87 %
-  // before 16-wide tiles fetched whole lines, 247 % before mv-opt's per-tile chain.
-  EXPECT_LE(a.overall.max, 0.6);
+  // 47 % (mv-opt 64x16; 58 % before the partial waves, sgemm-256x16 at n = 768, 101 blocks on
+  // 132 SMs at 5 per SM; 66 % before the staged-tile overlap); 87 % before 16-wide tiles fetched
+  // whole lines, 247 % before mv-opt's per-tile chain.
+  EXPECT_LE(a.overall.max, 0.5);
   // The tiled matrix-vector product alone and inside CG: 14.5 % and 14.5 % mean (14.5 % and 13.6 %,
   // 14.3 % and 14.1 % on the leases before, 14.4 % and 12.3 % and 15.5 % and 16.2 % before that; 44 %
   // and 33 % before the per-tile chain). CG's 51 launches and Cholesky-opt's 2n: each launch starts when the host has
@@ -120,8 +126,9 @@ TEST(RecordedValidation, ErrorsStayAtTheRecordedLevel) {
   // (n ≥ 3072) the staged overlap over-predicts it by 11–14 %: median 12.8 % (12.9 % while the
   // wave scheduling added to the whole wave; 12.7 %, 12.6 % and 12.5 % on the leases before, 8.3 %
   // there before the staged overlap; its mean 20.1 %, was 21.9 %, from the small sizes' one or two
-  // blocks per SM).
-  EXPECT_LE(a.per_kernel.at("sgemm-256x16").median, 0.13);
+  // blocks per SM). The partial waves put its last wave on the busiest SM: median 15.7 % (+16 %
+  // at n = 3072 and 4096, whose last waves put 2 blocks on a few SMs), n = 768 from −58 to −25 %.
+  EXPECT_LE(a.per_kernel.at("sgemm-256x16").median, 0.16);
   // The global-memory convolution: 4.8 % median on the bundled lease (7.9 % while the wave
   // scheduling added to the whole wave: its L1-bound 16-wide blocks ran 15–23 % over at large n;
   // 7.8 % and 8.7 % on the leases before, where its instruction count became Nsight Compute's: 282
@@ -142,20 +149,23 @@ TEST(RecordedValidation, DefaultConfigurationsArePredictedBetterThanSweeps) {
   const ErrorStats s = error_stats(defaults);
   EXPECT_GE(s.count, 150u);
   EXPECT_LE(s.median, 0.10);  // the issue's target
-  // The issue's target is 0.20: 17.7 % here, 17.8 % and 19.1 % on the two leases before (19.1 %,
+  // The issue's target is 0.20: 16.5 % here (17.7 % before the partial waves), 17.8 % and 19.1 % on the two leases before (19.1 %,
   // 19.6 % and 20.2 % while the wave scheduling added to the whole wave; 20.1 % and
   // 21.4 % there before the in-phase fetch latency), 21.3 %, 21.5 %, 19.5 %, 24.8 % and 19.8 % on the
   // leases before.
-  EXPECT_LE(s.p90, 0.19);
+  EXPECT_LE(s.p90, 0.17);
 }
 
 TEST(RecordedValidation, TunerStaysNearTheMeasuredOptimum) {
   const ValidationAnalysis& a = analysis();
   EXPECT_GE(a.tuner.size(), 20u);
-  // 5.2 % (5.2 % and 5.3 % on the two leases before, 5.7 % there before the in-phase fetch latency;
+  // 5.6 % (5.2 % before the partial waves, which fixed blur's, conv2d-global's and conv2d-shared's
+  // picks at n = 1024 and moved mm-opt's at 4096 (8x8 for 8x16, 0.1 % apart in prediction, 7.9 %
+  // in measurement) and mv-shared's (16x1 and 32x1 now predicted alike, 7.7 % apart measured);
+  // 5.2 % and 5.3 % on the two leases before, 5.7 % there before the in-phase fetch latency;
   // 5.6 % and 7.1 % before the staged-tile overlap); target 0.03: mv-opt's picks miss by 40 % and
-  // 44 %, mm-opt's at n = 1024 by 22 % (33 % before), conv2d-shared's by 6 % and 11 %.
-  EXPECT_LE(a.tuner_mean_loss, 0.055);
+  // 44 %, mm-opt's at n = 1024 by 22 % (33 % before), conv2d-shared's at 4096 by 11 %.
+  EXPECT_LE(a.tuner_mean_loss, 0.056);
   // No sweep's pick is worse than the recorded worst (mv-opt 64x16: 43 % slower than 32x16).
   for (const TunerCheck& t : a.tuner) EXPECT_LE(t.loss, 0.5) << t.kernel << " n=" << t.n;
 }
@@ -191,53 +201,62 @@ TEST(RecordedValidation, TwoRunsAgreeWhereTheWorkDominates) {
   }
 }
 
-// The model as it stands, on runs it was never shaped on: the leases after the bundled one
-// (the last model change, commit dac389e, was chosen on the bundled run and the two leases
-// before it), each predicted from its own calibration (taken minutes after its validation on
-// the same machine), from that calibration's repeat minutes later where it was kept, and from
-// the bundled profile of another lease. Recorded levels (median / p90 / tuner):
-//   e8ad28eb (05:22 UTC, commit dac389e): own 7.4 / 19.7 / 5.1 %; bundled 7.2 / 19.7 %
-//   324324f1 (05:52 UTC, commit 6c662fc): own 7.1 / 20.1 / 6.7 %, repeat 7.0 / 19.8 %; bundled 7.2 / 19.3 %
-//   cf74aa6d (06:10 UTC, commit d951145): own 6.9 / 19.4 / 5.3 %, repeat 7.2 / 19.0 %; bundled 7.0 / 19.8 %
-//   d95ef441 (06:30 UTC, commit 1d1281a): own 6.9 / 21.5 / 5.7 %, repeat 6.9 / 19.9 %; bundled 7.0 / 19.8 %
-//   6def8b90 (06:43 UTC, commit b86601e): own 7.4 / 19.7 / 5.1 %, repeat 7.3 / 19.7 %; bundled 7.3 / 19.5 %
-// The issue's targets are median ≤ 10 % and p90 ≤ 20 %. Two own calibrations miss the p90 and
-// are held at their levels: 324324f1's by 0.1 point, d95ef441's by 1.5 points. d95ef441's host
-// was busy during that calibration: it timed a back-to-back launch at 4.05 µs (its repeat 3.70,
-// the bundled profile 3.59), which puts the launch-bound Cholesky-opt runs 12 % over (median;
-// 8 % from the repeat, 5 % from the bundled profile), and its CPU section carries the busy-host warning (dot model 26 % / 70 %).
-// Every repeat and the bundled profile meet both targets. The tuner's target (3 %) is met on
-// none: mv-opt's 64x16 picks.
-struct OutOfSampleLease {
+// The leases after the bundled one, each predicted from its own calibration (taken minutes after
+// its validation on the same machine), from that calibration's repeat minutes later where it was
+// kept, and from the bundled profile of another lease. They were out of sample for the model
+// changes up to commit dac389e (chosen on the bundled run and the two leases before it); the
+// partial waves were chosen on them too, so they are in sample for it (the lease after it is not:
+// TheLeaseAfterThePartialWavesMeetsTheTargetsOutOfSample). Levels (median / p90 / tuner), before
+// the partial waves → now:
+//   e8ad28eb (05:22 UTC, commit dac389e): own 7.4 / 19.7 / 5.1 → 7.0 / 18.8 / 5.5 %; bundled 7.2 / 19.7 → 6.9 / 19.5 %
+//   324324f1 (05:52 UTC, commit 6c662fc): own 7.1 / 20.1 / 6.7 → 6.7 / 19.6 / 7.0 %, repeat 7.0 / 19.8 → 6.8 / 19.1 %;
+//     bundled 7.2 / 19.3 → 7.0 / 19.3 %
+//   cf74aa6d (06:10 UTC, commit d951145): own 6.9 / 19.4 / 5.3 → 6.8 / 19.2 / 5.6 %, repeat 7.2 / 19.0 → 7.0 / 18.7 %;
+//     bundled 7.0 / 19.8 → 6.9 / 19.3 %
+//   d95ef441 (06:30 UTC, commit 1d1281a): own 6.9 / 21.5 / 5.7 → 6.8 / 20.2 / 6.0 %, repeat 6.9 / 19.9 → 6.7 / 19.8 %;
+//     bundled 7.0 / 19.8 → 6.8 / 19.6 %
+//   6def8b90 (06:43 UTC, commit b86601e): own 7.4 / 19.7 / 5.1 → 7.2 / 19.2 / 5.4 %, repeat 7.3 / 19.7 → 6.9 / 19.0 %;
+//     bundled 7.3 / 19.5 → 7.0 / 19.5 %
+// The issue's targets are median ≤ 10 % and p90 ≤ 20 %. One own calibration misses the p90 and
+// is held at its level: d95ef441's, by 0.2 point (1.5 before the partial waves). Its host was
+// busy during that calibration: it timed a back-to-back launch at 4.05 µs (its repeat 3.70, the
+// bundled profile 3.59), which puts the launch-bound Cholesky-opt runs 12 % over (median; 8 %
+// from the repeat, 5 % from the bundled profile), and its CPU section carries the busy-host
+// warning (dot model 26 % / 70 %). Every repeat and the bundled profile meet both targets. The
+// tuner's target (3 %) is met on none: mv-opt's 64x16 picks.
+namespace {
+struct RecordedLease {
   const char* uuid_prefix;
   double own_p90, tuner;
   bool repeat;  // a repeat calibration is kept beside the profile
 };
-TEST(RecordedValidation, TheLeasesAfterTheLastModelChangeMeetTheTargetsOutOfSample) {
-  const OutOfSampleLease leases[] = {
-      {"e8ad28eb", 0.20, 0.055, false}, {"324324f1", 0.2015, 0.07, true}, {"cf74aa6d", 0.20, 0.055, true}, {"d95ef441", 0.216, 0.06, true},
-      {"6def8b90", 0.20, 0.055, true}};
-  for (const OutOfSampleLease& lease : leases) {
-    SCOPED_TRACE(lease.uuid_prefix);
-    const std::string id = lease.uuid_prefix;
-    const ValidationRun run = read_validation_run(kData + "/validation/nvidia-h100-80gb-hbm3-" + id);
-    const Profile own = load_profile(kData + "/profiles/lease-" + id + "/nvidia-h100-80gb-hbm3.yaml");
-    ASSERT_EQ(run.provenance.device_uuid.rfind("GPU-" + id, 0), 0u);
-    ASSERT_EQ(own.provenance.device_uuid, run.provenance.device_uuid);
-    const ValidationAnalysis a = analyse_validation(run, own);
-    ASSERT_EQ(a.points.size(), recorded().measurements.size());
-    EXPECT_LE(a.overall.median, 0.10);
-    EXPECT_LE(a.overall.p90, lease.own_p90);
-    EXPECT_LE(a.tuner_mean_loss, lease.tuner);
-    if (lease.repeat) {
-      const Profile repeat = load_profile(kData + "/profiles/lease-" + id + "/nvidia-h100-80gb-hbm3.repeat.yaml");
-      ASSERT_EQ(repeat.provenance.device_uuid, run.provenance.device_uuid);
-      const ValidationAnalysis r = analyse_validation(run, repeat);
-      EXPECT_LE(r.overall.median, 0.10);
-      EXPECT_LE(r.overall.p90, 0.20);
-    }
-    const ValidationAnalysis bundled = analyse_validation(run, profile());
-    EXPECT_LE(bundled.overall.median, 0.10);
-    EXPECT_LE(bundled.overall.p90, 0.20);
+void expect_lease_meets_targets(const RecordedLease& lease) {
+  SCOPED_TRACE(lease.uuid_prefix);
+  const std::string id = lease.uuid_prefix;
+  const ValidationRun run = read_validation_run(kData + "/validation/nvidia-h100-80gb-hbm3-" + id);
+  const Profile own = load_profile(kData + "/profiles/lease-" + id + "/nvidia-h100-80gb-hbm3.yaml");
+  ASSERT_EQ(run.provenance.device_uuid.rfind("GPU-" + id, 0), 0u);
+  ASSERT_EQ(own.provenance.device_uuid, run.provenance.device_uuid);
+  const ValidationAnalysis a = analyse_validation(run, own);
+  ASSERT_EQ(a.points.size(), recorded().measurements.size());
+  EXPECT_LE(a.overall.median, 0.10);
+  EXPECT_LE(a.overall.p90, lease.own_p90);
+  EXPECT_LE(a.tuner_mean_loss, lease.tuner);
+  if (lease.repeat) {
+    const Profile repeat = load_profile(kData + "/profiles/lease-" + id + "/nvidia-h100-80gb-hbm3.repeat.yaml");
+    ASSERT_EQ(repeat.provenance.device_uuid, run.provenance.device_uuid);
+    const ValidationAnalysis r = analyse_validation(run, repeat);
+    EXPECT_LE(r.overall.median, 0.10);
+    EXPECT_LE(r.overall.p90, 0.20);
   }
+  const ValidationAnalysis bundled = analyse_validation(run, profile());
+  EXPECT_LE(bundled.overall.median, 0.10);
+  EXPECT_LE(bundled.overall.p90, 0.20);
+}
+}  // namespace
+
+TEST(RecordedValidation, TheLeasesAfterTheBundledOneMeetTheTargets) {
+  const RecordedLease leases[] = {{"e8ad28eb", 0.20, 0.055, false}, {"324324f1", 0.20, 0.07, true}, {"cf74aa6d", 0.20, 0.057, true},
+                                  {"d95ef441", 0.203, 0.06, true},  {"6def8b90", 0.20, 0.055, true}};
+  for (const RecordedLease& lease : leases) expect_lease_meets_targets(lease);
 }

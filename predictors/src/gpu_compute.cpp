@@ -108,8 +108,10 @@ WaveParts wave(const Rates& r, const GpuPhase& p, const ExecutionMetrics& m, dou
   WaveParts w;
   const double f = k / m.blocks;
   const double sms_used = std::min(r.sms, k);
-  const double share = sms_used / r.sms;
   const double blocks_per_sm = std::ceil(k / sms_used), warps_per_sm = blocks_per_sm * m.warps_per_block;
+  // The per-SM pipes (L1, issue, special functions, FP64, the SM's L2 port) are not shared: the
+  // wave lasts as long as its busiest SM, which runs this share of the wave's blocks.
+  const double busiest = blocks_per_sm / k;
   if (p.staged_tiles) {
     w.staged_blocks = blocks_per_sm;
     if (m.waves <= 1)
@@ -117,30 +119,31 @@ WaveParts wave(const Rates& r, const GpuPhase& p, const ExecutionMetrics& m, dou
   }
   // The curve is read at the wave's bytes in flight, however few SMs hold them: 64 SMs with
   // 16 KiB each read 2.10 TB/s, what 132 SMs with the same 1 MiB in all read (data/experiments/
-  // 2026-11-23-h100/sm_bandwidth.csv; one SM alone reaches 70 GB/s).
-  const double q_sm = p.loads_issued_together ? warps_per_sm * p.loads_in_flight * p.request_bytes
-                                                : r.dram->bytes_in_flight(1, warps_per_sm, p.loads_in_flight, p.request_bytes);
-  w.q = q_sm * sms_used;
+  // 2026-11-23-h100/sm_bandwidth.csv; one SM alone reaches 70 GB/s). DRAM is shared: each of
+  // the k blocks streams at BW/k and they end together, however unevenly they sit on the SMs.
+  const double q_block = p.loads_issued_together ? m.warps_per_block * p.loads_in_flight * p.request_bytes
+                                                   : r.dram->bytes_in_flight(1, m.warps_per_block, p.loads_in_flight, p.request_bytes);
+  w.q = q_block * k;
   w.bw = r.dram->bandwidth_Bps(w.q);
   w.dram = f * p.dram_bytes / w.bw;
   if (evicting > 0) w.dram += r.write_back->extra_s(f * evicting, w.bw / r.dram_peak);
-  w.l2 = f * p.l2_bytes / std::min(r.l2_Bps * share, w.q / r.lat_l2);
+  w.l2 = f * p.l2_bytes / std::min(r.l2_Bps / (r.sms * busiest), w.q / r.lat_l2);
   // The L1/shared pipeline has an address stage (a global access: one pass per line it touches;
   // a shared access: its conflict passes) and a data stage (a shared access: the same passes;
   // global data: kGlobalBytesPerPass per pass). The stages overlap; the slower sets the pace.
   const double shared = shared_passes(r, p.shared_accesses);
   const double address = p.l1_wavefronts + shared, data = p.l1_data_bytes / kGlobalBytesPerPass + shared;
-  w.l1 = f * std::max(address, data) * r.t1 / sms_used;
+  w.l1 = f * std::max(address, data) * r.t1 * busiest;
   // A warp issues its next instruction when the previous result is ready: with few warps per SM
   // the issue rate is at most warps / FMA latency per SM (one dependent step per latency).
   double issue_per_sm = r.issue / r.sms;
   if (r.lat_fma > 0) issue_per_sm = std::min(issue_per_sm, warps_per_sm / r.lat_fma);
-  w.issue = f * p.warp_instructions / (issue_per_sm * sms_used);
-  w.fp64 = p.flops_fp64 > 0 ? f * p.flops_fp64 / (r.fp64 * share) : 0;
+  w.issue = f * p.warp_instructions * busiest / issue_per_sm;
+  w.fp64 = p.flops_fp64 > 0 ? f * p.flops_fp64 * busiest * r.sms / r.fp64 : 0;
   if (p.special_calls > 0) {
     double per_sm = r.special / r.sms;
     if (r.lat_cosf > 0) per_sm = std::min(per_sm, warps_per_sm * 32 / r.lat_cosf);
-    w.special = f * p.special_calls / (per_sm * sms_used);
+    w.special = f * p.special_calls * busiest / per_sm;
   }
   w.chain = p.chain_fma * r.lat_fma + p.chain_cosf * r.lat_cosf + p.chain_l1_loads * r.lat_l1 + p.chain_l2_loads * r.lat_l2 +
             p.chain_dram_loads * r.lat_dram;

@@ -33,27 +33,36 @@
 //                overlapped form, and ncu saw its L1 at 55–70 % of throughput there against 80–94 %
 //                at n = 4096 (data/experiments/2026-11-23-h100-ncu); with E, 15–19 %.
 //     f        = k / blocks                      (the wave's share of the phase's work)
-//     S_k      = min(SMs, k),  w = warps per SM in the wave
-//     q_SM     = w · min(loads_in_flight, R) · request_bytes     (bytes in flight per busy SM; R: the
-//                fitted per-warp request limit, not applied where the kernel issues its loads together)
-//     T_dram   = f · dram_bytes / BW(S_k · q_SM)     BW: the fitted saturation curve (Little's law, knee)
-//                at the wave's bytes in flight, on however many SMs (a streaming read on 64 SMs with
-//                16 KiB each reaches what 132 SMs with the same total do: data/experiments/2026-11-23-h100);
+//     S_k      = min(SMs, k),  b = ⌈k / S_k⌉ blocks on the busiest SM,  w = b · warps per block
+//     s        = b / k                           (the busiest SM's share of the wave's blocks: 1/S_k
+//                when k is a multiple of S_k; 192 blocks on 132 SMs put two on 60 of them, s = 1/96)
+//     q_blk    = warps per block · min(loads_in_flight, R) · request_bytes   (bytes one block has in
+//                flight; R: the fitted per-warp request limit, not applied where the kernel issues its
+//                loads together)
+//     T_dram   = f · dram_bytes / BW(k · q_blk)   BW: the fitted saturation curve (Little's law, knee)
+//                at the bytes the wave's k blocks have in flight, on however many SMs (a streaming read
+//                on 64 SMs with 16 KiB each reaches what 132 SMs with the same total do: data/experiments/
+//                2026-11-23-h100); DRAM is shared, so every block streams at BW/k and the wave's blocks
+//                end together, however unevenly they sit on the SMs (counting b blocks on every SM
+//                put mv-opt, mv-shared and CG at n = 6144, 192 blocks, 16–22 % under);
 //                + (run's first reads, L2 dirty at the start) k · min(f · dram_bytes, D) · BW/BW_peak,
 //                k and D from gpu.l2_write_back: the write-back of the dirty lines the reads evict
 //                (after the validation's L2 flush a 134 MB dot product on 1056 blocks takes 58.5 µs,
 //                where its reads alone take 44)
-//     T_l2     = f · l2_bytes / min(B_L2 · S_k/SMs, S_k · q_SM / latency_L2)
-//     T_l1     = f · max(address, data) · t(1) / S_k                              t(d): conflict curve, per SM
+//   The per-SM pipes below are not shared: the wave lasts as long as its busiest SM, which runs
+//   the share s of its work (spreading it evenly over S_k SMs put the median 0.1–0.3 points higher
+//   on every recorded run: the matrix products' and convolutions' partial last waves).
+//     T_l2     = f · l2_bytes / min(B_L2 / (SMs · s), k · q_blk / latency_L2)
+//     T_l1     = f · s · max(address, data) · t(1)                              t(d): conflict curve, per SM
 //                address = l1_wavefronts + Σ_d shared_d · t(d)/t(1)   (a global access: a pass per line)
 //                data    = l1_data_bytes / 54 B + Σ_d shared_d · t(d)/t(1)  (a 128-B line hitting L1 takes
 //                          2.37 passes on the H100: tests/gpu/test_descriptor_passes.cu)
-//     T_issue  = f · warp_instructions / (S_k · min(I/SMs, w / lat_FMA)),  I = FP32 ceiling / 64: one warp
+//     T_issue  = f · s · warp_instructions / min(I/SMs, w / lat_FMA),  I = FP32 ceiling / 64: one warp
 //                instruction per scheduler per clock (what the FMA ceiling measures); with few warps, a
 //                warp issues once per dependent-FMA latency
-//     T_special= f · special_calls / (S_k · min(C/SMs, 32·w / lat_cosf)),  C = the cosf ceiling; the calls
+//     T_special= f · s · special_calls / min(C/SMs, 32·w / lat_cosf),  C = the cosf ceiling; the calls
 //                share the issue slots with the other instructions, so the two add
-//     T_fp64   = f · flops_fp64 / (FP64 ceiling · S_k/SMs)
+//     T_fp64   = f · s · SMs · flops_fp64 / FP64 ceiling
 //     T_chain  = chain_fma · lat_FMA + chain_cosf · lat_cosf + Σ_level chain_level_loads · latency_level
 //                (L1, L2, DRAM: the pointer-chase latencies; mv-opt: per tile one DRAM round trip and
 //                X/Y dependent L1 loads)
