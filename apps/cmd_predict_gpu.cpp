@@ -315,8 +315,11 @@ int cmd_tune(const Invocation& inv) {
                {"predicted_s", Cell(r.p.seconds, Unit::seconds)},
                {"bound", Cell(r.p.bound)},
                {"blocks_per_sm", Cell(r.p.longest_phase() ? r.p.longest_phase()->metrics.blocks_per_sm : 0.0)}};
-    const auto it = res.measured.find({n, r.config});
-    row.push_back({"measured_s", Cell(it != res.measured.end() ? it->second : 0.0, Unit::seconds)});
+    // Only beside a recorded sweep; a configuration the sweep did not run has no measured time.
+    if (measured_count > 0) {
+      const auto it = res.measured.find({n, r.config});
+      row.push_back({"measured_s", it != res.measured.end() ? Cell(it->second, Unit::seconds) : Cell("not measured")});
+    }
     t.rows.push_back(row);
   }
   report.tables.push_back(t);

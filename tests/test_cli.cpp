@@ -230,6 +230,14 @@ TEST(Cli, TuneRanksConfigurationsBesideTheMeasuredSweep) {
   EXPECT_GE(j["loss_vs_measured_optimum"].as<double>(), 0);
   EXPECT_LE(j["predicted_best_measured_s"].as<double>() / j["measured_best_s"].as<double>(),
             1 + j["loss_vs_measured_optimum"].as<double>() + 1e-9);
+  for (std::size_t i = 0; i < 5; ++i) EXPECT_GT(j["ranking"][i]["measured_s"].as<double>(), 0);
+  // Where no sweep was recorded the ranking is the prediction alone: no measured column, no loss.
+  const Result alone = run({"tune", "--kernel", "mv-opt", "--n", "5120", "--format", "json"});
+  ASSERT_EQ(alone.code, 0) << alone.err;
+  const YAML::Node a = YAML::Load(alone.out);
+  EXPECT_FALSE(a["loss_vs_measured_optimum"]);
+  ASSERT_GT(a["ranking"].size(), 0u);
+  for (const YAML::Node& row : a["ranking"]) EXPECT_FALSE(row["measured_s"]);
 }
 
 TEST(Cli, PredictWorkloadReadsTheBundledExamples) {
