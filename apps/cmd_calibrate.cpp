@@ -1,9 +1,10 @@
-// perfmodel calibrate [--list] [--only KEY|PREFIX]... [--quick] [--out PROFILE.yaml]
+// perfmodel calibrate [--list] [--only KEY|PREFIX]... [--quick | --pcie-effort F] [--out PROFILE.yaml]
 // perfmodel fit [--samples PCIE.csv] [--gpu-samples GPU.csv] [--cpu-samples CPU.csv] [--profile P.yaml] --out PROFILE.yaml
 #include <algorithm>
 #include <ostream>
 
 #include "cli_common.hpp"
+#include "gnuplot.hpp"
 #include "perfmodel/calibrate/benchmark.hpp"
 #include "perfmodel/calibrate/calibration.hpp"
 #include "perfmodel/calibrate/device.hpp"
@@ -20,12 +21,15 @@ int cmd_calibrate(const Invocation& inv) {
   options.add_options()("list", "list the benchmarks of this build, and whether each can run here")(
       "only", po::value<std::vector<std::string>>()->composing(), "run only benchmarks with this key or key prefix (repeatable), e.g. --only pcie")(
       "quick", "fewer repetitions (smoke runs; not for profiles you keep)")(
+      "pcie-effort", po::value<double>()->default_value(1.0),
+      "sample each PCIe size this many times as often (1-16; the PCIe curves take about as many times longer: "
+      "~27 s at 1 on the H100). Pageable copies are the noisiest; more samples narrow their typical times")(
       "out,o", po::value<std::string>()->default_value("perfmodel-profile.yaml"),
       "profile to write (atomically); raw samples go beside it as NAME.{gpu,cpu,pcie}_samples.csv");
   add_format_option(options);
   po::variables_map vm;
   if (!parse_or_help(inv,
-                     "usage: perfmodel calibrate [--list] [--only KEY]... [--quick] [--out PROFILE.yaml]\n\n"
+                     "usage: perfmodel calibrate [--list] [--only KEY]... [--quick | --pcie-effort F] [--out PROFILE.yaml]\n\n"
                      "Runs the microbenchmarks (GPU 0 and the host CPU), keeps every raw sample, fits the models and writes a profile.",
                      options, nullptr, vm))
     return kExitOk;
@@ -57,6 +61,10 @@ int cmd_calibrate(const Invocation& inv) {
 
   CalibrationOptions calibration;
   calibration.quick = vm.count("quick") > 0;
+  calibration.pcie_effort = vm["pcie-effort"].as<double>();
+  if (!(calibration.pcie_effort >= 1 && calibration.pcie_effort <= 16))
+    throw InputError("--pcie-effort: expected a number from 1 to 16, got " + plot_number(calibration.pcie_effort));
+  if (calibration.quick && !vm["pcie-effort"].defaulted()) throw InputError("--pcie-effort: not with --quick");
   calibration.progress = &inv.err;
   const std::string out_path = vm["out"].as<std::string>();
   const CalibrationOutputs outputs = run_calibration(registry, only, calibration, out_path, inv.command_line);

@@ -173,6 +173,17 @@ TEST(Cli, CalibrateWithoutAGpuFailsWithOneLineAndWritesNothing) {
   EXPECT_FALSE(std::ifstream(out_path).good());
 }
 
+TEST(Cli, CalibrateChecksThePcieEffortBeforeMeasuring) {
+  for (const char* bad : {"0.5", "17", "nan", "lots"}) {
+    const Result r = run({"calibrate", "--only", "pcie", "--pcie-effort", bad, "--out", ::testing::TempDir() + "/never.yaml"});
+    EXPECT_EQ(r.code, 1) << bad;
+    EXPECT_NE(r.err.find("--pcie-effort"), std::string::npos) << r.err;
+  }
+  const Result quick = run({"calibrate", "--quick", "--only", "pcie", "--pcie-effort", "4"});
+  EXPECT_EQ(quick.code, 1);
+  EXPECT_NE(quick.err.find("--pcie-effort: not with --quick"), std::string::npos) << quick.err;
+}
+
 // GPU predictions from the bundled profile and the bundled validation run's compiled resources.
 TEST(Cli, PredictKernelReportsPartsOccupancyAndTheMeasuredTime) {
   const Result r = run({"predict", "kernel", "--kernel", "mv-opt", "--n", "4096", "--format", "json"});

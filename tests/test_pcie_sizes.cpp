@@ -89,6 +89,23 @@ TEST(PcieRoundPlan, CheapSizesGetEveryRoundCostlyOnesWhatTheBudgetBuys) {
   EXPECT_THROW(plan.rounds_for(-1e-6, true), std::invalid_argument);
 }
 
+TEST(PcieRoundPlan, EffortScalesEveryCountAndTheBudget) {
+  const PcieRoundPlan base, four = base.scaled(4), half = base.scaled(1.5);
+  EXPECT_EQ(four.all, 4 * base.all);
+  EXPECT_EQ(four.mid, 4 * base.mid);
+  EXPECT_EQ(four.long_pinned, 4 * base.long_pinned);
+  EXPECT_EQ(four.long_pageable, 4 * base.long_pageable);
+  EXPECT_EQ(four.refine_after, 4 * base.refine_after);
+  EXPECT_EQ(half.long_pageable, 8);  // 7.5, rounded
+  EXPECT_DOUBLE_EQ(four.size_budget_s, 4 * base.size_budget_s);
+  EXPECT_DOUBLE_EQ(four.long_sample_s, base.long_sample_s);  // what counts as a long copy does not change
+  // Every kind of size gets four times the samples: cheap, budgeted, long pinned, long pageable.
+  for (const auto& [sample_s, pinned] : std::vector<std::pair<double, bool>>{{30e-6, true}, {100e-6, true}, {20e-3, true}, {20e-3, false}})
+    EXPECT_EQ(four.rounds_for(sample_s, pinned), 4 * base.rounds_for(sample_s, pinned)) << sample_s;
+  EXPECT_EQ(base.scaled(1).all, base.all);
+  for (double bad : {0.5, 0.0, -1.0, 17.0, std::nan("")}) EXPECT_THROW(base.scaled(bad), std::invalid_argument) << bad;
+}
+
 namespace {
 // Median times of a copy with 8 µs setup that runs at 14 GB/s up to `cliff` bytes and 8 GB/s beyond.
 std::vector<std::pair<std::uint64_t, double>> cliff_curve(const std::vector<std::uint64_t>& sizes, double cliff) {

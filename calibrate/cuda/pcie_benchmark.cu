@@ -125,7 +125,7 @@ class PcieBenchmark final : public Benchmark {
     cuda_ = std::make_unique<Resources>();
     EventTimer timer;
     warm_up(timer, plan);
-    const PcieRoundPlan rounds = options.quick ? PcieRoundPlan::quick() : PcieRoundPlan{};
+    const PcieRoundPlan rounds = options.quick ? PcieRoundPlan::quick() : PcieRoundPlan{}.scaled(options.pcie_effort);
     const bool pinned = key_.memory == HostMemory::pinned;
     // One copy per size (its pilot) sets the curve's batch plan and the size's rounds. Sizes go
     // in ascending order: once a copy takes well over a long sample, the larger ones are long

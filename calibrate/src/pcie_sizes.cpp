@@ -104,4 +104,14 @@ int PcieRoundPlan::rounds_for(double sample_s, bool pinned) const {
   return static_cast<int>(std::clamp(affordable, static_cast<double>(mid), static_cast<double>(all)));
 }
 
+PcieRoundPlan PcieRoundPlan::scaled(double effort) const {
+  if (!(effort >= 1 && effort <= 16)) throw std::invalid_argument("the PCIe effort must lie in [1, 16]");
+  const auto times = [effort](int rounds) { return static_cast<int>(std::lround(rounds * effort)); };
+  PcieRoundPlan p = *this;
+  p.all = times(all), p.mid = times(mid), p.long_pinned = times(long_pinned), p.long_pageable = times(long_pageable);
+  p.refine_after = times(refine_after);
+  p.size_budget_s = size_budget_s * effort;
+  return p;
+}
+
 }  // namespace perfmodel

@@ -19,6 +19,7 @@ namespace perfmodel {
 
 struct CalibrationOptions {
   bool quick = false;              // fewer repetitions; for smoke runs, not for bundled profiles
+  double pcie_effort = 1;          // the PCIe curves' samples per size, times this (PcieRoundPlan::scaled)
   std::ostream* progress = nullptr;  // human progress lines (stderr in the CLI); may be null
 };
 

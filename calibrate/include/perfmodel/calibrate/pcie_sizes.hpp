@@ -53,6 +53,10 @@ struct PcieRoundPlan {
   double size_budget_s = 7.3e-3, long_sample_s = 2e-3;
 
   static PcieRoundPlan quick() { return {15, 5, 3, 3, 7, 7.3e-3, 2e-3}; }
+  // `effort` times the rounds, the rounds of every kind of size and the sampling budget per size
+  // (≈ effort times the samples and the time; --pcie-effort). Throws std::invalid_argument unless
+  // 1 ≤ effort ≤ 16.
+  PcieRoundPlan scaled(double effort) const;
   // Rounds for a size whose one sample (a batch of copies) takes sample_s seconds.
   int rounds_for(double sample_s, bool pinned) const;
   // Whether a size of `rounds` rounds that joins the run at round `first` takes part in round
