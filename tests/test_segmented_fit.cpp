@@ -4,6 +4,7 @@
 #include <random>
 
 #include "perfmodel/model/segmented_fit.hpp"
+#include "perfmodel/model/transfer_model.hpp"
 
 using namespace perfmodel;
 
@@ -124,4 +125,32 @@ TEST(SegmentedFit, APenaltyMustPayForItself) {
   }
   fit_line_relative(many, 0, many.size() - 1, &line);
   EXPECT_NEAR(line.penalty / 2e-6, 1.0, 0.15);
+}
+
+// A penalty larger than max_penalty is not taken: the same 40 points with a 2 µs penalty fit
+// none when at most 1 µs is allowed, and the line alone is what is left. Through the transfer
+// fit the cap is the curve's smallest copy: a "misaligned" cost of 150 µs between MB-size copies
+// measured in slower rounds is not learnt.
+TEST(SegmentedFit, APenaltyBeyondTheCapIsNotTaken) {
+  std::vector<FitPoint> many;
+  for (int i = 0; i < 40; ++i) {
+    const double x = 1e5 * (1 + i);
+    const bool flagged = i % 2 == 1;
+    many.push_back({x, 10e-6 + x / 10e9 + (flagged ? 2e-6 : 0.0), flagged});
+  }
+  LineSegment free_line, capped;
+  fit_line_relative(many, 0, many.size() - 1, &free_line);
+  EXPECT_NEAR(free_line.penalty, 2e-6, 1e-12);
+  fit_line_relative(many, 0, many.size() - 1, &capped, 1e-6);
+  EXPECT_EQ(capped.penalty, 0.0);
+  EXPECT_GT(capped.intercept, 10e-6);  // the line takes the flagged points' half of the cost
+
+  std::vector<SizeTime> fit_set, holdout;
+  for (int i = 0; i < 8; ++i) fit_set.push_back({4.0 * (1 << i), 8e-6, 20, 0});  // small copies: 8 µs
+  for (int i = 0; i < 12; ++i) {
+    const double bytes = 10e6 + 2e6 * i + (i % 2);  // odd sizes misaligned, and 150 µs slower
+    fit_set.push_back({bytes, 8e-6 + bytes / 10e9 + (i % 2 ? 150e-6 : 0.0), 20, 0});
+  }
+  const TransferCurve curve = fit_transfer_curve(fit_set, holdout);
+  for (const TransferSegment& s : curve.segments) EXPECT_LE(s.misaligned_s, 8e-6 * (1 + 1e-9)) << s.from_bytes;
 }

@@ -25,7 +25,7 @@ double relative_rss(const std::vector<FitPoint>& p, std::size_t first, std::size
 
 }  // namespace
 
-double fit_line_relative(const std::vector<FitPoint>& p, std::size_t first, std::size_t last, LineSegment* line) {
+double fit_line_relative(const std::vector<FitPoint>& p, std::size_t first, std::size_t last, LineSegment* line, double max_penalty) {
   // Rows [1/y_i, x_i/y_i, f_i/y_i] · θ ≈ 1 is exactly the relative-residual problem. Columns are
   // scaled to unit norm: x spans 9 decades, so the raw system is badly conditioned.
   const auto n = static_cast<Eigen::Index>(last - first + 1);
@@ -69,7 +69,7 @@ double fit_line_relative(const std::vector<FitPoint>& p, std::size_t first, std:
       const int c = active[static_cast<std::size_t>(j)];
       (c == 0 ? candidate.intercept : c == 1 ? candidate.slope : candidate.penalty) = v;
     }
-    if (!feasible) continue;
+    if (!feasible || candidate.penalty > max_penalty) continue;
     const double rss = relative_rss(p, first, last, candidate);
     const bool uses_penalty = (mask & 4) != 0;
     double& best = uses_penalty ? best_flagged : best_plain;
@@ -117,7 +117,7 @@ SegmentedFit fit_segmented_relative(std::vector<FitPoint> points, const Segmente
   for (std::size_t i = 0; i < n; ++i)
     for (std::size_t j = i + m - 1; j < n; ++j) {
       LineSegment scratch;
-      cost[i][j] = fit_line_relative(points, i, j, &scratch);
+      cost[i][j] = fit_line_relative(points, i, j, &scratch, options.max_penalty);
     }
 
   // best[k][j]: best RSS covering points 0..j-1 with k segments; start[k][j]: first index of the last one.
@@ -169,7 +169,7 @@ SegmentedFit fit_segmented_relative(std::vector<FitPoint> points, const Segmente
   double total_error = 0;
   for (const auto& [first, last] : runs) {
     LineSegment s;
-    fit_line_relative(points, first, last, &s);
+    fit_line_relative(points, first, last, &s, options.max_penalty);
     s.points = last - first + 1;
     for (std::size_t i = first; i <= last; ++i) {
       const double e = std::fabs((predict(s, points[i]) - points[i].y) / points[i].y);

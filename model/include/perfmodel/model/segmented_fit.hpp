@@ -20,6 +20,7 @@
 // two lines cross if that lies in (x_a, x_b), else at the geometric mean √(x_a·x_b). The first
 // segment starts at 0 and the last extends to +∞.
 #include <cstddef>
+#include <limits>
 #include <vector>
 
 namespace perfmodel {
@@ -41,6 +42,10 @@ struct LineSegment {
 struct SegmentedFitOptions {
   std::size_t min_points_per_segment = 4;
   std::size_t max_segments = 12;
+  // The largest flag penalty a segment may take; a segment whose best penalty is larger gets
+  // none (a misaligned copy's remainder cannot cost more than a whole small copy: more is noise
+  // or drift that happens to split along the flag).
+  double max_penalty = std::numeric_limits<double>::infinity();
 };
 
 struct SegmentedFit {
@@ -57,10 +62,10 @@ struct SegmentedFit {
 // point has a non-positive or non-finite coordinate, or two points share an x.
 SegmentedFit fit_segmented_relative(std::vector<FitPoint> points, const SegmentedFitOptions& options = {});
 
-// One constrained line (+ flag penalty when the run has flagged and unflagged points) through
-// points [first, last] (inclusive), relative least squares. Returns the sum of squared relative
-// residuals.
-double fit_line_relative(const std::vector<FitPoint>& points, std::size_t first, std::size_t last,
-                         LineSegment* line);
+// One constrained line (+ flag penalty, at most max_penalty, when the run has flagged and
+// unflagged points) through points [first, last] (inclusive), relative least squares. Returns the
+// sum of squared relative residuals.
+double fit_line_relative(const std::vector<FitPoint>& points, std::size_t first, std::size_t last, LineSegment* line,
+                         double max_penalty = std::numeric_limits<double>::infinity());
 
 }  // namespace perfmodel
