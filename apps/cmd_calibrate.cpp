@@ -2,12 +2,14 @@
 // perfmodel fit [--samples PCIE.csv] [--gpu-samples GPU.csv] [--cpu-samples CPU.csv] [--profile P.yaml] --out PROFILE.yaml
 #include <algorithm>
 #include <ostream>
+#include <stdexcept>
 
 #include "cli_common.hpp"
 #include "gnuplot.hpp"
 #include "perfmodel/calibrate/benchmark.hpp"
 #include "perfmodel/calibrate/calibration.hpp"
 #include "perfmodel/calibrate/device.hpp"
+#include "perfmodel/calibrate/pcie_sizes.hpp"
 #include "perfmodel/model/errors.hpp"
 #include "perfmodel/model/profile_io.hpp"
 #include "perfmodel/model/provenance.hpp"
@@ -62,8 +64,11 @@ int cmd_calibrate(const Invocation& inv) {
   CalibrationOptions calibration;
   calibration.quick = vm.count("quick") > 0;
   calibration.pcie_effort = vm["pcie-effort"].as<double>();
-  if (!(calibration.pcie_effort >= 1 && calibration.pcie_effort <= 16))
-    throw InputError("--pcie-effort: expected a number from 1 to 16, got " + plot_number(calibration.pcie_effort));
+  try {
+    (void)PcieRoundPlan{}.scaled(calibration.pcie_effort);  // checked here, before anything is measured
+  } catch (const std::invalid_argument& e) {
+    throw InputError("--pcie-effort: " + std::string(e.what()) + ", got " + plot_number(calibration.pcie_effort));
+  }
   if (calibration.quick && !vm["pcie-effort"].defaulted()) throw InputError("--pcie-effort: not with --quick");
   calibration.progress = &inv.err;
   const std::string out_path = vm["out"].as<std::string>();

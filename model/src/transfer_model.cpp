@@ -90,9 +90,10 @@ TransferCurve fit_transfer_curve(const std::vector<SizeTime>& fit_set, const std
   // drift of a few points that happen to be misaligned (h2d pageable at 12–30 MB on an H100 host,
   // --pcie-effort 4: 147 µs, learnt from refinement sizes measured in the run's slower second
   // half, put the held-out 14.6 MB copy 11.6 % off).
+  const auto [lo, hi] = std::minmax_element(fit_set.begin(), fit_set.end(),
+                                            [](const SizeTime& a, const SizeTime& b) { return a.bytes < b.bytes; });
   SegmentedFitOptions capped = options;
-  const auto smallest = std::min_element(fit_set.begin(), fit_set.end(), [](const SizeTime& a, const SizeTime& b) { return a.bytes < b.bytes; });
-  if (smallest != fit_set.end()) capped.max_penalty = std::min(options.max_penalty, smallest->typical_s);
+  if (lo != fit_set.end()) capped.max_penalty = std::min(options.max_penalty, lo->typical_s);
   const SegmentedFit fit = fit_segmented_relative(points, capped);
   for (const LineSegment& l : fit.segments) {
     TransferSegment s;
@@ -106,8 +107,6 @@ TransferCurve fit_transfer_curve(const std::vector<SizeTime>& fit_set, const std
     s.max_rel_error = l.max_rel_error;
     curve.segments.push_back(s);
   }
-  auto [lo, hi] = std::minmax_element(fit_set.begin(), fit_set.end(),
-                                      [](const SizeTime& a, const SizeTime& b) { return a.bytes < b.bytes; });
   curve.min_bytes = lo->bytes;
   curve.max_bytes = hi->bytes;
   // Rounding the boundaries may move a fitted size across one: re-evaluate rather than copy.
