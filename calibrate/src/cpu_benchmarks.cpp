@@ -143,6 +143,18 @@ class CpuBenchmark : public Benchmark {
     return out;
   }
 
+  // The fastest of up to three timed runs of fn() after an untimed warm-up; one timed run when it
+  // alone lasts `enough` (a batch of one either way).
+  template <class Fn>
+  static double min_probe_seconds(Fn&& fn, double enough) {
+    std::vector<double> t = time_runs(1, fn);
+    if (t[0] < enough) {
+      const std::vector<double> more = time_runs(2, fn, true);
+      t.insert(t.end(), more.begin(), more.end());
+    }
+    return *std::min_element(t.begin(), t.end());
+  }
+
  private:
   CalibrationData* data_ = nullptr;
   const CalibrationOptions* options_ = nullptr;
@@ -456,8 +468,12 @@ class CpuKernelBenchmark final : public CpuBenchmark {
         auto c = std::make_unique<Case>(kernel, nd, set, rng);
         c->copy_s = c->copy_seconds();
         // A sample is a batch of back-to-back runs lasting ≥ 2 ms (timer and scheduler noise stay
-        // small against it).
-        const double probe = std::max(time_runs(1, [&] { c->run(pool(), threads); })[0], 1e-7);
+        // small against it), sized by the fastest of three runs after a warm-up. One probe run
+        // was not enough: the first sizes set up met a pool whose threads were still waking, and
+        // on the H100 host (2026-11-23, 300c76ef) dot's fit sizes got batches of 19–31 runs
+        // (0.1–0.5 ms samples) where the held-out sizes, probed later, got 2 ms ones; their
+        // per-run times differed by 10–25 % for that reason alone.
+        const double probe = std::max(min_probe_seconds([&] { c->run(pool(), threads); }, 2e-3), 1e-7);
         c->batch = std::max(1, static_cast<int>(std::ceil(2e-3 / probe)));
         c->sample_s = probe * c->batch;
         cases.push_back(std::move(c));
