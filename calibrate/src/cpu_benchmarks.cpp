@@ -143,16 +143,27 @@ class CpuBenchmark : public Benchmark {
     return out;
   }
 
-  // The fastest of up to three timed runs of fn() after an untimed warm-up; one timed run when it
-  // alone lasts `enough` (a batch of one either way).
+  // Back-to-back runs of fn() that last about `target`: batches of 1, 4, 16, … runs are timed
+  // (after one untimed warm-up run) until one lasts a quarter of the target; the batch is scaled
+  // from it. Short runs are then timed in the steady state the samples see, not cold.
+  struct Batch {
+    int runs = 1;
+    double seconds = 0;  // the batch's expected duration
+  };
   template <class Fn>
-  static double min_probe_seconds(Fn&& fn, double enough) {
-    std::vector<double> t = time_runs(1, fn);
-    if (t[0] < enough) {
-      const std::vector<double> more = time_runs(2, fn, true);
-      t.insert(t.end(), more.begin(), more.end());
+  static Batch batch_for(Fn&& fn, double target) {
+    int runs = 1;
+    for (bool warm = false;; warm = true, runs *= 4) {
+      const double t = std::max(time_runs(1, [&] {
+        for (int k = 0; k < runs; ++k) fn();
+      }, warm)[0], 1e-9);
+      if (t >= target / 4 || runs >= (1 << 20)) {
+        Batch b;
+        b.runs = std::max(1, static_cast<int>(std::ceil(runs * target / t)));
+        b.seconds = b.runs * t / runs;
+        return b;
+      }
     }
-    return *std::min_element(t.begin(), t.end());
   }
 
  private:
@@ -468,14 +479,15 @@ class CpuKernelBenchmark final : public CpuBenchmark {
         auto c = std::make_unique<Case>(kernel, nd, set, rng);
         c->copy_s = c->copy_seconds();
         // A sample is a batch of back-to-back runs lasting ≥ 2 ms (timer and scheduler noise stay
-        // small against it), sized by the fastest of three runs after a warm-up. One probe run
-        // was not enough: the first sizes set up met a pool whose threads were still waking, and
-        // on the H100 host (2026-11-23, 300c76ef) dot's fit sizes got batches of 19–31 runs
-        // (0.1–0.5 ms samples) where the held-out sizes, probed later, got 2 ms ones; their
-        // per-run times differed by 10–25 % for that reason alone.
-        const double probe = std::max(min_probe_seconds([&] { c->run(pool(), threads); }, 2e-3), 1e-7);
-        c->batch = std::max(1, static_cast<int>(std::ceil(2e-3 / probe)));
-        c->sample_s = probe * c->batch;
+        // small against it), sized from back-to-back runs timed the way the samples are. One
+        // probe run was not enough: the first sizes set up met a pool whose threads were still
+        // waking, and on the H100 host (2026-11-23, 300c76ef) dot's fit sizes got batches of
+        // 19–31 runs (0.1–0.5 ms samples) where the held-out sizes, probed later, got 2 ms ones;
+        // their per-run times differed by 10–25 % for that reason alone. Nor was the fastest of
+        // three (1410ec15: three sizes still sampled at 0.15–0.7 ms).
+        const Batch batch = batch_for([&] { c->run(pool(), threads); }, 2e-3);
+        c->batch = batch.runs;
+        c->sample_s = batch.seconds;
         cases.push_back(std::move(c));
       };
       for (int set = 0; set < 2; ++set)
