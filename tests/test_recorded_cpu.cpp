@@ -190,7 +190,7 @@ TEST(RecordedCpu, TheBusyHostCheckFlagsOnlyTheContendedRun) {
 // it from one probe run: 24 of its 127 sizes were sampled in under a millisecond (median), down to
 // 0.09 ms (dot's first sizes, whose probes met a pool still waking up). Lease 1410ec15's sized it
 // from the fastest of three runs: 3 of 166 still (dot at n = 49152: 0.15 ms). Since commit
-// 2e5b0c1 it is sized from back-to-back batches timed as the samples are: none.
+// 04f11a6 it is sized from back-to-back batches timed as the samples are: none.
 TEST(RecordedCpu, KernelSamplesLastAboutTheBatchTarget) {
   auto short_sizes = [](const std::string& samples_file) {
     std::map<std::string, std::vector<double>> per_size;
