@@ -122,8 +122,12 @@ class CpuBenchmark : public Benchmark {
     return out;
   }
   void record(const std::string& series, const Params& params, const std::vector<double>& seconds, double amount) {
+    record(series, params, seconds, std::vector<double>(seconds.size(), amount));
+  }
+  // Samples of different amounts of work (sample i did amounts[i]).
+  void record(const std::string& series, const Params& params, const std::vector<double>& seconds, const std::vector<double>& amounts) {
     for (std::size_t i = 0; i < seconds.size(); ++i)
-      data_->cpu_samples.push_back({series, params, static_cast<int>(i), seconds[i], amount});
+      data_->cpu_samples.push_back({series, params, static_cast<int>(i), seconds[i], amounts.at(i)});
   }
   void set_summary(std::string s) { summary_ = std::move(s); }
   // What all threads together can keep cached (at least 8 MiB where the sizes are unknown).
@@ -402,7 +406,8 @@ struct Case {
   double copy_s = 0, sample_s = 0;
   int batch = 1;
   double working_set = 0;       // bytes
-  std::vector<double> seconds;  // per sample (batch)
+  std::vector<double> seconds;  // per sample
+  std::vector<double> runs;     // per sample: the runs it timed (the batch or more)
 
   Case(std::string k, double size, int which, std::mt19937& rng) : kernel(std::move(k)), nd(size), set(which) {
     std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
@@ -523,17 +528,33 @@ class CpuKernelBenchmark final : public CpuBenchmark {
           // caches. Without it a one-run sample near the cache capacity starts from whatever
           // the size before it left there, and its time depends on the shuffle.
           if (c.working_set < 2 * llc) c.run(pool(), threads);
-          const auto t = time_runs(1, [&] {
-            for (int k = 0; k < c.batch; ++k) c.run(pool(), threads);
-          }, true);
-          c.seconds.push_back(std::max(t[0] - c.batch * c.copy_s, 1e-9));
+          // At least the probed batch, then on in chunks of a quarter batch until the sample
+          // lasts the 2 ms target: a stall during the probe batch (it shrinks the batch) then
+          // makes this sample do more runs, not last shorter (lease 1c3cca94: 5 and 11 sizes
+          // were sampled in under 1 ms with the batch alone).
+          const int chunk = std::max(1, c.batch / 4);
+          int runs = 0;
+          double t = 0;
+          const auto t0 = Clock::now();
+          auto run_until = [&](int want) {
+            while (runs < want) c.run(pool(), threads), ++runs;
+            t = std::chrono::duration<double>(Clock::now() - t0).count();
+          };
+          run_until(c.batch);
+          while (t < 2e-3) run_until(runs + chunk);
+          c.seconds.push_back(std::max(t - runs * c.copy_s, 1e-9));
+          c.runs.push_back(runs);
         }
       }
       double largest_s = 0;
       for (const auto& c : cases) {
         c->check();
-        record("kernel." + kernel, {{"n", c->nd}, {"threads", threads}, {"holdout", c->set}}, c->seconds, c->batch);
-        if (c->set == 0 && c->nd == sizes.fit.back()) largest_s = summarize(c->seconds).median / c->batch;
+        record("kernel." + kernel, {{"n", c->nd}, {"threads", threads}, {"holdout", c->set}}, c->seconds, c->runs);
+        if (c->set == 0 && c->nd == sizes.fit.back()) {
+          std::vector<double> per_run;
+          for (std::size_t i = 0; i < c->seconds.size(); ++i) per_run.push_back(c->seconds[i] / c->runs[i]);
+          largest_s = summarize(per_run).median;
+        }
       }
       summary << kernel << " " << format_seconds(largest_s) << " at n=" << std::llround(sizes.fit.back()) << " (" << rounds << " rounds";
       for (std::size_t i = 0; i < added.size(); ++i) summary << (i == 0 ? ", fit sizes added: " : " ") << std::llround(added[i]);
