@@ -395,6 +395,9 @@ double size_step(const std::string& kernel) {
   return 16;
 }
 
+// How long a kernel sample lasts at least: timer and scheduler noise stay small against it.
+constexpr double kSampleSeconds = 2e-3;
+
 // One kernel at one size: its inputs and outputs, and its timing so far.
 struct Case {
   std::string kernel;
@@ -490,7 +493,7 @@ class CpuKernelBenchmark final : public CpuBenchmark {
         // 19–31 runs (0.1–0.5 ms samples) where the held-out sizes, probed later, got 2 ms ones;
         // their per-run times differed by 10–25 % for that reason alone. Nor was the fastest of
         // three (1410ec15: three sizes still sampled at 0.15–0.7 ms).
-        const Batch batch = batch_for([&] { c->run(pool(), threads); }, 2e-3);
+        const Batch batch = batch_for([&] { c->run(pool(), threads); }, kSampleSeconds);
         c->batch = batch.runs;
         c->sample_s = batch.seconds;
         cases.push_back(std::move(c));
@@ -541,7 +544,7 @@ class CpuKernelBenchmark final : public CpuBenchmark {
             t = std::chrono::duration<double>(Clock::now() - t0).count();
           };
           run_until(c.batch);
-          while (t < 2e-3) run_until(runs + chunk);
+          while (t < kSampleSeconds) run_until(runs + chunk);
           c.seconds.push_back(std::max(t - runs * c.copy_s, 1e-9));
           c.runs.push_back(runs);
         }
