@@ -124,10 +124,13 @@ TEST(GpuWorkloads, DescriptorsMatchTheSeedsClosedForms) {
   double launches = 0;
   for (const GpuPhase& p : cg.phases) launches += p.launches;
   EXPECT_EQ(launches, 10 + 21 + 20);
-  // mv-opt's per-tile chain: one DRAM round trip and R = X/Y dependent L1 loads per tile; only a
-  // one-warp block issues its R loads together.
+  // mv-opt's per-tile chain: the compiled loop's DRAM round trips (32x4: one a tile), b's
+  // constant-cache miss (an L2 round trip a tile) and R = X/Y dependent L1 loads; only a one-warp
+  // block issues its R loads together.
   EXPECT_EQ(mo.phases[0].chain_dram_loads, 4096 / 32);
+  EXPECT_EQ(mo.phases[0].chain_l2_loads, 4096 / 32);
   EXPECT_EQ(mo.phases[0].chain_l1_loads, 4096 / 32 * 8);
+  EXPECT_TRUE(mo.phases[0].fetch_rounds_in_chain);
   EXPECT_FALSE(mo.phases[0].loads_issued_together);
   EXPECT_TRUE(describe_gpu_kernel("mv-opt", 4096, {32, 1, 0}, none, 50e6).phases[0].loads_issued_together);
   // In CG at n = 1024 A (4 MiB) stays in L2 after the first product: those tiles wait on L2.
@@ -136,14 +139,28 @@ TEST(GpuWorkloads, DescriptorsMatchTheSeedsClosedForms) {
   for (const GpuPhase& p : small.phases)
     if (p.chain_l2_loads == 1024 / 32 && p.chain_dram_loads == 0) l2_products += static_cast<int>(p.launches);
   EXPECT_EQ(l2_products, 9);
+  // The compiled loops differ in how many tiles' loads they hoist above the barrier: 64x16 waits
+  // for 1.5 round trips a tile (4, 2 and 2 loads in three rounds per two tiles), 32x16 for a
+  // quarter (four tiles' loads in one round).
+  const GpuPhase m64 = describe_gpu_kernel("mv-opt", 4096, {64, 16, 0}, none, 50e6).phases[0];
+  EXPECT_EQ(m64.chain_dram_loads, 4096 / 64 * 1.5);
+  EXPECT_EQ(describe_gpu_kernel("mv-opt", 4096, {32, 16, 0}, none, 50e6).phases[0].chain_dram_loads, 4096 / 32 / 4);
   // 16-wide tiles: rows of 64 B, fetched as whole lines. A warp's load brings two lines, and
-  // every other tile's round trip ends in L2; 32-wide tiles use their lines whole.
+  // every other tile's round trip ends in L2 (16x8: a quarter round trip a tile); 32-wide tiles
+  // use their lines whole.
   const GpuPhase m16 = describe_gpu_kernel("mv-opt", 4096, {16, 8, 0}, none, 50e6).phases[0];
   EXPECT_EQ(m16.request_bytes, 256);
-  EXPECT_EQ(m16.chain_dram_loads, 4096 / 16 / 2);
-  EXPECT_EQ(m16.chain_l2_loads, 4096 / 16 / 2);
+  EXPECT_EQ(m16.chain_dram_loads, 4096 / 16 / 4 / 2);
+  EXPECT_EQ(m16.chain_l2_loads, 4096 / 16 / 4 / 2 + 4096 / 16);
   EXPECT_EQ(mo.phases[0].request_bytes, 128);
-  EXPECT_EQ(mo.phases[0].chain_l2_loads, 0);
+  // CG's product reads b from global memory through L1: its loop keeps one round trip a tile
+  // and no constant-cache wait.
+  for (const GpuPhase& p : describe_gpu_kernel("cg", 4096, {64, 16, 0}, none, 50e6).phases)
+    if (p.staged_tiles) {
+      EXPECT_FALSE(p.fetch_rounds_in_chain) << p.name;
+      EXPECT_EQ(p.chain_dram_loads, 4096 / 64) << p.name;
+      EXPECT_EQ(p.chain_l2_loads, 0) << p.name;
+    }
   // In CG with A in L2, both halves of a 16-wide tile's round trips end in L2.
   int l2_resident = 0;
   for (const GpuPhase& p : describe_gpu_kernel("cg", 1024, {16, 8, 0}, none, 50e6).phases)
@@ -301,6 +318,37 @@ TEST(GpuPredictor, BlocksOfOneWaveLeaveEachTilesFetchLatencyExposed) {
   EXPECT_NEAR(seconds(1, 1000, 0), seconds(1, 0, 0), 1e-12);
   // Two waves (16 blocks per SM's worth): the blocks drift out of phase and overlap each other.
   EXPECT_NEAR(seconds(16, 1000, 0), seconds(16, 0, 0), 1e-12);
+}
+
+TEST(GpuPredictor, OneBlockPerSmWithCompiledFetchRoundsRunsItsTilesSerially) {
+  const GpuCalibration g = simple_gpu();  // L2 latency 160 ns, DRAM 340 ns, L2 ceiling 8 TB/s
+  GpuPhase p;
+  p.name = "tiles";
+  p.block_x = 256, p.registers_per_thread = 32;
+  p.grid_x = 66;                     // half the SMs, one block each: one wave
+  p.l2_bytes = 66 * 1024 * 1024;     // 1 MiB a block
+  p.shared_accesses[1] = 66 * 1e5;   // the same L1 work on every SM
+  p.loads_in_flight = 64, p.request_bytes = 128;  // 2 MiB in flight: the latency never limits L2
+  p.staged_tiles = true;
+  p.chain_dram_loads = 30, p.chain_l2_loads = 20;  // 13.4 µs: less than the L2 transfer alone
+  const auto predict = [&](const GpuPhase& q) {
+    GpuWorkload w;
+    w.phases = {q};
+    return predict_gpu(g, w);
+  };
+  const GpuPrediction overlapped = predict(p);
+  GpuPhase serial = p;
+  serial.fetch_rounds_in_chain = true;
+  const GpuPrediction s = predict(serial);
+  // The rounds' latency adds to the L2 transfer (at the 66 SMs' half of the L2 ceiling) and the
+  // L1 work, where the overlapped form held it in neither.
+  EXPECT_NEAR(s.l2_s, 66.0 * 1024 * 1024 / (g.ceiling("l2_read").median / 2), 1e-12);
+  EXPECT_NEAR(s.seconds - overlapped.seconds, 30 * 340e-9 + 20 * 160e-9, 1e-9);
+  // Two blocks per SM (264 blocks, still one wave): the other block overlaps, and the form is the
+  // shared one again.
+  GpuPhase two = serial, two_overlapped = p;
+  two.grid_x = two_overlapped.grid_x = 264;
+  EXPECT_NEAR(predict(two).seconds, predict(two_overlapped).seconds, 1e-12);
 }
 
 TEST(GpuPredictor, WaveSchedulingSharesTheIssueSlotsAndHidesUnderTheMemoryPipes) {

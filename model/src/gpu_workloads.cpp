@@ -109,6 +109,35 @@ GpuPhase dot_phase(Builder& b, const std::string& name, double n, double block, 
   return p;
 }
 
+// Dependent rounds of global loads per tile in the main loop of mv_opt<X,Y,const> as compiled for
+// sm_90 by nvcc 13 (-O3): the compiler unrolls the tile loop and hoists the next tiles' loads above
+// the barrier by a factor it picks per instantiation, so a tile of 32x16 waits for a quarter of a
+// round trip and one of 64x16 for one and a half. Generated from the SASS recorded with every
+// validation run by scripts/sass_load_rounds.py (data/profiles/runs/2026-11-23-h100-sass.txt.gz);
+// the test sass_load_rounds_table fails when the two differ.
+struct LoadRounds {
+  int x, y;
+  double per_tile;
+};
+constexpr LoadRounds kMvOptLoadRounds[] = {
+    {64, 16, 1.5},  // LDGs per round [4, 2, 2]
+    {64, 8, 1},  // LDGs per round [8]
+    {64, 4, 2},  // LDGs per round [12, 4]
+    {64, 2, 3},  // LDGs per round [11, 11, 10]
+    {64, 1, 2},  // LDGs per round [51, 13]
+    {32, 32, 0.3125},  // LDGs per round [4, 4, 4, 2, 2]
+    {32, 16, 0.25},  // LDGs per round [8]
+    {32, 8, 0.5},  // LDGs per round [8]
+    {32, 4, 1},  // LDGs per round [8]
+    {32, 2, 2},  // LDGs per round [7, 9]
+    {32, 1, 1},  // LDGs per round [32]
+    {16, 16, 0.3125},  // LDGs per round [4, 4, 4, 2, 2]
+    {16, 8, 0.25},  // LDGs per round [8]
+    {16, 4, 0.5},  // LDGs per round [8]
+    {16, 2, 1},  // LDGs per round [8]
+    {16, 1, 1},  // LDGs per round [16]
+};
+
 // mv-opt<X,Y>, b in constant memory (S0 4.16) or read from global memory (CG's p).
 GpuPhase mv_opt_phase(Builder& b, const std::string& name, double n, double x, double y, bool global_b) {
   const double threads = x * y, blocks = n / x, r = x / y, tiles = n / x;
@@ -140,6 +169,18 @@ GpuPhase mv_opt_phase(Builder& b, const std::string& name, double n, double x, d
   p.chain_dram_loads = tiles * line_share;
   p.chain_l2_loads = tiles * (1 - line_share);
   p.chain_l1_loads = tiles * r;
+  // With b in constant memory the compiled loop's own rounds are known (kMvOptLoadRounds), and each
+  // tile also waits once for b: its X new floats miss the constant cache after the barrier and
+  // come from L2 (the tile experiment: 64x16 at n = 4096 took 71 µs with b in constant memory,
+  // 53 µs with b read through L1). CG's variant (b from global memory) keeps one round trip per
+  // tile: its b loads share the rounds with A's and hit L1, which the round count cannot tell.
+  if (!global_b)
+    for (const LoadRounds& lr : kMvOptLoadRounds)
+      if (lr.x == x && lr.y == y) {
+        p.chain_dram_loads = tiles * lr.per_tile * line_share;
+        p.chain_l2_loads = tiles * lr.per_tile * (1 - line_share) + tiles;
+        p.fetch_rounds_in_chain = true;
+      }
   return p;
 }
 

@@ -112,10 +112,15 @@ WaveParts wave(const Rates& r, const GpuPhase& p, const ExecutionMetrics& m, dou
   // The per-SM pipes (L1, issue, special functions, FP64, the SM's L2 port) are not shared: the
   // wave lasts as long as its busiest SM, which runs this share of the wave's blocks.
   const double busiest = blocks_per_sm / k;
+  // A one-wave launch of one block per SM whose chain holds its compiled fetch rounds: each tile
+  // waits for its rounds, then moves its bytes at the SM's share of L2, then works on them, with
+  // no other block to overlap any of it (mv-opt 64x16 at n = 1024 and 4096: 1.04 and 1.17 µs a
+  // tile, where the overlapped form allowed 0.5).
+  const bool serial_tiles = p.staged_tiles && p.fetch_rounds_in_chain && m.waves <= 1 && blocks_per_sm == 1;
   if (p.staged_tiles) {
     w.staged_blocks = blocks_per_sm;
     if (m.waves <= 1)
-      w.in_phase_latency = (p.chain_l2_loads * r.lat_l2 + p.chain_dram_loads * r.lat_dram) * (1 - 1 / blocks_per_sm);
+      w.in_phase_latency = (p.chain_l2_loads * r.lat_l2 + p.chain_dram_loads * r.lat_dram) * (serial_tiles ? 1 : 1 - 1 / blocks_per_sm);
   }
   // The curve is read at the wave's bytes in flight, however few SMs hold them: 64 SMs with
   // 16 KiB each read 2.10 TB/s, what 132 SMs with the same 1 MiB in all read (data/experiments/
@@ -127,7 +132,8 @@ WaveParts wave(const Rates& r, const GpuPhase& p, const ExecutionMetrics& m, dou
   w.bw = r.dram->bandwidth_Bps(w.q);
   w.dram = f * p.dram_bytes / w.bw;
   if (evicting > 0) w.dram += r.write_back->extra_s(f * evicting, w.bw / r.dram_peak);
-  w.l2 = f * p.l2_bytes / std::min(r.l2_Bps / (r.sms * busiest), w.q / r.lat_l2);
+  const double l2_share = r.l2_Bps / (r.sms * busiest);  // the busiest SM's share of the L2 ceiling
+  w.l2 = f * p.l2_bytes / (serial_tiles ? l2_share : std::min(l2_share, w.q / r.lat_l2));
   // The L1/shared pipeline has an address stage (a global access: one pass per line it touches;
   // a shared access: its conflict passes) and a data stage (a shared access: the same passes;
   // global data: kGlobalBytesPerPass per pass). The stages overlap; the slower sets the pace.

@@ -57,6 +57,11 @@ struct GpuPhase {
   // loads and its shared-memory computation alternate, so only other blocks' phases can overlap
   // them (the predictor's staged-tile overlap).
   bool staged_tiles = false;
+  // The chain counts each tile's fetch round trips as the compiled loop issues them (how many
+  // dependent rounds of global loads a tile waits for, read off the SASS), so with one block per
+  // SM and one wave a tile costs its rounds' latency, then its transfer, then its shared-memory
+  // work, one after the other (the predictor's serial tile form).
+  bool fetch_rounds_in_chain = false;
   // Longest chain of dependent operations of one thread (a wave lasts at least this long): FMAs,
   // cosf calls, and loads that wait for an L1 hit, an L2 hit or a DRAM round trip.
   double chain_fma = 0, chain_cosf = 0, chain_l1_loads = 0, chain_l2_loads = 0, chain_dram_loads = 0;

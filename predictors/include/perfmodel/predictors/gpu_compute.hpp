@@ -32,6 +32,16 @@
 //                it). mm-opt at n = 1024 (8–16 blocks per SM, 0.5–1 wave) ran 20–31 % over the
 //                overlapped form, and ncu saw its L1 at 55–70 % of throughput there against 80–94 %
 //                at n = 4096 (data/experiments/2026-11-23-h100-ncu); with E, 15–19 %.
+//       serial tiles: one block per SM in that one wave, and a chain that counts the compiled
+//                loop's fetch rounds (GpuPhase::fetch_rounds_in_chain: mv-opt with b in constant
+//                memory, rounds read off the SASS): no other block overlaps anything, so a tile
+//                waits for its rounds, moves its bytes, then works on them:
+//                T_l1l2 = T_l1 + T_l2 + E with E's full chain (factor 1) and T_l2 at the SM's L2
+//                share alone (B_L2 / (SMs · s); the latency is in E). mv-opt 64x16 at n = 1024
+//                and 4096 (16 and 64 blocks) ran 1.04 and 1.17 µs a tile where the overlapped form
+//                allowed 0.5: predicted 40–47 % under, and the tuner picked it (40–44 % slower
+//                than 32x16); with the form and the rounds, 64x16 within 4–14 % and mv-opt's p90
+//                37 → 22 %, tuner 5.6 → 2.3 % on the bundled run.
 //     f        = k / blocks                      (the wave's share of the phase's work)
 //     S_k      = min(SMs, k),  b = ⌈k / S_k⌉ blocks on the busiest SM,  w = b · warps per block
 //     s        = b / k                           (the busiest SM's share of the wave's blocks: 1/S_k
