@@ -89,6 +89,12 @@ const Recorded kMachines[] = {
     // the host's scatter not.
     {"lease-5f2c6c42/h100-host-cpu.yaml", 16, 0.025, 0.11},
     {"lease-5f2c6c42/h100-host-cpu.repeat.yaml", 16, 0.045, 0.29},
+    // The lease of 08:40 UTC (GPU 431c7c37, commit dbc517a, a full calibration and its repeat,
+    // every CPU sample run on to 2 ms, no busy-host warning): its own calibration 2.4 %, worst
+    // cholesky 14.8 % (blur 14.6 %: mean met, max missed; its profile kept, its samples not, for
+    // the device tool's 64 MiB), the repeat minutes later 3.1 %, worst conv2d 6.1 % (cosine 6.0,
+    // mm 5.9 %): both targets met.
+    {"lease-431c7c37/nvidia-h100-80gb-hbm3.repeat.yaml", 16, 0.035, 0.065},
     {"lease-324324f1/nvidia-h100-80gb-hbm3.yaml", 16, 0.03, 0.13},
     {"lease-d95ef441/nvidia-h100-80gb-hbm3.repeat.yaml", 16, 0.045, 0.14},
     {"lease-6def8b90/nvidia-h100-80gb-hbm3.yaml", 16, 0.025, 0.08},

@@ -4,8 +4,13 @@
 //
 // The targets are median |error| ≤ 10 %, p90 ≤ 20 % and a tuner within 3 % of the
 // measured optimum on average. On this run (2026-11-23 04:26 UTC, GPU 300c76ef) the model reaches
-// median 6.9 % (met), p90 19.8 % (met) and a tuner loss of 5.6 % (not met). The limits hold the
-// model at this level. The last model change, the partial waves (a wave's DRAM bytes in flight
+// median 6.9 % (met), p90 19.2 % (met) and a tuner loss of 2.3 % (met). The limits hold the
+// model at this level. The last model change, mv-opt's compiled fetch rounds and the serial tile
+// form of one block per SM (predictors/gpu_compute.hpp), was chosen on all nine recorded runs
+// together (median / p90 / tuner before → after, here 6.9 / 19.8 / 5.6 → 6.9 / 19.2 / 2.3 %; each
+// lease below) and checked out of sample on the lease after it
+// (TheLeaseAfterTheFetchRoundsOutOfSample: every target met from all three profiles). The one
+// before it, the partial waves (a wave's DRAM bytes in flight
 // counted over its k blocks, not ⌈k/SMs⌉ on every SM; its per-SM pipes timed on the busiest SM:
 // predictors/gpu_compute.hpp), was chosen on all eight recorded runs together (this one, the five
 // leases after it, two before): median 7.0 → 6.9 %, p90 19.8 → 19.8 %, tuner 5.2 → 5.6 % here;
@@ -83,17 +88,19 @@ TEST(RecordedValidation, ErrorsStayAtTheRecordedLevel) {
   ASSERT_EQ(a.points.size(), recorded().measurements.size());
   EXPECT_TRUE(a.missing_resources.empty()) << a.missing_resources.front();
   EXPECT_LE(a.overall.median, 0.10);  // the target
-  // The target: 19.8 % against the bundled profile, recorded right after the run on the
-  // same machine (19.8 % before the partial waves; 19.5 % and 21.4 % on the two leases before; 21.8 % here, 22.1 % and 22.0 % there
+  // The target: 19.2 % against the bundled profile, recorded right after the run on the
+  // same machine (19.8 % before mv-opt's compiled fetch rounds and before the partial waves; 19.5 % and 21.4 % on the two leases before; 21.8 % here, 22.1 % and 22.0 % there
   // while the wave scheduling added to the whole wave; 23.1 % and 23.5 % there before the
   // in-phase fetch latency; 23.7 % and 25.1 % before the staged-tile overlap; 25.9 %, 25.1 %,
   // 27.8 % and 27.5 % on the leases before; 32.2 % before mv-opt's per-tile latency chain).
-  EXPECT_LE(a.overall.p90, 0.20);
-  // 47 % (mv-opt 64x16; 58 % before the partial waves, sgemm-256x16 at n = 768, 101 blocks on
+  EXPECT_LE(a.overall.p90, 0.195);
+  // 47 % (mv-opt 64x2 at n = 1024, over-predicted: its 2-warp blocks ask for 36 KiB in flight;
+  // 64x16 under-predicted by as much before its fetch rounds; 58 % before the partial waves, sgemm-256x16 at n = 768, 101 blocks on
   // 132 SMs at 5 per SM; 66 % before the staged-tile overlap); 87 % before 16-wide tiles fetched
   // whole lines, 247 % before mv-opt's per-tile chain.
   EXPECT_LE(a.overall.max, 0.5);
-  // The tiled matrix-vector product alone and inside CG: 14.5 % and 14.5 % mean (14.5 % and 13.6 %,
+  // The tiled matrix-vector product alone and inside CG: 12.2 % and 14.2 % mean (13.9 % and 14.2 %
+  // before mv-opt's compiled fetch rounds; its p90 36.9 → 22.3 %); before the partial waves 14.5 % and 14.5 % (14.5 % and 13.6 %,
   // 14.3 % and 14.1 % on the leases before, 14.4 % and 12.3 % and 15.5 % and 16.2 % before that; 44 %
   // and 33 % before the per-tile chain). CG's 51 launches and Cholesky-opt's 2n: each launch starts when the host has
   // enqueued it and the GPU has finished the one before and paid its own queued cost
@@ -104,7 +111,8 @@ TEST(RecordedValidation, ErrorsStayAtTheRecordedLevel) {
   // 18.9 % on the leases before, where it ran faster per launch than the launch benchmark measured
   // minutes later on the same host: the VM host's launch rate wanders between 2.7 and 4.4 µs in
   // regimes that last seconds (data/experiments/2026-11-23-h100-launch-warmup).
-  EXPECT_LE(a.per_kernel.at("mv-opt").mean, 0.15);
+  EXPECT_LE(a.per_kernel.at("mv-opt").mean, 0.13);
+  EXPECT_LE(a.per_kernel.at("mv-opt").p90, 0.23);
   EXPECT_LE(a.per_kernel.at("cg").mean, 0.15);
   // The dot product, whose large sizes stream at the DRAM ceiling right after the L2 flush:
   // 8.4 % mean with the write-back (9.05 %, 8.9 %, 8.8 %, 7.7 % and 8.5 % on the leases before),
@@ -159,15 +167,19 @@ TEST(RecordedValidation, DefaultConfigurationsArePredictedBetterThanSweeps) {
 TEST(RecordedValidation, TunerStaysNearTheMeasuredOptimum) {
   const ValidationAnalysis& a = analysis();
   EXPECT_GE(a.tuner.size(), 20u);
-  // 5.6 % (5.2 % before the partial waves, which fixed blur's, conv2d-global's and conv2d-shared's
+  // 2.3 % (5.6 % before mv-opt's compiled fetch rounds: the model put 64x16 40–47 % under what it
+  // took and picked it, 40 % and 44 % slower than 32x16; now 32x16 at both sizes, exactly the
+  // measured optimum). Before the partial waves 5.2 % ( which fixed blur's, conv2d-global's and conv2d-shared's
   // picks at n = 1024 and moved mm-opt's at 4096 (8x8 for 8x16, 0.1 % apart in prediction, 7.9 %
   // in measurement) and mv-shared's (16x1 and 32x1 now predicted alike, 7.7 % apart measured);
   // 5.2 % and 5.3 % on the two leases before, 5.7 % there before the in-phase fetch latency;
-  // 5.6 % and 7.1 % before the staged-tile overlap); target 0.03: mv-opt's picks miss by 40 % and
-  // 44 %, mm-opt's at n = 1024 by 22 % (33 % before), conv2d-shared's at 4096 by 11 %.
-  EXPECT_LE(a.tuner_mean_loss, 0.056);
-  // No sweep's pick is worse than the recorded worst (mv-opt 64x16: 43 % slower than 32x16).
-  for (const TunerCheck& t : a.tuner) EXPECT_LE(t.loss, 0.5) << t.kernel << " n=" << t.n;
+  // 5.6 % and 7.1 % before the staged-tile overlap). Target 0.03: met; the picks that still miss
+  // are mm-opt's at n = 1024 by 22 % (33 % before), conv2d-shared's at 4096 by 11 %, mv-shared's
+  // by 4 and 8 %, mm-opt's and mm-global's at 4096 by 8 and 6 %.
+  EXPECT_LE(a.tuner_mean_loss, 0.025);
+  // No sweep's pick is worse than the recorded worst (mm-opt 32x2/e16 at n = 1024: 22 % slower
+  // than 16x2/e16; mv-opt 64x16's 44 % before its fetch rounds).
+  for (const TunerCheck& t : a.tuner) EXPECT_LE(t.loss, 0.25) << t.kernel << " n=" << t.n;
 }
 
 TEST(RecordedValidation, OccupancyModelMatchesTheCudaOccupancyApiForEveryCompiledKernel) {
@@ -217,13 +229,20 @@ TEST(RecordedValidation, TwoRunsAgreeWhereTheWorkDominates) {
 //     bundled 7.0 / 19.8 → 6.8 / 19.6 %
 //   6def8b90 (06:43 UTC, commit b86601e): own 7.4 / 19.7 / 5.1 → 7.2 / 19.2 / 5.4 %, repeat 7.3 / 19.7 → 6.9 / 19.0 %;
 //     bundled 7.3 / 19.5 → 7.0 / 19.5 %
-// The targets are median ≤ 10 % and p90 ≤ 20 %. One own calibration misses the p90 and
-// is held at its level: d95ef441's, by 0.2 point (1.5 before the partial waves). Its host was
+// With mv-opt's compiled fetch rounds (chosen on these runs too, in sample) → own / repeat /
+// bundled: e8ad28eb 7.1 / 18.4 / 2.3 %, – , 7.0 / 18.8 / 3.9 %; 324324f1 6.7 / 19.3 / 3.7 %,
+// 6.8 / 18.8 %, 7.0 / 18.9 / 3.9 %; cf74aa6d 6.8 / 18.9 / 2.4 %, 7.0 / 18.3 %, 6.9 / 19.1 %;
+// d95ef441 6.8 / 19.5 / 2.8 %, 6.8 / 19.3 %, 6.8 / 18.8 %; 6def8b90 7.0 / 18.1 / 2.3 %,
+// 6.7 / 18.1 %, 7.0 / 18.7 %. Every profile meets both targets on every lease; the tuner's is met
+// from the lease's own calibration on four of five (324324f1: 3.7 %, its cg 32x16 run at n = 1024
+// took 256 µs, 178 µs on every other lease, and the tuner picked it).
+// Before them, one own calibration missed the p90: d95ef441's, by 0.2 point (1.5 before the
+// partial waves). Its host was
 // busy during that calibration: it timed a back-to-back launch at 4.05 µs (its repeat 3.70, the
 // bundled profile 3.59), which puts the launch-bound Cholesky-opt runs 12 % over (median; 8 %
 // from the repeat, 5 % from the bundled profile), and its CPU section carries the busy-host
-// warning (dot model 26 % / 70 %). Every repeat and the bundled profile meet both targets. The
-// tuner's target (3 %) is met on none: mv-opt's 64x16 picks.
+// warning (dot model 26 % / 70 %). Every repeat and the bundled profile met both targets. The
+// tuner's target (3 %) was met on none: mv-opt's 64x16 picks.
 namespace {
 struct RecordedLease {
   const char* uuid_prefix;
@@ -257,8 +276,8 @@ void expect_lease_at_its_levels(const RecordedLease& lease) {
 }  // namespace
 
 TEST(RecordedValidation, TheLeasesAfterTheBundledOneMeetTheTargets) {
-  const RecordedLease leases[] = {{"e8ad28eb", 0.20, 0.055, false}, {"324324f1", 0.20, 0.07, true}, {"cf74aa6d", 0.20, 0.057, true},
-                                  {"d95ef441", 0.203, 0.06, true},  {"6def8b90", 0.20, 0.055, true}};
+  const RecordedLease leases[] = {{"e8ad28eb", 0.19, 0.025, false}, {"324324f1", 0.195, 0.038, true}, {"cf74aa6d", 0.19, 0.025, true},
+                                  {"d95ef441", 0.197, 0.03, true},  {"6def8b90", 0.185, 0.025, true}};
   for (const RecordedLease& lease : leases) expect_lease_at_its_levels(lease);
 }
 
@@ -269,10 +288,11 @@ TEST(RecordedValidation, TheLeasesAfterTheBundledOneMeetTheTargets) {
 // 0.2–0.7 point with either model. Every kernel's runs match the bundled run's to 1 % (median
 // ratio) but Cholesky-opt's, 10.7 % slower (up to 36 %): its 2n launches ran in a slower regime
 // of the host's launch rate than its calibration timed minutes later (3.19 µs back to back), and
-// its p90 rose from 12.4 to 22.0 %. Held at its levels.
+// its p90 rose from 12.4 to 22.0 %. With mv-opt's compiled fetch rounds (chosen on this lease
+// too): 6.9 / 19.8 / 2.3 % own, 7.0 / 19.7 % repeat, 6.8 / 19.3 % bundled: every target met.
 TEST(RecordedValidation, TheLeaseAfterThePartialWavesOutOfSample) {
-  RecordedLease lease{"4a0c8e60", 0.208, 0.056, true};
-  lease.repeat_p90 = 0.203, lease.bundled_p90 = 0.206;
+  RecordedLease lease{"4a0c8e60", 0.20, 0.025, true};
+  lease.repeat_p90 = 0.20, lease.bundled_p90 = 0.195;
   expect_lease_at_its_levels(lease);
 }
 
@@ -280,7 +300,32 @@ TEST(RecordedValidation, TheLeaseAfterThePartialWavesOutOfSample) {
 // GPU 1410ec15, commit 8399d79; the GPU model as in 4a0c8e60's run). Median / p90 /
 // tuner 6.7 / 19.4 / 5.6 % from its own calibration, 6.7 / 18.8 % from its repeat, 7.1 / 19.4 %
 // from the bundled profile: both targets met from all three; the tuner's missed (mv-opt 64x16).
+// With mv-opt's compiled fetch rounds (chosen on this lease too): 6.8 / 19.1 / 2.5 % own,
+// 6.7 / 18.4 % repeat, 7.1 / 18.9 / 2.6 % bundled.
 TEST(RecordedValidation, TheLeaseAfterTheCpuBatchFixOutOfSample) {
-  RecordedLease lease{"1410ec15", 0.20, 0.057, true};
+  RecordedLease lease{"1410ec15", 0.195, 0.026, true};
+  lease.repeat_p90 = 0.19, lease.bundled_p90 = 0.195;
   expect_lease_at_its_levels(lease);
+}
+
+// Out of sample for mv-opt's compiled fetch rounds and the serial tile form: the lease after them
+// (08:40 UTC, GPU 431c7c37, commit dbc517a; its build's SASS byte-identical to the recorded one,
+// the table checked on the device: data/profiles/runs/2026-11-23-lease-431c7c37/). Median / p90 /
+// tuner 7.3 / 19.8 / 2.3 % from its own calibration, 6.9 / 19.9 / 2.3 % from its repeat,
+// 6.9 / 18.8 / 2.8 % from the bundled profile (as `validate` reported on the device): every target
+// met from all three profiles. mv-opt picked 32x16 at both sizes, the measured optimum.
+TEST(RecordedValidation, TheLeaseAfterTheFetchRoundsOutOfSample) {
+  RecordedLease lease{"431c7c37", 0.20, 0.025, true};
+  lease.repeat_p90 = 0.20, lease.bundled_p90 = 0.19;
+  expect_lease_at_its_levels(lease);
+  const ValidationRun run = read_validation_run(kData + "/validation/nvidia-h100-80gb-hbm3-431c7c37");
+  const ValidationAnalysis bundled = analyse_validation(run, profile());
+  EXPECT_LE(bundled.tuner_mean_loss, 0.03);
+  int mv_opt_picks = 0;
+  for (const TunerCheck& t : bundled.tuner) {
+    if (t.kernel != "mv-opt") continue;
+    ++mv_opt_picks;
+    EXPECT_LE(t.loss, 0.01) << t.n;
+  }
+  EXPECT_EQ(mv_opt_picks, 2);
 }
