@@ -9,7 +9,7 @@ reads the SASS of the toolkit's build and, per instantiation, walks the body of 
 before an instruction reads a register one of them loads (the warp waits there for the round
 trip). rounds per tile = rounds in the body / (LDGs in the body / (X / Y) loads per tile).
 
-  scripts/sass_load_rounds.py SASS.txt[.gz]            prints the C++ table rows
+  scripts/sass_load_rounds.py SASS.txt[.gz]|-          prints the C++ table rows (- : stdin)
   scripts/sass_load_rounds.py --check SASS.txt[.gz] model/src/gpu_workloads.cpp
       exits 1 (naming the row) unless the table in the source file equals the SASS's
 
@@ -26,6 +26,8 @@ WIDTH = {"64": 2, "128": 4}
 
 
 def read(path):
+    if path == "-":
+        return sys.stdin.read()
     opener = gzip.open if path.endswith(".gz") else open
     with opener(path, "rt") as f:
         return f.read()
