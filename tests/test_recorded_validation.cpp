@@ -329,3 +329,16 @@ TEST(RecordedValidation, TheLeaseAfterTheFetchRoundsOutOfSample) {
   }
   EXPECT_EQ(mv_opt_picks, 2);
 }
+
+// The lease after that (08:53 UTC, GPU f6238019, commit fc37071), out of sample for the same
+// change: 7.1 / 19.8 / 2.3 % from its own calibration (its host in a slow launch regime: 4.14 µs
+// back to back, 3.79 in the repeat), 6.7 / 18.6 / 2.3 % from its repeat, 7.0 / 19.3 / 2.6 % from
+// the bundled profile: every target met from all three again.
+TEST(RecordedValidation, TheSecondLeaseAfterTheFetchRoundsOutOfSample) {
+  RecordedLease lease{"f6238019", 0.20, 0.025, true};
+  lease.repeat_p90 = 0.19, lease.bundled_p90 = 0.195;
+  expect_lease_at_its_levels(lease);
+  const ValidationAnalysis bundled =
+      analyse_validation(read_validation_run(kData + "/validation/nvidia-h100-80gb-hbm3-f6238019"), profile());
+  EXPECT_LE(bundled.tuner_mean_loss, 0.03);
+}
