@@ -139,6 +139,20 @@ TEST(CpuRefinement, AddsAFitSizeInsideEachCliffLargestFirst) {
   const auto moved = refinement_sizes({96, 192}, {1e-6, 8e-6}, {96.0 * 96, 192.0 * 192}, {128, 144}, 0.10, 1, 16);
   ASSERT_EQ(moved.size(), 1u);  // midpoint 135.8 → 128 (a power of two) → 144 (held out) → 112
   EXPECT_EQ(moved[0], 112);
+  // A cache's capacity between two fit sizes' working sets: refined though the pilot saw no jump
+  // (CG's 2304 → 3072 across 32 MiB of L2, 4 bytes a matrix element), and before a larger jump.
+  std::vector<double> ws;
+  for (double n : fit) ws.push_back(4 * n * n);
+  const auto across = refinement_sizes(fit, times(1e9, 1), n2, {320, 640, 1280, 2560}, 0.10, 4, 16, ws, {32.0 * 1024 * 1024});
+  ASSERT_EQ(across.size(), 1u);
+  EXPECT_EQ(across[0], 2656);
+  const auto first = refinement_sizes(fit, two, n2, {}, 0.10, 1, 16, ws, {32.0 * 1024 * 1024});
+  ASSERT_EQ(first.size(), 1u);
+  EXPECT_EQ(first[0], 2656);
+  // A capacity that is a fit size's own working set counts for the interval below it; none
+  // outside the sizes' range, and a zero capacity (an unknown level) does nothing.
+  EXPECT_TRUE(refinement_sizes(fit, times(1e9, 1), n2, {}, 0.10, 4, 16, ws, {0, 1e15}).empty());
+  EXPECT_THROW(refinement_sizes(fit, times(1e9, 1), n2, {}, 0.10, 4, 16, {1, 2}, {}), std::invalid_argument);
   EXPECT_THROW(refinement_sizes(fit, {1, 2}, n2, {}, 0.10, 4, 16), std::invalid_argument);
   EXPECT_THROW(refinement_sizes(fit, times(1e9, 1), {1, 2}, {}, 0.10, 4, 16), std::invalid_argument);
 }

@@ -2,6 +2,7 @@
 // triad, threads pinned), FP32/FP64 FMA ceilings, and the reference kernels timed over a fit set
 // and a held-out set of sizes. Every kernel's result is spot-checked before its time is kept.
 #include <algorithm>
+#include <limits>
 #include <chrono>
 #include <cmath>
 #include <fstream>
@@ -510,10 +511,16 @@ class CpuKernelBenchmark final : public CpuBenchmark {
         }, true);
         pilot_s.push_back(std::max(*std::min_element(t.begin(), t.end()) / c.batch - c.copy_s, 1e-9));
       }
-      std::vector<double> work;  // time per flop is flat where the efficiency is
-      for (double nd : sizes.fit) work.push_back(cpu_workload(kernel, nd).flops);
-      const std::vector<double> added =
-          refinement_sizes(sizes.fit, pilot_s, work, sizes.holdout, 0.10, quick() ? 3 : 8, size_step(kernel));
+      std::vector<double> work, working_set;  // time per flop is flat where the efficiency is
+      for (double nd : sizes.fit) {
+        const CpuWorkload w = cpu_workload(kernel, nd);
+        work.push_back(w.flops);
+        working_set.push_back(w.working_set_bytes);
+      }
+      std::vector<double> capacities;  // what the pool's threads hold of each cache level
+      for (int level = 1; level <= 3; ++level) capacities.push_back(info().aggregate_cache_bytes(level, threads));
+      const std::vector<double> added = refinement_sizes(sizes.fit, pilot_s, work, sizes.holdout, 0.10, quick() ? 3 : 8,
+                                                         size_step(kernel), working_set, capacities);
       for (double nd : added) add_case(nd, 0);
       // Rounds: as many as fit in the kernel's time budget, at least 5 (quick: 3), at most 31 (5).
       // A many-core host scatters a size's samples by 10–40 % (interquartile range, the H100
@@ -647,17 +654,25 @@ void Case::check() const { check_kernel(kernel, n, a, x, y, b_matrix, filter, im
 
 std::vector<double> refinement_sizes(const std::vector<double>& fit, const std::vector<double>& pilot_s,
                                      const std::vector<double>& work, const std::vector<double>& holdout, double threshold,
-                                     std::size_t max_new, double step) {
+                                     std::size_t max_new, double step, const std::vector<double>& working_set,
+                                     const std::vector<double>& capacities) {
   if (fit.size() != pilot_s.size() || fit.size() != work.size())
     throw std::invalid_argument("refinement_sizes: one pilot time and one amount of work per fit size");
+  if (!working_set.empty() && working_set.size() != fit.size())
+    throw std::invalid_argument("refinement_sizes: one working set per fit size");
   std::vector<std::pair<double, std::size_t>> jumps;  // |log change of time per work|, interval
   for (std::size_t i = 0; i + 1 < fit.size(); ++i) {
     const double u0 = pilot_s[i] / work[i], u1 = pilot_s[i + 1] / work[i + 1];
     if (!(u0 > 0 && u1 > 0)) continue;
     const double change = std::abs(std::log(u1 / u0));
-    if (change > std::log1p(threshold)) jumps.push_back({change, i});
+    // An interval across a cache's capacity ranks above every pilot jump.
+    const bool across = !working_set.empty() && std::any_of(capacities.begin(), capacities.end(), [&](double c) {
+      return c > 0 && working_set[i] < c && c <= working_set[i + 1];
+    });
+    if (across) jumps.push_back({std::numeric_limits<double>::infinity(), i});
+    else if (change > std::log1p(threshold)) jumps.push_back({change, i});
   }
-  std::sort(jumps.begin(), jumps.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::stable_sort(jumps.begin(), jumps.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
   auto taken = [&](double m) {
     const double log2m = std::log2(m);
     if (std::abs(log2m - std::round(log2m)) < 1e-12) return true;  // a power of two
