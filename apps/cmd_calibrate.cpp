@@ -1,6 +1,9 @@
 // perfmodel calibrate [--list] [--only KEY|PREFIX]... [--quick | --pcie-effort F] [--out PROFILE.yaml]
 // perfmodel fit [--samples PCIE.csv] [--gpu-samples GPU.csv] [--cpu-samples CPU.csv] [--profile P.yaml] --out PROFILE.yaml
+#include <unistd.h>
+
 #include <algorithm>
+#include <filesystem>
 #include <ostream>
 #include <stdexcept>
 
@@ -72,6 +75,15 @@ int cmd_calibrate(const Invocation& inv) {
   if (calibration.quick && !vm["pcie-effort"].defaulted()) throw InputError("--pcie-effort: not with --quick");
   calibration.progress = &inv.err;
   const std::string out_path = vm["out"].as<std::string>();
+  // Checked before anything is measured: a full calibration takes minutes, and the profile is
+  // written only at its end.
+  const std::filesystem::path folder = std::filesystem::path(out_path).parent_path().empty()
+                                           ? std::filesystem::path(".")
+                                           : std::filesystem::path(out_path).parent_path();
+  std::error_code ec;
+  if (!std::filesystem::is_directory(folder, ec))
+    throw InputError("--out " + out_path + ": the folder " + folder.string() + " does not exist");
+  if (::access(folder.c_str(), W_OK) != 0) throw InputError("--out " + out_path + ": the folder " + folder.string() + " is not writable");
   const CalibrationOutputs outputs = run_calibration(registry, only, calibration, out_path, inv.command_line);
   Report report = profile_report(load_profile(outputs.profile_path));
   std::string wrote = "wrote " + outputs.profile_path;
