@@ -55,7 +55,7 @@ def functions(text):
 
 def loaded_registers(opcode, operands):
     dest = REG.search(operands.split(",")[0])
-    width = next((w for suffix, w in WIDTH.items() if opcode.endswith("." + suffix) or ("." + suffix + ".") in opcode + "."), 1)
+    width = next((w for suffix, w in WIDTH.items() if ("." + suffix + ".") in opcode + "."), 1)
     return {int(dest.group(1)) + k for k in range(width)} if dest else set()
 
 

@@ -2,10 +2,10 @@
 // triad, threads pinned), FP32/FP64 FMA ceilings, and the reference kernels timed over a fit set
 // and a held-out set of sizes. Every kernel's result is spot-checked before its time is kept.
 #include <algorithm>
-#include <limits>
 #include <chrono>
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <memory>
 #include <ostream>
 #include <random>
@@ -503,19 +503,15 @@ class CpuKernelBenchmark final : public CpuBenchmark {
         for (double nd : set == 0 ? sizes.fit : sizes.holdout) add_case(nd, set);
       // Refinement: a pilot of two samples per fit size (the held-out sizes play no part) finds
       // the intervals where time per unit of work jumps; a fit size is added inside each.
-      std::vector<double> pilot_s;
+      std::vector<double> pilot_s, work, working_set;  // time per flop is flat where the efficiency is
       for (std::size_t i = 0; i < sizes.fit.size(); ++i) {
         Case& c = *cases[i];
         const auto t = time_runs(2, [&] {
           for (int k = 0; k < c.batch; ++k) c.run(pool(), threads);
         }, true);
         pilot_s.push_back(std::max(*std::min_element(t.begin(), t.end()) / c.batch - c.copy_s, 1e-9));
-      }
-      std::vector<double> work, working_set;  // time per flop is flat where the efficiency is
-      for (double nd : sizes.fit) {
-        const CpuWorkload w = cpu_workload(kernel, nd);
-        work.push_back(w.flops);
-        working_set.push_back(w.working_set_bytes);
+        work.push_back(cpu_workload(kernel, c.nd).flops);
+        working_set.push_back(c.working_set);
       }
       std::vector<double> capacities;  // what the pool's threads hold of each cache level
       for (int level = 1; level <= 3; ++level) capacities.push_back(info().aggregate_cache_bytes(level, threads));
