@@ -85,11 +85,16 @@ TEST(RecordedH100, PinnedBandwidthAt1GiBIsWithin2PercentOfNvbandwidth) {
 // each run plus a small margin, so that any regression fails. Issue targets (issue 2): pinned
 // ≤ 1 % mean / 3 % max; pageable and bidir ≤ 3 % mean / 8 % max.
 // The bundled run (2026-11-23 04:28 UTC, GPU 300c76ef, commit dea9ffb) meets every mean and both
-// pinned targets (h2d 0.53 % / 2.3 %, d2h 0.30 % / 1.1 %) and the bidir max (1.75 % / 7.7 %); d2h
-// pageable 1.57 % / 8.3 % and h2d pageable 2.79 % / 13.1 % miss their max. Its host staged
+// pinned targets (h2d 0.53 % / 2.3 %, d2h 0.30 % / 1.1 %), the d2h pageable and the bidir max
+// (1.28 % / 4.8 %, 1.80 % / 6.6 %); h2d pageable 2.79 % / 13.1 % misses its max. Its host staged
 // pageable copies slower than the lease before (h2d pageable 8.3 GB/s at 1 GiB against 9.8; their
 // interquartile ranges over 10 % at 65 sizes) and its repeat: 0.52/1.7, 0.31/0.97, 2.37/18.1,
-// 1.62/7.4, bidir 1.75/11.1 %.
+// 1.28/6.6, bidir 1.86/13.0 %.
+// Before the ragged-tail rule (is_misaligned: tails of 1–15 B past a multiple of 64 cost nothing)
+// and the penalty's four-standard-error rule, d2h pageable reached 1.57 / 8.3 % here (its held-out
+// 20171 B copy, tail 11 B, 8.3 % slow), 1.10 / 7.27 % on the quiet run; bidir 1.75 / 7.7 % and
+// 1.42 / 7.16 %. Over the nine recorded sample sets the d2h pageable maxima went from 6.1–9.7 %
+// (four over 8 %) to 3.2–7.7 %.
 // The lease before (03:50 UTC, GPU fa6f3566, commit 8e49757: one batch for every copy shorter than
 // 30 µs, PcieBatchPlan): h2d pinned 0.39/1.6, d2h pinned 0.18/1.0, d2h pageable 1.59/6.1, bidir
 // 1.94/8.2, h2d pageable 1.85/12.4 % (a size of the 10–80 MB range whose copies spread by 10–45 %
@@ -107,20 +112,21 @@ TEST(RecordedH100, HeldOutErrorDoesNotRegress) {
   const std::vector<Limit> bundled = {
       {{Direction::h2d, HostMemory::pinned}, 0.006, 0.025},     // target 1 % / 3 %: met
       {{Direction::d2h, HostMemory::pinned}, 0.0035, 0.013},    // target 1 % / 3 %: met
-      {{Direction::d2h, HostMemory::pageable}, 0.018, 0.085},   // target 3 % / 8 %: mean met
+      {{Direction::d2h, HostMemory::pageable}, 0.014, 0.055},   // target 3 % / 8 %: met
       {{Direction::h2d, HostMemory::pageable}, 0.030, 0.135},   // target 3 % / 8 %: mean met
-      {{Direction::bidir, HostMemory::pinned}, 0.020, 0.08},    // target 3 % / 8 %: met
+      {{Direction::bidir, HostMemory::pinned}, 0.020, 0.07},    // target 3 % / 8 %: met
   };
-  // The quiet run meets every target: h2d pinned 0.43 / 2.29 %, d2h pinned 0.22 / 1.20 %, h2d
-  // pageable 1.93 / 7.27 %, d2h pageable 1.10 / 7.27 %, bidirectional 1.42 / 7.16 %; its main run
+  // The quiet run meets every target: h2d pinned 0.49 / 2.2 %, d2h pinned 0.22 / 1.20 %, h2d
+  // pageable 1.96 / 7.27 %, d2h pageable 0.86 / 3.2 %, bidirectional 1.31 / 4.7 %; its main run
   // minutes before all but the h2d pageable maximum (0.38 / 1.12, 0.17 / 0.77, 1.34 / 11.0,
-  // 1.00 / 5.79, 1.35 / 6.19 %; 22.8 s): the staging noise of pageable copies decides that maximum.
+  // 1.00 / 5.79, 1.35 / 6.19 % before the tail rule; 22.8 s): the staging noise of pageable
+  // copies decides that maximum.
   const std::vector<Limit> quiet = {
-      {{Direction::h2d, HostMemory::pinned}, 0.005, 0.025},     // target 1 % / 3 %: met
+      {{Direction::h2d, HostMemory::pinned}, 0.0055, 0.025},    // target 1 % / 3 %: met
       {{Direction::d2h, HostMemory::pinned}, 0.003, 0.013},     // target 1 % / 3 %: met
-      {{Direction::d2h, HostMemory::pageable}, 0.012, 0.075},   // target 3 % / 8 %: met
-      {{Direction::h2d, HostMemory::pageable}, 0.020, 0.075},   // target 3 % / 8 %: met
-      {{Direction::bidir, HostMemory::pinned}, 0.015, 0.075},   // target 3 % / 8 %: met
+      {{Direction::d2h, HostMemory::pageable}, 0.010, 0.04},    // target 3 % / 8 %: met
+      {{Direction::h2d, HostMemory::pageable}, 0.021, 0.075},   // target 3 % / 8 %: met
+      {{Direction::bidir, HostMemory::pinned}, 0.015, 0.055},   // target 3 % / 8 %: met
   };
   for (const auto& [samples, limits] : {std::make_pair(kSamples, bundled), std::make_pair(kQuietSamples, quiet)}) {
     const PcieCalibration pcie = refit(samples);

@@ -127,6 +127,41 @@ TEST(SegmentedFit, APenaltyMustPayForItself) {
   EXPECT_NEAR(line.penalty / 2e-6, 1.0, 0.15);
 }
 
+// The penalty needs three points of each kind, and to stand four standard errors clear of 0.
+TEST(SegmentedFit, APenaltyNeedsThreePointsOfEachKindAndToStandOutOfTheNoise) {
+  // 10 points, two of them flagged and 0.6 µs slower: a penalty would only describe those two.
+  std::vector<FitPoint> two;
+  for (int i = 0; i < 10; ++i) {
+    const double x = 1e5 * (1 + i);
+    const bool flagged = i == 3 || i == 7;
+    two.push_back({x, 10e-6 + x / 10e9 + (flagged ? 0.6e-6 : 0.0), flagged});
+  }
+  LineSegment line;
+  fit_line_relative(two, 0, two.size() - 1, &line);
+  EXPECT_EQ(line.penalty, 0.0);
+  two[5].flagged = true, two[5].y += 0.6e-6;  // a third flagged point: now it is a cost of the kind
+  fit_line_relative(two, 0, two.size() - 1, &line);
+  EXPECT_NEAR(line.penalty, 0.6e-6, 1e-12);
+
+  // Seven points with up to 3 % noise and a flagged offset of the noise's size (the bidirectional
+  // pinned copies at 0.4–1 MiB on the H100). Fitted, the penalty comes out at 0.63 µs, 2.2
+  // standard errors from 0 (F = 5.0): BIC, which asks for F > 1.3 at seven points, would keep it;
+  // the rule does not.
+  const double noise[] = {-0.001, -0.005, 0.003, -0.001, 0.0, -0.029, 0.026};
+  std::vector<FitPoint> seven;
+  for (int i = 0; i < 7; ++i) {
+    const double x = 4e5 * (1 + 0.3 * i);
+    const bool flagged = i % 2 == 0;
+    seven.push_back({x, (7e-6 + x / 47e9 + (flagged ? 0.3e-6 : 0.0)) * (1 + noise[i]), flagged});
+  }
+  fit_line_relative(seven, 0, seven.size() - 1, &line);
+  EXPECT_EQ(line.penalty, 0.0);
+  // The same points without noise: the penalty is found exactly.
+  for (int i = 0; i < 7; ++i) seven[static_cast<std::size_t>(i)].y /= 1 + noise[i];
+  fit_line_relative(seven, 0, seven.size() - 1, &line);
+  EXPECT_NEAR(line.penalty, 0.3e-6, 1e-12);
+}
+
 // A penalty larger than max_penalty is not taken: the same 40 points with a 2 µs penalty fit
 // none when at most 1 µs is allowed, and the line alone is what is left. Through the transfer
 // fit the cap is the curve's smallest copy: a "misaligned" cost of 150 µs between MB-size copies
@@ -148,7 +183,7 @@ TEST(SegmentedFit, APenaltyBeyondTheCapIsNotTaken) {
   std::vector<SizeTime> fit_set, holdout;
   for (int i = 0; i < 8; ++i) fit_set.push_back({4.0 * (1 << i), 8e-6, 20, 0});  // small copies: 8 µs
   for (int i = 0; i < 12; ++i) {
-    const double bytes = 10e6 + 2e6 * i + (i % 2);  // odd sizes misaligned, and 150 µs slower
+    const double bytes = 10e6 + 2e6 * i + 17 * (i % 2);  // ragged tails on every other size, and 150 µs slower
     fit_set.push_back({bytes, 8e-6 + bytes / 10e9 + (i % 2 ? 150e-6 : 0.0), 20, 0});
   }
   const TransferCurve curve = fit_transfer_curve(fit_set, holdout);

@@ -47,6 +47,21 @@ TEST(TransferCurve, FitReportsHeldOutErrorSeparately) {
   EXPECT_EQ(c.max_bytes, std::exp2(30));
 }
 
+// The ragged tail of data/experiments/2026-11-23-h100-pcie-pageable: a size pays the tail cost
+// when it is not a multiple of 16 B and its last partial 64-byte block holds 16 B or more.
+TEST(TransferCurve, ARaggedTailIsSixteenOrMoreBytesPastAMultipleOf64ThatIsNoMultipleOf16) {
+  for (double aligned : {16.0, 32.0, 48.0, 64.0, 96.0, 4096.0, 1073741824.0}) EXPECT_FALSE(is_misaligned(aligned)) << aligned;
+  // Short tails: the sizes every calibration had put 6–8 % too slow (79 B, 20171 B), and the
+  // smallest copies.
+  for (double short_tail : {4.0, 5.0, 14.0, 15.0, 65.0, 79.0, 1039.0, 20171.0}) EXPECT_FALSE(is_misaligned(short_tail)) << short_tail;
+  for (double ragged : {17.0, 20.0, 23.0, 56.0, 63.0, 95.0, 111.0, 1041.0, 14263.0, 24563283.0}) EXPECT_TRUE(is_misaligned(ragged)) << ragged;
+
+  TransferCurve c = two_segment_curve();
+  c.segments[0].misaligned_s = 0.5e-6;
+  EXPECT_DOUBLE_EQ(c.seconds(95) - (10e-6 + 95 / 20e9), 0.5e-6);
+  EXPECT_DOUBLE_EQ(c.seconds(79), 10e-6 + 79 / 20e9);
+}
+
 TEST(CommunicationPredictor, AddsTheTransfersOfAList) {
   Profile p;
   p.pcie = PcieCalibration{};

@@ -126,7 +126,9 @@ class PcieBenchmark final : public Benchmark {
     EventTimer timer;
     warm_up(timer, plan);
     const PcieRoundPlan rounds = options.quick ? PcieRoundPlan::quick() : PcieRoundPlan{}.scaled(options.pcie_effort);
-    const bool pinned = key_.memory == HostMemory::pinned;
+    const PcieSampleKind kind = key_.memory == HostMemory::pageable ? PcieSampleKind::pageable
+                                : key_.direction == Direction::bidir ? PcieSampleKind::pinned_pair
+                                                                     : PcieSampleKind::pinned;
     // One copy per size (its pilot) sets the curve's batch plan and the size's rounds. Sizes go
     // in ascending order: once a copy takes well over a long sample, the larger ones are long
     // copies of batch 1 (a copy's time grows at most in proportion to its size), and are not
@@ -149,7 +151,7 @@ class PcieBenchmark final : public Benchmark {
     batches_ = pcie_batch_plan(pilot, kTargetBatchSeconds, kMaxBatch);
     for (std::size_t i = 0; i < sizes.size(); ++i) {
       sizes[i].batch = batches_.batch_for(sizes[i].bytes);
-      sizes[i].rounds = rounds.rounds_for(seconds[i] * sizes[i].batch, pinned);
+      sizes[i].rounds = rounds.rounds_for(seconds[i] * sizes[i].batch, kind);
     }
 
     std::mt19937 shuffle_rng(20261122u);
@@ -166,7 +168,7 @@ class PcieBenchmark final : public Benchmark {
     refined_sizes_ = 0;
     for (std::uint64_t b : pcie_refinement_sizes(fit_times, taken)) {
       SizePoint added{b, SizeSet::fit, batches_.batch_for(b), 1, rounds.refine_after};
-      added.rounds = rounds.rounds_for(pilot_copy(timer, b) * added.batch, pinned);
+      added.rounds = rounds.rounds_for(pilot_copy(timer, b) * added.batch, kind);
       sizes.push_back(added);
       ++refined_sizes_;
     }
@@ -243,7 +245,7 @@ class PcieBenchmark final : public Benchmark {
 
   // Every curve's copies are checked byte for byte at a small, an odd held-out and a large size.
   void verify(const PcieSizePlan& plan) {
-    const std::uint64_t checks[] = {plan.fit.front(), plan.holdout[plan.holdout.size() / 2], std::uint64_t{64} << 20};
+    const std::uint64_t checks[] = {plan.fit.front(), plan.holdout[plan.holdout.size() / 2], std::uint64_t{16} << 20};
     HostBuffer check(checks[2], HostMemory::pinned);
     for (std::uint64_t bytes : checks) {
       const unsigned seed = static_cast<unsigned>(bytes * 7u + 3u);

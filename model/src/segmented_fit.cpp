@@ -11,6 +11,8 @@ namespace perfmodel {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr std::size_t kMinPointsPerKind = 3;
+constexpr double kMinPenaltyF = 16;  // (penalty / its standard error)², see fit_line_relative
 
 double predict(const LineSegment& l, const FitPoint& q) { return l.intercept + l.slope * q.x + (q.flagged ? l.penalty : 0.0); }
 
@@ -29,10 +31,13 @@ double fit_line_relative(const std::vector<FitPoint>& p, std::size_t first, std:
   // Rows [1/y_i, x_i/y_i, f_i/y_i] · θ ≈ 1 is exactly the relative-residual problem. Columns are
   // scaled to unit norm: x spans 9 decades, so the raw system is badly conditioned.
   const auto n = static_cast<Eigen::Index>(last - first + 1);
-  bool any_flagged = false, any_plain = false;
-  for (std::size_t i = first; i <= last; ++i) (p[i].flagged ? any_flagged : any_plain) = true;
-  // The flag penalty needs points of both kinds and three residual degrees of freedom left.
-  const int columns = any_flagged && any_plain && n >= 6 ? 3 : 2;
+  std::size_t flagged = 0;
+  for (std::size_t i = first; i <= last; ++i) flagged += p[i].flagged ? 1 : 0;
+  const std::size_t plain = static_cast<std::size_t>(n) - flagged;
+  // The flag penalty needs three points of each kind: fitted to one or two flagged points it is
+  // their noise (bidirectional pinned copies at 61–194 KiB on the H100: one flagged fit size, a
+  // 0.6 µs "penalty", and held-out sizes beside it 7 % off).
+  const int columns = flagged >= kMinPointsPerKind && plain >= kMinPointsPerKind ? 3 : 2;
   Eigen::MatrixXd design(n, columns);
   const Eigen::VectorXd ones = Eigen::VectorXd::Ones(n);
   for (Eigen::Index r = 0; r < n; ++r) {
@@ -43,10 +48,14 @@ double fit_line_relative(const std::vector<FitPoint>& p, std::size_t first, std:
   }
   // Exact non-negative least squares for ≤ 3 unknowns: solve on every subset of columns and keep
   // the best solution whose coefficients are all ≥ 0. The flag penalty is a third parameter: it is
-  // kept only when it pays for itself by the same criterion that counts segments (BIC), so the
-  // few points of a noisy regime are not fitted exactly by an absurd penalty (h2d pageable at
-  // 12–25 MB on the H100 host: 4 points, 3 parameters, and an 876 µs "misaligned" cost that put
-  // the held-out 14.6 MB copy 82 % off).
+  // kept only when it stands at least four standard errors clear of 0 (the F statistic of adding
+  // it, (rss_plain − rss_flagged) / (rss_flagged / (n − 3)), at least 16), so the few points of a
+  // noisy regime are not fitted by an absurd penalty (h2d pageable at 12–25 MB on the H100 host:
+  // 4 points, 3 parameters, and an 876 µs "misaligned" cost that put the held-out 14.6 MB copy
+  // 82 % off). BIC, the criterion that counts segments, asks only about 1.4 standard errors of
+  // a 7-point segment: bidirectional pinned copies at 0.4–1 MiB kept a 0.6 µs penalty that was
+  // their noise, and a held-out size beside it sat 8–10 % off. A real tail cost stands out far
+  // more (pageable device→host copies below 20 KiB: 0.5 µs against noise of a few ns).
   double best_plain = kInf, best_flagged = kInf;
   LineSegment plain_line, flagged_line;
   for (int mask = 1; mask < (1 << columns); ++mask) {
@@ -78,9 +87,10 @@ double fit_line_relative(const std::vector<FitPoint>& p, std::size_t first, std:
       (uses_penalty ? flagged_line : plain_line) = candidate;
     }
   }
-  const double dn = static_cast<double>(n), floor = dn * 1e-24;
-  const bool penalty_pays = best_flagged < kInf &&
-                            (best_plain == kInf || dn * std::log(std::max(best_flagged, floor) / std::max(best_plain, floor)) + std::log(dn) < 0);
+  const double floor = static_cast<double>(n) * 1e-24;
+  const bool penalty_pays =
+      best_flagged < kInf && (best_plain == kInf || best_plain - best_flagged >= kMinPenaltyF * std::max(best_flagged, floor) /
+                                                                                  static_cast<double>(n - 3));
   const LineSegment& chosen = penalty_pays ? flagged_line : plain_line;
   line->intercept = chosen.intercept;
   line->slope = chosen.slope;

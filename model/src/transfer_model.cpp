@@ -85,7 +85,7 @@ TransferCurve fit_transfer_curve(const std::vector<SizeTime>& fit_set, const std
     points.push_back({m.bytes, m.typical_s, is_misaligned(m.bytes)});
     curve.samples += m.samples;
   }
-  // A misaligned size's extra cost is the remainder's (< kTransferAlignmentBytes) own copy at
+  // A misaligned size's extra cost is the tail's (< 64 B) own copy at
   // most: no more than the curve's smallest copy takes. A larger fitted penalty is the noise or
   // drift of a few points that happen to be misaligned (h2d pageable at 12–30 MB on an H100 host,
   // --pcie-effort 4: 147 µs, learnt from refinement sizes measured in the run's slower second

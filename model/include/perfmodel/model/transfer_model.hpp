@@ -11,9 +11,8 @@
 // asymptotic rate), and c0 = s_per_byte − 1/T_x per segment (negative where a mid-size regime
 // moves bytes faster than the asymptote, which pageable copies do).
 //
-// Beyond S0: a copy whose size is not a multiple of `alignment_bytes` pays `misaligned_s` more
-// in its segment (seen on the H100: pageable device→host copies of sizes ≢ 0 mod 16 cost ~0.5 µs
-// extra). It is fitted per segment and is 0 where the data shows no such cost.
+// Beyond S0: a copy with a ragged tail (is_misaligned) pays `misaligned_s` more in its segment.
+// It is fitted per segment and is 0 where the data shows no such cost.
 //
 // Bidirectional curves time a pair of b-byte copies, one each way, issued together on two
 // streams; T(b) is the time until both have finished.
@@ -62,10 +61,16 @@ struct TransferSegment {
   }
 };
 
-// Sizes that are not a multiple of this many bytes count as misaligned.
-inline constexpr std::uint64_t kTransferAlignmentBytes = 16;
+// Whether a size has the ragged tail that costs pageable device→host copies ~0.5 µs on the H100
+// host: a size that is not a multiple of 16 B whose last partial 64-byte block holds 16 B or more.
+// Sizes whose tail is shorter than 16 B cost no more than the multiples of 16 around them:
+// 1–15 B past a multiple of 64 measured 9.1–9.5 µs, 17–63 B past it 9.8–10.0 µs at 0, 64 and
+// 1024 B (data/experiments/2026-11-23-h100-pcie-pageable). With the plain "not a multiple of
+// 16" rule every calibration put the held-out 79 B and 20171 B copies (tails of 15 and 11 B)
+// 6–8 % above what they took. Pinned copies and host-to-device ones show no such cost; their
+// fitted penalty is 0.
 inline bool is_misaligned(double bytes) {
-  return std::fmod(bytes, static_cast<double>(kTransferAlignmentBytes)) != 0.0;
+  return std::fmod(bytes, 16.0) != 0.0 && std::fmod(bytes, 64.0) >= 16.0;
 }
 
 struct FitQuality {

@@ -23,7 +23,7 @@ struct TransferPrediction {
   double effective_bytes_per_s = 0;  // bytes / seconds (for bidir: bytes moved each way / seconds)
   double setup_s = 0;                // c1 of the segment used
   double s_per_byte = 0;             // 1/T_x + c0 of the segment used
-  bool misaligned = false;           // size not a multiple of kTransferAlignmentBytes
+  bool misaligned = false;           // size with a ragged tail (is_misaligned)
   double misaligned_s = 0;           // what that costs here (included in seconds)
   double segment_from_bytes = 0, segment_to_bytes = 0;
   bool extrapolated = false;         // outside the calibrated size range
