@@ -67,37 +67,26 @@ TEST(PcieRoundPlan, ASizeThatJoinsLateIsSpreadOverTheRoundsLeft) {
 
 TEST(PcieRoundPlan, CheapSizesGetEveryRoundCostlyOnesWhatTheBudgetBuys) {
   const PcieRoundPlan plan;
-  using K = PcieSampleKind;
-  EXPECT_EQ(plan.rounds_for(30e-6, K::pinned), plan.all);    // a batch of small copies
-  EXPECT_EQ(plan.rounds_for(100e-6, K::pinned), 73);         // 7.3 ms of sampling
-  EXPECT_EQ(plan.rounds_for(1e-3, K::pageable), plan.mid);   // the budget would buy fewer than mid
-  EXPECT_EQ(plan.rounds_for(20e-3, K::pinned), plan.long_pinned);
-  EXPECT_EQ(plan.rounds_for(20e-3, K::pinned_pair), plan.long_pair);
-  EXPECT_EQ(plan.rounds_for(20e-3, K::pageable), plan.long_pageable);
-  // Pageable copies of tens of MB (where the curve bends) get the mid-long count.
-  EXPECT_EQ(plan.rounds_for(1.01 * plan.long_sample_s, K::pageable), plan.mid_long_pageable);
-  EXPECT_EQ(plan.rounds_for(4 * plan.long_sample_s, K::pageable), plan.mid_long_pageable);
-  EXPECT_EQ(plan.rounds_for(4.01 * plan.long_sample_s, K::pageable), plan.long_pageable);
-  // The counts the noise asks for: steady pinned copies fewest, pageable ones most, and a costlier
-  // pageable copy never more than a cheaper one.
-  EXPECT_LT(plan.long_pinned, plan.long_pair);
-  EXPECT_LT(plan.long_pageable, plan.mid_long_pageable);
-  EXPECT_LE(plan.mid_long_pageable, plan.mid);
+  EXPECT_EQ(plan.rounds_for(30e-6, true), plan.all);   // a batch of small copies
+  EXPECT_EQ(plan.rounds_for(100e-6, true), 73);        // 7.3 ms of sampling
+  EXPECT_EQ(plan.rounds_for(1e-3, false), plan.mid);   // the budget would buy fewer than mid
+  EXPECT_EQ(plan.rounds_for(20e-3, true), plan.long_pinned);
+  EXPECT_EQ(plan.rounds_for(20e-3, false), plan.long_pageable);
+  // Pageable copies of tens of MB (where the curve bends) keep the longer count.
+  EXPECT_EQ(plan.rounds_for(3 * plan.long_sample_s, false), plan.long_pinned);
+  EXPECT_EQ(plan.rounds_for(4 * plan.long_sample_s, false), plan.long_pinned);
+  EXPECT_EQ(plan.rounds_for(4.01 * plan.long_sample_s, false), plan.long_pageable);
   // More expensive samples never get more rounds, up to the long ones.
-  for (K kind : {K::pinned, K::pinned_pair, K::pageable}) {
-    int previous = plan.all;
-    for (double s = 1e-6; s <= 10 * plan.long_sample_s; s *= 1.1) {
-      const int r = plan.rounds_for(s, kind);
-      EXPECT_LE(r, previous) << s;
-      if (s <= plan.long_sample_s) {
-        EXPECT_GE(r, plan.mid) << s;
-        EXPECT_LE(r * s, std::max(plan.size_budget_s, plan.mid * s) * (1 + 1e-12)) << s;
-      }
-      previous = r;
-    }
+  int previous = plan.all;
+  for (double s = 1e-6; s <= plan.long_sample_s; s *= 1.1) {
+    const int r = plan.rounds_for(s, true);
+    EXPECT_LE(r, previous) << s;
+    EXPECT_GE(r, plan.mid) << s;
+    EXPECT_LE(r * s, std::max(plan.size_budget_s, plan.mid * s) * (1 + 1e-12)) << s;
+    previous = r;
   }
-  EXPECT_THROW(plan.rounds_for(0, K::pinned), std::invalid_argument);
-  EXPECT_THROW(plan.rounds_for(-1e-6, K::pageable), std::invalid_argument);
+  EXPECT_THROW(plan.rounds_for(0, true), std::invalid_argument);
+  EXPECT_THROW(plan.rounds_for(-1e-6, true), std::invalid_argument);
 }
 
 TEST(PcieRoundPlan, EffortScalesEveryCountAndTheBudget) {
@@ -105,18 +94,14 @@ TEST(PcieRoundPlan, EffortScalesEveryCountAndTheBudget) {
   EXPECT_EQ(four.all, 4 * base.all);
   EXPECT_EQ(four.mid, 4 * base.mid);
   EXPECT_EQ(four.long_pinned, 4 * base.long_pinned);
-  EXPECT_EQ(four.long_pair, 4 * base.long_pair);
-  EXPECT_EQ(four.mid_long_pageable, 4 * base.mid_long_pageable);
   EXPECT_EQ(four.long_pageable, 4 * base.long_pageable);
   EXPECT_EQ(four.refine_after, 4 * base.refine_after);
-  EXPECT_EQ(half.long_pageable, 11);  // 10.5, rounded
+  EXPECT_EQ(half.long_pageable, 8);  // 7.5, rounded
   EXPECT_DOUBLE_EQ(four.size_budget_s, 4 * base.size_budget_s);
   EXPECT_DOUBLE_EQ(four.long_sample_s, base.long_sample_s);  // what counts as a long copy does not change
-  // Every kind of size gets four times the samples: cheap, budgeted, and each kind of long one.
-  using K = PcieSampleKind;
-  for (const auto& [sample_s, kind] : std::vector<std::pair<double, K>>{
-           {30e-6, K::pinned}, {100e-6, K::pinned}, {20e-3, K::pinned}, {20e-3, K::pinned_pair}, {5e-3, K::pageable}, {20e-3, K::pageable}})
-    EXPECT_EQ(four.rounds_for(sample_s, kind), 4 * base.rounds_for(sample_s, kind)) << sample_s;
+  // Every kind of size gets four times the samples: cheap, budgeted, long pinned, long pageable.
+  for (const auto& [sample_s, pinned] : std::vector<std::pair<double, bool>>{{30e-6, true}, {100e-6, true}, {20e-3, true}, {20e-3, false}})
+    EXPECT_EQ(four.rounds_for(sample_s, pinned), 4 * base.rounds_for(sample_s, pinned)) << sample_s;
   EXPECT_EQ(base.scaled(1).all, base.all);
   for (double bad : {0.5, 0.0, -1.0, 17.0, std::nan("")}) EXPECT_THROW(base.scaled(bad), std::invalid_argument) << bad;
 }

@@ -126,9 +126,7 @@ class PcieBenchmark final : public Benchmark {
     EventTimer timer;
     warm_up(timer, plan);
     const PcieRoundPlan rounds = options.quick ? PcieRoundPlan::quick() : PcieRoundPlan{}.scaled(options.pcie_effort);
-    const PcieSampleKind kind = key_.memory == HostMemory::pageable ? PcieSampleKind::pageable
-                                : key_.direction == Direction::bidir ? PcieSampleKind::pinned_pair
-                                                                     : PcieSampleKind::pinned;
+    const bool pinned = key_.memory == HostMemory::pinned;
     // One copy per size (its pilot) sets the curve's batch plan and the size's rounds. Sizes go
     // in ascending order: once a copy takes well over a long sample, the larger ones are long
     // copies of batch 1 (a copy's time grows at most in proportion to its size), and are not
@@ -151,7 +149,7 @@ class PcieBenchmark final : public Benchmark {
     batches_ = pcie_batch_plan(pilot, kTargetBatchSeconds, kMaxBatch);
     for (std::size_t i = 0; i < sizes.size(); ++i) {
       sizes[i].batch = batches_.batch_for(sizes[i].bytes);
-      sizes[i].rounds = rounds.rounds_for(seconds[i] * sizes[i].batch, kind);
+      sizes[i].rounds = rounds.rounds_for(seconds[i] * sizes[i].batch, pinned);
     }
 
     std::mt19937 shuffle_rng(20261122u);
@@ -168,7 +166,7 @@ class PcieBenchmark final : public Benchmark {
     refined_sizes_ = 0;
     for (std::uint64_t b : pcie_refinement_sizes(fit_times, taken)) {
       SizePoint added{b, SizeSet::fit, batches_.batch_for(b), 1, rounds.refine_after};
-      added.rounds = rounds.rounds_for(pilot_copy(timer, b) * added.batch, kind);
+      added.rounds = rounds.rounds_for(pilot_copy(timer, b) * added.batch, pinned);
       sizes.push_back(added);
       ++refined_sizes_;
     }

@@ -97,15 +97,9 @@ PcieBatchPlan pcie_batch_plan(std::vector<std::pair<std::uint64_t, double>> pilo
   return plan;
 }
 
-int PcieRoundPlan::rounds_for(double sample_s, PcieSampleKind kind) const {
+int PcieRoundPlan::rounds_for(double sample_s, bool pinned) const {
   if (!(sample_s > 0)) throw std::invalid_argument("PcieRoundPlan::rounds_for: a sample must take a positive time");
-  if (sample_s > long_sample_s) {
-    switch (kind) {
-      case PcieSampleKind::pinned: return long_pinned;
-      case PcieSampleKind::pinned_pair: return long_pair;
-      case PcieSampleKind::pageable: return sample_s <= 4 * long_sample_s ? mid_long_pageable : long_pageable;
-    }
-  }
+  if (sample_s > long_sample_s) return pinned || sample_s <= 4 * long_sample_s ? long_pinned : long_pageable;
   const double affordable = std::floor(size_budget_s / sample_s);
   return static_cast<int>(std::clamp(affordable, static_cast<double>(mid), static_cast<double>(all)));
 }
@@ -114,8 +108,7 @@ PcieRoundPlan PcieRoundPlan::scaled(double effort) const {
   if (!(effort >= 1 && effort <= 16)) throw std::invalid_argument("the PCIe effort must lie in [1, 16]");
   const auto times = [effort](int rounds) { return static_cast<int>(std::lround(rounds * effort)); };
   PcieRoundPlan p = *this;
-  p.all = times(all), p.mid = times(mid), p.long_pinned = times(long_pinned), p.long_pair = times(long_pair);
-  p.mid_long_pageable = times(mid_long_pageable), p.long_pageable = times(long_pageable);
+  p.all = times(all), p.mid = times(mid), p.long_pinned = times(long_pinned), p.long_pageable = times(long_pageable);
   p.refine_after = times(refine_after);
   p.size_budget_s = size_budget_s * effort;
   return p;

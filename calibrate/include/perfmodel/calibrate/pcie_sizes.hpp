@@ -23,19 +23,11 @@ PcieSizePlan pcie_size_plan(std::uint64_t min_bytes = 4, std::uint64_t max_bytes
 // sizes in a fresh random order, and a size with fewer rounds takes part in evenly spaced ones.
 // A cheap size gets every round (its median is what the small-size segments stand on, and its
 // samples are the noisiest); a costlier one as many as `size_budget_s` of sampling buys, at
-// least `mid`. A sample longer than `long_sample_s` gets a count by the kind of curve:
-//  - one-way pinned copies, `long_pinned` (5): their samples spread by well under 1 %, and 5 of
-//    them fit the recorded runs' pinned curves exactly as well as 9 did (held-out maxima 2.3, 2.2,
-//    1.7 % h2d and 1.1, 1.2, 1.0 % d2h on three runs, both ways);
-//  - bidirectional pairs, `long_pair` (9);
-//  - pageable copies up to 4·long_sample_s, `mid_long_pageable` (18), and longer ones
-//    `long_pageable` (7). Pageable copies are staged through the host's memory by one CPU and
-//    spread by 6–15 % (standard deviation) at every size above a few MB on the H100 host, so the
-//    precision of a size's typical time is set by its sample count alone, and with 9 and 5
-//    samples the held-out maximum of the h2d pageable curve missed 8 % in most runs (one in
-//    about fifteen met it). Subsampling the four-times-effort run (data/experiments/
-//    2026-11-23-h100-pcie-effort) to these counts met it in 21 of 24 draws (median maximum
-//    6.5 %), against 2 of 12 at 9 and 5. These two counts are most of the PCIe calibration's time.
+// least `mid`; a sample longer than `long_sample_s` gets `long_pinned` rounds, and a pageable one
+// longer than 4·long_sample_s only `long_pageable` (pageable copies of hundreds of MB run at a
+// sixth of the pinned speed). The pageable copies of tens of MB, where the curve bends, are the
+// noisiest (interquartile ranges of 10–26 % of the median on the 2026-11-23 H100): with 5 samples
+// a held-out 20 MB copy sat 18 % off the fit, so they keep `long_pinned`.
 // Where the measured curve bends between fit sizes, the fit set is too sparse to place the bend:
 // the h2d pageable copies of the 2026-11-22 H100 fell from 14 to 8 GB/s between 12 and 30 MB,
 // and the held-out 14.6 MB copy missed by 82 %. Half way through the rounds, a fit size whose typical
@@ -56,26 +48,17 @@ struct PcieRefinement {
 std::vector<std::uint64_t> pcie_refinement_sizes(std::vector<std::pair<std::uint64_t, double>> fit_times,
                                                  const std::vector<std::uint64_t>& taken, const PcieRefinement& options = {});
 
-// The kind of copy a size's samples time (its variability sets how many it gets).
-enum class PcieSampleKind { pinned, pinned_pair, pageable };
-
 struct PcieRoundPlan {
-  int all = 243, mid = 27, refine_after = 121;
-  int long_pinned = 5, long_pair = 9, mid_long_pageable = 18, long_pageable = 7;
+  int all = 243, mid = 27, long_pinned = 9, long_pageable = 5, refine_after = 121;
   double size_budget_s = 7.3e-3, long_sample_s = 2e-3;
 
-  static PcieRoundPlan quick() {
-    PcieRoundPlan p;
-    p.all = 15, p.mid = 5, p.refine_after = 7;
-    p.long_pinned = p.long_pair = p.mid_long_pageable = p.long_pageable = 3;
-    return p;
-  }
+  static PcieRoundPlan quick() { return {15, 5, 3, 3, 7, 7.3e-3, 2e-3}; }
   // `effort` times the rounds, the rounds of every kind of size and the sampling budget per size
   // (≈ effort times the samples and the time; --pcie-effort). Throws std::invalid_argument unless
   // 1 ≤ effort ≤ 16.
   PcieRoundPlan scaled(double effort) const;
   // Rounds for a size whose one sample (a batch of copies) takes sample_s seconds.
-  int rounds_for(double sample_s, PcieSampleKind kind) const;
+  int rounds_for(double sample_s, bool pinned) const;
   // Whether a size of `rounds` rounds that joins the run at round `first` takes part in round
   // `round` (first ≤ round < all): its rounds are spread evenly over the rest of the run, and it
   // takes part in every one of them when it was given more.
