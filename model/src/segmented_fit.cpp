@@ -52,8 +52,8 @@ double fit_line_relative(const std::vector<FitPoint>& p, std::size_t first, std:
   // it, (rss_plain − rss_flagged) / (rss_flagged / (n − 3)), at least 16), so the few points of a
   // noisy regime are not fitted by an absurd penalty (h2d pageable at 12–25 MB on the H100 host:
   // 4 points, 3 parameters, and an 876 µs "misaligned" cost that put the held-out 14.6 MB copy
-  // 82 % off). BIC, the criterion that counts segments, asks only about 1.4 standard errors of
-  // a 7-point segment: bidirectional pinned copies at 0.4–1 MiB kept a 0.6 µs penalty that was
+  // 82 % off). BIC, the criterion that counts segments, asks only F > 1.3 (1.1 standard errors)
+  // of a 7-point segment: bidirectional pinned copies at 0.4–1 MiB kept a 0.6 µs penalty that was
   // their noise, and a held-out size beside it sat 8–10 % off. A real tail cost stands out far
   // more (pageable device→host copies below 20 KiB: 0.5 µs against noise of a few ns).
   double best_plain = kInf, best_flagged = kInf;

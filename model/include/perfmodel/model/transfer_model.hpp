@@ -64,8 +64,8 @@ struct TransferSegment {
 // Whether a size has the ragged tail that costs pageable device→host copies ~0.5 µs on the H100
 // host: a size that is not a multiple of 16 B whose last partial 64-byte block holds 16 B or more.
 // Sizes whose tail is shorter than 16 B cost no more than the multiples of 16 around them:
-// 1–15 B past a multiple of 64 measured 9.1–9.5 µs, 17–63 B past it 9.8–10.0 µs at 0, 64 and
-// 1024 B (data/experiments/2026-11-23-h100-pcie-pageable). With the plain "not a multiple of
+// 1–15 B past a multiple of 64 took 9.16, 9.37 and 9.51 µs on average, 17–63 B past it 9.83,
+// 9.81 and 9.97 µs, past 0, 64 and 1024 B (data/experiments/2026-11-23-h100-pcie-pageable). With the plain "not a multiple of
 // 16" rule every calibration put the held-out 79 B and 20171 B copies (tails of 15 and 11 B)
 // 6–8 % above what they took. Pinned copies and host-to-device ones show no such cost; their
 // fitted penalty is 0.
