@@ -72,10 +72,15 @@ TEST(PcieRoundPlan, CheapSizesGetEveryRoundCostlyOnesWhatTheBudgetBuys) {
   EXPECT_EQ(plan.rounds_for(1e-3, false), plan.mid);   // the budget would buy fewer than mid
   EXPECT_EQ(plan.rounds_for(20e-3, true), plan.long_pinned);
   EXPECT_EQ(plan.rounds_for(20e-3, false), plan.long_pageable);
-  // Pageable copies of tens of MB (where the curve bends) keep the longer count.
-  EXPECT_EQ(plan.rounds_for(3 * plan.long_sample_s, false), plan.long_pinned);
-  EXPECT_EQ(plan.rounds_for(4 * plan.long_sample_s, false), plan.long_pinned);
+  // Pageable copies of tens of MB (where the curve bends) get more rounds than pinned ones of the
+  // same time, and the longest pageable ones fewer; pinned copies of any length the same count.
+  EXPECT_EQ(plan.rounds_for(3 * plan.long_sample_s, false), plan.long_pageable_mid);
+  EXPECT_EQ(plan.rounds_for(4 * plan.long_sample_s, false), plan.long_pageable_mid);
   EXPECT_EQ(plan.rounds_for(4.01 * plan.long_sample_s, false), plan.long_pageable);
+  EXPECT_EQ(plan.rounds_for(3 * plan.long_sample_s, true), plan.long_pinned);
+  EXPECT_EQ(plan.rounds_for(40 * plan.long_sample_s, true), plan.long_pinned);
+  EXPECT_GT(plan.long_pageable_mid, plan.long_pinned);
+  EXPECT_LT(plan.long_pageable, plan.long_pinned);
   // More expensive samples never get more rounds, up to the long ones.
   int previous = plan.all;
   for (double s = 1e-6; s <= plan.long_sample_s; s *= 1.1) {
@@ -94,13 +99,15 @@ TEST(PcieRoundPlan, EffortScalesEveryCountAndTheBudget) {
   EXPECT_EQ(four.all, 4 * base.all);
   EXPECT_EQ(four.mid, 4 * base.mid);
   EXPECT_EQ(four.long_pinned, 4 * base.long_pinned);
+  EXPECT_EQ(four.long_pageable_mid, 4 * base.long_pageable_mid);
   EXPECT_EQ(four.long_pageable, 4 * base.long_pageable);
   EXPECT_EQ(four.refine_after, 4 * base.refine_after);
-  EXPECT_EQ(half.long_pageable, 8);  // 7.5, rounded
+  EXPECT_EQ(half.mid, 41);  // 40.5, rounded away from zero
   EXPECT_DOUBLE_EQ(four.size_budget_s, 4 * base.size_budget_s);
   EXPECT_DOUBLE_EQ(four.long_sample_s, base.long_sample_s);  // what counts as a long copy does not change
   // Every kind of size gets four times the samples: cheap, budgeted, long pinned, long pageable.
-  for (const auto& [sample_s, pinned] : std::vector<std::pair<double, bool>>{{30e-6, true}, {100e-6, true}, {20e-3, true}, {20e-3, false}})
+  for (const auto& [sample_s, pinned] :
+       std::vector<std::pair<double, bool>>{{30e-6, true}, {100e-6, true}, {20e-3, true}, {5e-3, false}, {20e-3, false}})
     EXPECT_EQ(four.rounds_for(sample_s, pinned), 4 * base.rounds_for(sample_s, pinned)) << sample_s;
   EXPECT_EQ(base.scaled(1).all, base.all);
   for (double bad : {0.5, 0.0, -1.0, 17.0, std::nan("")}) EXPECT_THROW(base.scaled(bad), std::invalid_argument) << bad;
@@ -108,11 +115,13 @@ TEST(PcieRoundPlan, EffortScalesEveryCountAndTheBudget) {
 
 namespace {
 // Median times of a copy with 8 µs setup that runs at 14 GB/s up to `cliff` bytes and 8 GB/s beyond.
-std::vector<std::pair<std::uint64_t, double>> cliff_curve(const std::vector<std::uint64_t>& sizes, double cliff) {
-  std::vector<std::pair<std::uint64_t, double>> out;
+// Each size comes with `samples` samples of relative interquartile range `spread` (0: noiseless).
+std::vector<SizeTime> cliff_curve(const std::vector<std::uint64_t>& sizes, double cliff, std::size_t samples = 0, double spread = 0,
+                                  double rate_beyond = 8e9) {
+  std::vector<SizeTime> out;
   for (std::uint64_t b : sizes) {
     const double x = static_cast<double>(b);
-    out.push_back({b, 8e-6 + (x <= cliff ? x / 14e9 : cliff / 14e9 + (x - cliff) / 8e9)});
+    out.push_back({x, 8e-6 + (x <= cliff ? x / 14e9 : cliff / 14e9 + (x - cliff) / rate_beyond), samples, 0.0, spread});
   }
   return out;
 }
@@ -120,8 +129,8 @@ std::vector<std::pair<std::uint64_t, double>> cliff_curve(const std::vector<std:
 
 TEST(PcieRefinement, AStraightCurveNeedsNoNewSizes) {
   const PcieSizePlan plan = pcie_size_plan();
-  std::vector<std::pair<std::uint64_t, double>> medians;
-  for (std::uint64_t b : plan.fit) medians.push_back({b, 8e-6 + static_cast<double>(b) / 50e9});
+  std::vector<SizeTime> medians;
+  for (std::uint64_t b : plan.fit) medians.push_back({static_cast<double>(b), 8e-6 + static_cast<double>(b) / 50e9});
   std::vector<std::uint64_t> taken = plan.fit;
   taken.insert(taken.end(), plan.holdout.begin(), plan.holdout.end());
   EXPECT_TRUE(pcie_refinement_sizes(medians, taken).empty());
@@ -150,11 +159,34 @@ TEST(PcieRefinement, ACliffGetsNewFitSizesAroundIt) {
       << "nothing between " << lo << " and " << hi;
 }
 
+// A cliff from 14 to 4 GB/s at 14 MB bends the 16 MiB fit size 9.7 % off the line through its
+// neighbours: new sizes' worth when the sizes are known to a fraction of that (a 2 % interquartile
+// range and 13 samples, as pinned copies half way through a run), not when their noise could
+// make it (a 30 % range and 3 samples, as pageable copies of tens of MB on a shared host).
+TEST(PcieRefinement, ABendMustStandOutOfTheNoise) {
+  const PcieSizePlan plan = pcie_size_plan();
+  std::vector<std::uint64_t> taken = plan.fit;
+  taken.insert(taken.end(), plan.holdout.begin(), plan.holdout.end());
+  const double cliff = 14.0e6;
+  const auto noiseless = pcie_refinement_sizes(cliff_curve(plan.fit, cliff, 0, 0.0, 4e9), taken);
+  ASSERT_FALSE(noiseless.empty());
+  EXPECT_EQ(pcie_refinement_sizes(cliff_curve(plan.fit, cliff, 13, 0.02, 4e9), taken), noiseless);
+  EXPECT_TRUE(pcie_refinement_sizes(cliff_curve(plan.fit, cliff, 3, 0.30, 4e9), taken).empty());
+  // The spread is the median of the three sizes': one noisy size among quiet ones hides no bend.
+  auto one_noisy = cliff_curve(plan.fit, cliff, 13, 0.02, 4e9);
+  for (SizeTime& t : one_noisy)
+    if (t.bytes == 16777216.0) t.rel_spread = 5.0;
+  EXPECT_EQ(pcie_refinement_sizes(one_noisy, taken), noiseless);
+  PcieRefinement strict;
+  strict.noise_z = 1e6;
+  EXPECT_TRUE(pcie_refinement_sizes(cliff_curve(plan.fit, cliff, 13, 0.02, 4e9), taken, strict).empty());
+}
+
 TEST(PcieRefinement, RespectsTheCapTheFloorAndRejectsBadMedians) {
   const PcieSizePlan plan = pcie_size_plan();
   // A curve that bends everywhere (time ∝ bytes^1.5) above the floor.
-  std::vector<std::pair<std::uint64_t, double>> medians;
-  for (std::uint64_t b : plan.fit) medians.push_back({b, 1e-9 * std::pow(static_cast<double>(b), 1.5)});
+  std::vector<SizeTime> medians;
+  for (std::uint64_t b : plan.fit) medians.push_back({static_cast<double>(b), 1e-9 * std::pow(static_cast<double>(b), 1.5)});
   PcieRefinement options;
   options.max_new = 5;
   options.min_bytes = 1 << 20;
@@ -163,6 +195,8 @@ TEST(PcieRefinement, RespectsTheCapTheFloorAndRejectsBadMedians) {
   for (std::uint64_t v : added) EXPECT_GT(v, std::uint64_t{1} << 20);
   EXPECT_THROW(pcie_refinement_sizes({{1024, 1e-5}, {2048, -1.0}, {4096, 2e-5}}, {}), std::invalid_argument);
   EXPECT_THROW(pcie_refinement_sizes({{0, 1e-5}}, {}), std::invalid_argument);
+  EXPECT_THROW(pcie_refinement_sizes({{1024, 1e-5, 3, 0.0, -0.1}}, {}), std::invalid_argument);
+  EXPECT_THROW(pcie_refinement_sizes({{1024, 1e-5, 3, 0.0, std::nan("")}}, {}), std::invalid_argument);
 }
 
 // The pilots of a bidirectional curve as the 2026-11-23 H100 gave them: a flat ~7–10 µs regime

@@ -160,11 +160,8 @@ class PcieBenchmark final : public Benchmark {
     // rounds (a size's rounds spread over the rounds left when it joins).
     std::vector<std::uint64_t> taken = plan.fit;
     taken.insert(taken.end(), plan.holdout.begin(), plan.holdout.end());
-    std::vector<std::pair<std::uint64_t, double>> fit_times;
-    for (const SizeTime& t : typical_times_by_size(samples, key_, SizeSet::fit))
-      fit_times.push_back({static_cast<std::uint64_t>(t.bytes), t.typical_s});
     refined_sizes_ = 0;
-    for (std::uint64_t b : pcie_refinement_sizes(fit_times, taken)) {
+    for (std::uint64_t b : pcie_refinement_sizes(typical_times_by_size(samples, key_, SizeSet::fit), taken)) {
       SizePoint added{b, SizeSet::fit, batches_.batch_for(b), 1, rounds.refine_after};
       added.rounds = rounds.rounds_for(pilot_copy(timer, b) * added.batch, pinned);
       sizes.push_back(added);

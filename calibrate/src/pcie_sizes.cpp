@@ -34,26 +34,33 @@ PcieSizePlan pcie_size_plan(std::uint64_t min_bytes, std::uint64_t max_bytes) {
   return plan;
 }
 
-std::vector<std::uint64_t> pcie_refinement_sizes(std::vector<std::pair<std::uint64_t, double>> fit_times,
-                                                 const std::vector<std::uint64_t>& taken, const PcieRefinement& options) {
-  for (const auto& [bytes, seconds] : fit_times)
-    if (bytes == 0 || !(seconds > 0) || !std::isfinite(seconds))
-      throw std::invalid_argument("pcie_refinement_sizes: sizes and median times must be positive");
-  std::sort(fit_times.begin(), fit_times.end());
+std::vector<std::uint64_t> pcie_refinement_sizes(std::vector<SizeTime> fit_times, const std::vector<std::uint64_t>& taken,
+                                                 const PcieRefinement& options) {
+  for (const SizeTime& t : fit_times)
+    if (!(t.bytes >= 1) || !(t.typical_s > 0) || !std::isfinite(t.typical_s) || !(t.rel_spread >= 0) || !std::isfinite(t.rel_spread))
+      throw std::invalid_argument("pcie_refinement_sizes: sizes and typical times must be positive, spreads finite and >= 0");
+  std::sort(fit_times.begin(), fit_times.end(), [](const SizeTime& a, const SizeTime& b) { return a.bytes < b.bytes; });
   std::vector<std::uint64_t> used = taken;
-  for (const auto& m : fit_times) used.push_back(m.first);
+  for (const SizeTime& t : fit_times) used.push_back(static_cast<std::uint64_t>(t.bytes));
   std::sort(used.begin(), used.end());
   auto is_used = [&](std::uint64_t v) { return (v & (v - 1)) == 0 || std::binary_search(used.begin(), used.end(), v); };
 
   std::vector<std::pair<double, std::pair<std::uint64_t, std::uint64_t>>> bent;  // (how bent, interval)
   for (std::size_t i = 1; i + 1 < fit_times.size(); ++i) {
-    const auto [x0, t0] = fit_times[i - 1];
-    const auto [x1, t1] = fit_times[i];
-    const auto [x2, t2] = fit_times[i + 1];
-    if (x0 < options.min_bytes) continue;
-    const double line = t0 + (t2 - t0) * static_cast<double>(x1 - x0) / static_cast<double>(x2 - x0);
-    const double off = std::fabs(t1 - line) / t1;
+    const SizeTime &p0 = fit_times[i - 1], &p1 = fit_times[i], &p2 = fit_times[i + 1];
+    if (p0.bytes < static_cast<double>(options.min_bytes)) continue;
+    const double w = (p1.bytes - p0.bytes) / (p2.bytes - p0.bytes);
+    const double line = p0.typical_s + (p2.typical_s - p0.typical_s) * w;
+    const double off = std::fabs(p1.typical_s - line) / p1.typical_s;
     if (off <= options.tolerance) continue;
+    // The noise of `off`: the middle size's standard error and the line's, in units of p1's time.
+    double spreads[3] = {p0.rel_spread, p1.rel_spread, p2.rel_spread};
+    std::sort(spreads, spreads + 3);
+    const double sd = spreads[1] / 1.349;
+    auto se = [sd](const SizeTime& t) { return t.samples > 0 ? sd / std::sqrt(static_cast<double>(t.samples)) : 0.0; };
+    const double a = se(p1), b = (1 - w) * p0.typical_s / p1.typical_s * se(p0), c = w * p2.typical_s / p1.typical_s * se(p2);
+    if (off <= options.noise_z * std::sqrt(a * a + b * b + c * c)) continue;
+    const auto x0 = static_cast<std::uint64_t>(p0.bytes), x1 = static_cast<std::uint64_t>(p1.bytes), x2 = static_cast<std::uint64_t>(p2.bytes);
     bent.push_back({off, {x0, x1}});
     bent.push_back({off, {x1, x2}});
   }
@@ -99,7 +106,7 @@ PcieBatchPlan pcie_batch_plan(std::vector<std::pair<std::uint64_t, double>> pilo
 
 int PcieRoundPlan::rounds_for(double sample_s, bool pinned) const {
   if (!(sample_s > 0)) throw std::invalid_argument("PcieRoundPlan::rounds_for: a sample must take a positive time");
-  if (sample_s > long_sample_s) return pinned || sample_s <= 4 * long_sample_s ? long_pinned : long_pageable;
+  if (sample_s > long_sample_s) return pinned ? long_pinned : sample_s <= 4 * long_sample_s ? long_pageable_mid : long_pageable;
   const double affordable = std::floor(size_budget_s / sample_s);
   return static_cast<int>(std::clamp(affordable, static_cast<double>(mid), static_cast<double>(all)));
 }
@@ -108,7 +115,8 @@ PcieRoundPlan PcieRoundPlan::scaled(double effort) const {
   if (!(effort >= 1 && effort <= 16)) throw std::invalid_argument("the PCIe effort must lie in [1, 16]");
   const auto times = [effort](int rounds) { return static_cast<int>(std::lround(rounds * effort)); };
   PcieRoundPlan p = *this;
-  p.all = times(all), p.mid = times(mid), p.long_pinned = times(long_pinned), p.long_pageable = times(long_pageable);
+  p.all = times(all), p.mid = times(mid), p.long_pinned = times(long_pinned), p.long_pageable_mid = times(long_pageable_mid);
+  p.long_pageable = times(long_pageable);
   p.refine_after = times(refine_after);
   p.size_budget_s = size_budget_s * effort;
   return p;

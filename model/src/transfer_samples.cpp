@@ -79,7 +79,8 @@ std::vector<SizeTime> typical_times_by_size(const std::vector<TransferSample>& s
     // Only the held-out sizes are judged against their noise (FitQuality::Noise); the bootstrap
     // costs ~1 ms a size.
     const double rel_se = set == SizeSet::holdout ? interquartile_mean_rel_se(times) : 0.0;
-    out.push_back({static_cast<double>(bytes), summarize(std::move(times)).interquartile_mean, count, rel_se});
+    const SampleSummary summary = summarize(std::move(times));
+    out.push_back({static_cast<double>(bytes), summary.interquartile_mean, count, rel_se, summary.relative_spread()});
   }
   return out;
 }

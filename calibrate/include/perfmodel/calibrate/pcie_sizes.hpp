@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "perfmodel/model/transfer_model.hpp"
+
 namespace perfmodel {
 
 struct PcieSizePlan {
@@ -23,11 +25,15 @@ PcieSizePlan pcie_size_plan(std::uint64_t min_bytes = 4, std::uint64_t max_bytes
 // sizes in a fresh random order, and a size with fewer rounds takes part in evenly spaced ones.
 // A cheap size gets every round (its median is what the small-size segments stand on, and its
 // samples are the noisiest); a costlier one as many as `size_budget_s` of sampling buys, at
-// least `mid`; a sample longer than `long_sample_s` gets `long_pinned` rounds, and a pageable one
-// longer than 4·long_sample_s only `long_pageable` (pageable copies of hundreds of MB run at a
-// sixth of the pinned speed). The pageable copies of tens of MB, where the curve bends, are the
-// noisiest (interquartile ranges of 10–26 % of the median on the 2026-11-23 H100): with 5 samples
-// a held-out 20 MB copy sat 18 % off the fit, so they keep `long_pinned`.
+// least `mid`; a pinned sample longer than `long_sample_s` gets `long_pinned` rounds. Pageable
+// copies are staged through the host's memory by a CPU, and their noise is the host's: on the
+// 2026-11-23 H100 hosts a single pageable copy of 2 MB-1 GiB strays 6-20 % (sd) from its size's
+// typical time, drifting over hundreds of milliseconds. A pageable sample of up to
+// 4·long_sample_s (h2d: 20-70 MB) gets `long_pageable_mid` rounds, a longer one `long_pageable`.
+// Subsampling a four-times-effort run (data/experiments/2026-11-23-h100-pcie-effort, 8 draws),
+// 18 and 6 instead of 9 and 5, without the pageable refinement sizes (the noise-aware test below
+// drops most of them), took the same time and lowered each pageable held-out mean in 7 of the 8
+// draws (on average h2d 2.36 → 2.08 %, d2h 2.41 → 1.88 %); the h2d maxima stayed at 6-12 %.
 // Where the measured curve bends between fit sizes, the fit set is too sparse to place the bend:
 // the h2d pageable copies of the 2026-11-22 H100 fell from 14 to 8 GB/s between 12 and 30 MB,
 // and the held-out 14.6 MB copy missed by 82 %. Half way through the rounds, a fit size whose typical
@@ -35,24 +41,34 @@ PcieSizePlan pcie_size_plan(std::uint64_t min_bytes = 4, std::uint64_t max_bytes
 // model is linear in bytes within a segment) gets new fit sizes at the geometric midpoints of
 // both intervals beside it. The new sizes avoid powers of two, every fit and held-out size, and
 // sizes below `min_bytes`; at most `max_new` are returned, the most bent intervals first.
+// A bend must also stand `noise_z` standard errors clear of the noise: each size's standard error
+// is the median relative spread of the three sizes (interquartile range / 1.349 / median) over
+// the square root of its sample count. Without that test, the noise of the pageable copies above
+// 2 MB (two or three samples each half way through) passed for 11-20 bends a run on the
+// 2026-11-23 H100 hosts, whose up to 24 new sizes took 2.4-3.3 s of the h2d pageable curve's
+// 7-8 s and did not lower its held-out error (re-fitted without them: 8 recorded runs, the mean
+// within ±0.5 point); with it, 2-7 bends remain (the 1 MiB step of the staging path among them),
+// and pinned curves keep theirs (their noise is a tenth).
 // The bends are found after the first `refine_after` rounds (half), and the new sizes join the rounds
 // that remain, so they share the main sizes' time window: sampled afterwards, on their own, a
 // refined h2d size near 930 MB sat 10 % above its held-out neighbour on a drifting host.
 struct PcieRefinement {
   double tolerance = 0.03;
+  double noise_z = 3.0;
   std::uint64_t min_bytes = 4096;
   std::size_t max_new = 24;
 };
-// fit_times: (size, typical seconds) of the fit set, any order. taken: sizes that may not be
-// reused (the fit and held-out sets). Returns the new sizes, ascending.
-std::vector<std::uint64_t> pcie_refinement_sizes(std::vector<std::pair<std::uint64_t, double>> fit_times,
+// fit_times: the fit set's typical times, any order (bytes, typical_s, samples, rel_spread; a
+// size with rel_spread 0 or no samples counts as noiseless). taken: sizes that may not be reused
+// (the fit and held-out sets). Returns the new sizes, ascending.
+std::vector<std::uint64_t> pcie_refinement_sizes(std::vector<SizeTime> fit_times,
                                                  const std::vector<std::uint64_t>& taken, const PcieRefinement& options = {});
 
 struct PcieRoundPlan {
-  int all = 243, mid = 27, long_pinned = 9, long_pageable = 5, refine_after = 121;
+  int all = 243, mid = 27, long_pinned = 9, long_pageable_mid = 18, long_pageable = 6, refine_after = 121;
   double size_budget_s = 7.3e-3, long_sample_s = 2e-3;
 
-  static PcieRoundPlan quick() { return {15, 5, 3, 3, 7, 7.3e-3, 2e-3}; }
+  static PcieRoundPlan quick() { return {15, 5, 3, 3, 3, 7, 7.3e-3, 2e-3}; }
   // `effort` times the rounds, the rounds of every kind of size and the sampling budget per size
   // (≈ effort times the samples and the time; --pcie-effort). Throws std::invalid_argument unless
   // 1 ≤ effort ≤ 16.

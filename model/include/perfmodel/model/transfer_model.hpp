@@ -113,6 +113,7 @@ struct SizeTime {
   double typical_s = 0;
   std::size_t samples = 0;
   double rel_se = 0;  // relative standard error of typical_s (interquartile_mean_rel_se); 0: unknown
+  double rel_spread = 0;  // interquartile range of the samples / their median; 0: unknown
 };
 
 // Fits a curve to per-size typical times (one per distinct size), then reports its error on
