@@ -94,6 +94,46 @@ TEST(PcieRoundPlan, CheapSizesGetEveryRoundCostlyOnesWhatTheBudgetBuys) {
   EXPECT_THROW(plan.rounds_for(-1e-6, true), std::invalid_argument);
 }
 
+// The long pageable sizes of a curve share a time budget: on a host that stages pageable copies
+// at half the usual rate their rounds shrink together (never below their floors) so that their
+// sampling fits it; the other sizes, pinned curves and curves within the budget keep theirs.
+TEST(PcieRoundPlan, LongPageableSizesShareATimeBudget) {
+  const PcieRoundPlan plan;
+  auto curve = [](double rate) {  // sample times of 1 KB ... 1 GB copies staged at `rate` B/s
+    std::vector<double> s;
+    for (double b = 1e3; b <= 1.1e9; b *= 1.2) s.push_back(8e-6 + b / rate);
+    return s;
+  };
+  auto long_seconds = [&](const std::vector<double>& s, const std::vector<int>& r) {
+    double total = 0;
+    for (std::size_t i = 0; i < s.size(); ++i)
+      if (s[i] > plan.long_sample_s) total += r[i] * s[i];
+    return total;
+  };
+  const std::vector<double> fast = curve(40e9), slow = curve(4e9);
+  // Within the budget (a fast host): every size gets rounds_for's count.
+  const std::vector<int> as_planned = plan.rounds_for_curve(fast, false);
+  ASSERT_LE(long_seconds(fast, as_planned), plan.long_pageable_budget_s);
+  for (std::size_t i = 0; i < fast.size(); ++i) EXPECT_EQ(as_planned[i], plan.rounds_for(fast[i], false)) << i;
+  // Over it: the long sizes scale down, the short ones do not; pinned curves are never scaled.
+  const std::vector<int> scaled = plan.rounds_for_curve(slow, false), pinned = plan.rounds_for_curve(slow, true);
+  double unscaled = 0;
+  for (std::size_t i = 0; i < slow.size(); ++i) {
+    EXPECT_EQ(pinned[i], plan.rounds_for(slow[i], true)) << i;
+    if (slow[i] <= plan.long_sample_s) {
+      EXPECT_EQ(scaled[i], plan.rounds_for(slow[i], false)) << i;
+      continue;
+    }
+    unscaled += plan.rounds_for(slow[i], false) * slow[i];
+    EXPECT_LT(scaled[i], plan.rounds_for(slow[i], false)) << i;
+    EXPECT_GE(scaled[i], slow[i] <= 4 * plan.long_sample_s ? plan.long_pinned : 3) << i;
+  }
+  ASSERT_GT(unscaled, 1.25 * plan.long_pageable_budget_s);
+  EXPECT_LE(long_seconds(slow, scaled), 1.15 * plan.long_pageable_budget_s);  // rounding and floors
+  EXPECT_LT(long_seconds(slow, scaled), 0.85 * unscaled);
+  EXPECT_THROW(plan.rounds_for_curve({1e-3, 0.0}, false), std::invalid_argument);
+}
+
 TEST(PcieRoundPlan, EffortScalesEveryCountAndTheBudget) {
   const PcieRoundPlan base, four = base.scaled(4), half = base.scaled(1.5);
   EXPECT_EQ(four.all, 4 * base.all);
@@ -104,6 +144,7 @@ TEST(PcieRoundPlan, EffortScalesEveryCountAndTheBudget) {
   EXPECT_EQ(four.refine_after, 4 * base.refine_after);
   EXPECT_EQ(half.mid, 41);  // 40.5, rounded away from zero
   EXPECT_DOUBLE_EQ(four.size_budget_s, 4 * base.size_budget_s);
+  EXPECT_DOUBLE_EQ(four.long_pageable_budget_s, 4 * base.long_pageable_budget_s);
   EXPECT_DOUBLE_EQ(four.long_sample_s, base.long_sample_s);  // what counts as a long copy does not change
   // Every kind of size gets four times the samples: cheap, budgeted, long pinned, long pageable.
   for (const auto& [sample_s, pinned] :

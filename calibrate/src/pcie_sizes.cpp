@@ -111,6 +111,23 @@ int PcieRoundPlan::rounds_for(double sample_s, bool pinned) const {
   return static_cast<int>(std::clamp(affordable, static_cast<double>(mid), static_cast<double>(all)));
 }
 
+std::vector<int> PcieRoundPlan::rounds_for_curve(const std::vector<double>& sample_s, bool pinned) const {
+  std::vector<int> rounds;
+  double long_s = 0;
+  for (double s : sample_s) {
+    rounds.push_back(rounds_for(s, pinned));
+    if (!pinned && s > long_sample_s) long_s += rounds.back() * s;
+  }
+  if (pinned || long_s <= long_pageable_budget_s) return rounds;
+  const double scale = long_pageable_budget_s / long_s;
+  for (std::size_t i = 0; i < rounds.size(); ++i) {
+    if (sample_s[i] <= long_sample_s) continue;
+    const int floor = sample_s[i] <= 4 * long_sample_s ? std::min(long_pinned, long_pageable_mid) : std::min(3, long_pageable);
+    rounds[i] = std::max(floor, static_cast<int>(std::lround(rounds[i] * scale)));
+  }
+  return rounds;
+}
+
 PcieRoundPlan PcieRoundPlan::scaled(double effort) const {
   if (!(effort >= 1 && effort <= 16)) throw std::invalid_argument("the PCIe effort must lie in [1, 16]");
   const auto times = [effort](int rounds) { return static_cast<int>(std::lround(rounds * effort)); };
@@ -119,6 +136,7 @@ PcieRoundPlan PcieRoundPlan::scaled(double effort) const {
   p.long_pageable = times(long_pageable);
   p.refine_after = times(refine_after);
   p.size_budget_s = size_budget_s * effort;
+  p.long_pageable_budget_s = long_pageable_budget_s * effort;
   return p;
 }
 

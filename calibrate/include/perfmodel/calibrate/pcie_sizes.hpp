@@ -67,14 +67,24 @@ std::vector<std::uint64_t> pcie_refinement_sizes(std::vector<SizeTime> fit_times
 struct PcieRoundPlan {
   int all = 243, mid = 27, long_pinned = 9, long_pageable_mid = 18, long_pageable = 6, refine_after = 121;
   double size_budget_s = 7.3e-3, long_sample_s = 2e-3;
+  // The most a curve's long pageable sizes may sample (seconds, all their rounds together). Their
+  // time is the host's staging rate's: 7.5-9.5 s at 18 and 6 rounds where the H100 host staged
+  // h2d copies at 8 GB/s, 12-13 s on a lease that staged them at 3.9 GB/s (2026-11-23 14:05 UTC,
+  // lease 0fe75998: PCIe 34.7 s), over issue 2's 30 s for the whole calibration.
+  double long_pageable_budget_s = 7.5;
 
-  static PcieRoundPlan quick() { return {15, 5, 3, 3, 3, 7, 7.3e-3, 2e-3}; }
+  static PcieRoundPlan quick() { return {15, 5, 3, 3, 3, 7, 7.3e-3, 2e-3, 0.5}; }
   // `effort` times the rounds, the rounds of every kind of size and the sampling budget per size
   // (≈ effort times the samples and the time; --pcie-effort). Throws std::invalid_argument unless
   // 1 ≤ effort ≤ 16.
   PcieRoundPlan scaled(double effort) const;
   // Rounds for a size whose one sample (a batch of copies) takes sample_s seconds.
   int rounds_for(double sample_s, bool pinned) const;
+  // Rounds for each of a curve's sizes (sample_s: one sample's seconds each): rounds_for, except
+  // that where the long pageable sizes' sampling would exceed long_pageable_budget_s, their rounds
+  // are scaled down together to fit it, to no fewer than long_pinned (up to 4·long_sample_s) and 3
+  // (longer) rounds. Throws std::invalid_argument as rounds_for does.
+  std::vector<int> rounds_for_curve(const std::vector<double>& sample_s, bool pinned) const;
   // Whether a size of `rounds` rounds that joins the run at round `first` takes part in round
   // `round` (first ≤ round < all): its rounds are spread evenly over the rest of the run, and it
   // takes part in every one of them when it was given more.
