@@ -218,6 +218,9 @@ TEST(PcieRefinement, ABendMustStandOutOfTheNoise) {
   for (SizeTime& t : one_noisy)
     if (t.bytes == 16777216.0) t.rel_spread = 5.0;
   EXPECT_EQ(pcie_refinement_sizes(one_noisy, taken), noiseless);
+  // Sizes of two or three samples show no bend, however small their spread: it is itself noise.
+  EXPECT_TRUE(pcie_refinement_sizes(cliff_curve(plan.fit, cliff, 3, 0.001, 4e9), taken).empty());
+  EXPECT_EQ(pcie_refinement_sizes(cliff_curve(plan.fit, cliff, 4, 0.001, 4e9), taken), noiseless);
   PcieRefinement strict;
   strict.noise_z = 1e6;
   EXPECT_TRUE(pcie_refinement_sizes(cliff_curve(plan.fit, cliff, 13, 0.02, 4e9), taken, strict).empty());

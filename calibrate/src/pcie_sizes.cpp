@@ -53,6 +53,8 @@ std::vector<std::uint64_t> pcie_refinement_sizes(std::vector<SizeTime> fit_times
     const double line = p0.typical_s + (p2.typical_s - p0.typical_s) * w;
     const double off = std::fabs(p1.typical_s - line) / p1.typical_s;
     if (off <= options.tolerance) continue;
+    const bool noisy = p0.rel_spread > 0 || p1.rel_spread > 0 || p2.rel_spread > 0;
+    if (noisy && std::min({p0.samples, p1.samples, p2.samples}) < options.min_samples) continue;
     // The noise of `off`: the middle size's standard error and the line's, in units of p1's time.
     double spreads[3] = {p0.rel_spread, p1.rel_spread, p2.rel_spread};
     std::sort(spreads, spreads + 3);

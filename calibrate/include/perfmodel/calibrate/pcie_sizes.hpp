@@ -48,13 +48,18 @@ PcieSizePlan pcie_size_plan(std::uint64_t min_bytes = 4, std::uint64_t max_bytes
 // 2026-11-23 H100 hosts, whose up to 24 new sizes took 2.4-3.3 s of the h2d pageable curve's
 // 7-8 s and did not lower its held-out error (re-fitted without them: 8 recorded runs, the mean
 // within ±0.5 point); with it, 2-7 bends remain (the 1 MiB step of the staging path among them),
-// and pinned curves keep theirs (their noise is a tenth).
+// and pinned curves keep theirs (their noise is a tenth). A size with noise but fewer than
+// `min_samples` samples cannot show a bend: the spread of two or three samples is itself noise
+// (on lease b7d13afa the largest pageable sizes, two samples each half way, passed for 4-5 bends at
+// 164-930 MB, whose 8-9 new sizes took 2.6-4.0 s of the h2d curve and pushed the calibration
+// to 29.9 and 31.8 s).
 // The bends are found after the first `refine_after` rounds (half), and the new sizes join the rounds
 // that remain, so they share the main sizes' time window: sampled afterwards, on their own, a
 // refined h2d size near 930 MB sat 10 % above its held-out neighbour on a drifting host.
 struct PcieRefinement {
   double tolerance = 0.03;
   double noise_z = 3.0;
+  std::size_t min_samples = 4;
   std::uint64_t min_bytes = 4096;
   std::size_t max_new = 24;
 };
