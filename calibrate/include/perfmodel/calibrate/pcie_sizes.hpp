@@ -63,9 +63,10 @@ struct PcieRefinement {
   std::uint64_t min_bytes = 4096;
   std::size_t max_new = 24;
 };
-// fit_times: the fit set's typical times, any order (bytes, typical_s, samples, rel_spread; a
-// size with rel_spread 0 or no samples counts as noiseless). taken: sizes that may not be reused
-// (the fit and held-out sets). Returns the new sizes, ascending.
+// fit_times: the fit set's typical times, any order (bytes, typical_s, samples, rel_spread).
+// Where all three sizes of a bend have rel_spread 0 they count as noiseless, and no sample count
+// is asked of them. taken: sizes that may not be reused (the fit and held-out sets). Returns the
+// new sizes, ascending.
 std::vector<std::uint64_t> pcie_refinement_sizes(std::vector<SizeTime> fit_times,
                                                  const std::vector<std::uint64_t>& taken, const PcieRefinement& options = {});
 
