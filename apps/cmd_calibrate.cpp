@@ -29,6 +29,9 @@ int cmd_calibrate(const Invocation& inv) {
       "pcie-effort", po::value<double>()->default_value(1.0),
       "sample each PCIe size this many times as often (1-16; the PCIe curves take about as many times longer: "
       "~27 s at 1 on the H100). Pageable copies are the noisiest; more samples narrow their typical times")(
+      "pcie-host-buffer", po::value<std::string>()->default_value("fixed"),
+      "host bytes of the PCIe copies: fixed (every copy at the start of one buffer, whose first tens of MB "
+      "stay in the host's cache) | rotating (each copy after the previous one's: a cold host side)")(
       "out,o", po::value<std::string>()->default_value("perfmodel-profile.yaml"),
       "profile to write (atomically); raw samples go beside it as NAME.{gpu,cpu,pcie}_samples.csv");
   add_format_option(options);
@@ -73,6 +76,9 @@ int cmd_calibrate(const Invocation& inv) {
     throw InputError("--pcie-effort: " + std::string(e.what()) + ", got " + plot_number(calibration.pcie_effort));
   }
   if (calibration.quick && !vm["pcie-effort"].defaulted()) throw InputError("--pcie-effort: not with --quick");
+  const std::string host_buffer = vm["pcie-host-buffer"].as<std::string>();
+  if (host_buffer == "rotating") calibration.pcie_host_buffer = PcieHostBuffer::rotating;
+  else if (host_buffer != "fixed") throw InputError("--pcie-host-buffer: expected fixed or rotating, got '" + host_buffer + "'");
   calibration.progress = &inv.err;
   const std::string out_path = vm["out"].as<std::string>();
   // Checked before anything is measured: a full calibration takes minutes, and the profile is

@@ -122,6 +122,8 @@ class PcieBenchmark final : public Benchmark {
       device_second_ = std::make_unique<DeviceBuffer>(max_bytes);
     }
 
+    host_buffer_ = options.pcie_host_buffer;
+    host_cursor_ = 0;
     cuda_ = std::make_unique<Resources>();
     EventTimer timer;
     warm_up(timer, plan);
@@ -191,21 +193,38 @@ class PcieBenchmark final : public Benchmark {
 
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     data.pcie_wall_s += wall;
-    if (options.progress) report(*options.progress, samples, wall);
+    if (options.progress) report(*options.progress, samples, wall, options.pcie_host_buffer);
     data.transfer_samples.insert(data.transfer_samples.end(), samples.begin(), samples.end());
   }
 
  private:
+  // Where the next copy of `bytes` starts in the host buffers. Fixed: at their start, so the
+  // sizes that fit the host's last-level cache find their bytes there, from whichever copies ran
+  // before. Rotating: each copy (each of a batch too) takes the bytes after the previous one's,
+  // page-aligned, wrapping to the start where the buffer ends, so its host bytes are the ones
+  // touched longest ago: a cold source (h2d) or destination (d2h), whatever ran before.
+  std::size_t next_host_offset(std::uint64_t bytes) {
+    if (host_buffer_ == PcieHostBuffer::fixed) return 0;
+    if (host_cursor_ + bytes > host_->bytes()) host_cursor_ = 0;
+    const std::size_t at = host_cursor_;
+    host_cursor_ += (bytes + 4095) / 4096 * 4096;
+    return at;
+  }
+
   BatchTiming time_once(EventTimer& timer, std::uint64_t bytes, int batch) {
-    unsigned char* host = host_->get();
     unsigned char* dev = device_->get();
     switch (key_.direction) {
       case Direction::h2d:
-        return timer.time(nullptr, batch, [&] { PERFMODEL_CUDA_CHECK(cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice)); });
+        return timer.time(nullptr, batch, [&] {
+          unsigned char* host = host_->get() + next_host_offset(bytes);
+          PERFMODEL_CUDA_CHECK(cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice));
+        });
       case Direction::d2h:
-        return timer.time(nullptr, batch, [&] { PERFMODEL_CUDA_CHECK(cudaMemcpy(host, dev, bytes, cudaMemcpyDeviceToHost)); });
+        return timer.time(nullptr, batch, [&] {
+          unsigned char* host = host_->get() + next_host_offset(bytes);
+          PERFMODEL_CUDA_CHECK(cudaMemcpy(host, dev, bytes, cudaMemcpyDeviceToHost));
+        });
       case Direction::bidir: {
-        unsigned char* host_in = host_second_->get();
         unsigned char* dev_out = device_second_->get();
         const cudaStream_t up = cuda_->up.get(), down = cuda_->down.get();
         cudaEvent_t fork = cuda_->fork.get(), join = cuda_->join.get();
@@ -213,10 +232,11 @@ class PcieBenchmark final : public Benchmark {
         return timer.time(
             up, batch,
             [&] {
+              const std::size_t at = next_host_offset(bytes);
               PERFMODEL_CUDA_CHECK(cudaEventRecord(fork, up));
               PERFMODEL_CUDA_CHECK(cudaStreamWaitEvent(down, fork, 0));
-              PERFMODEL_CUDA_CHECK(cudaMemcpyAsync(dev, host, bytes, cudaMemcpyHostToDevice, up));
-              PERFMODEL_CUDA_CHECK(cudaMemcpyAsync(host_in, dev_out, bytes, cudaMemcpyDeviceToHost, down));
+              PERFMODEL_CUDA_CHECK(cudaMemcpyAsync(dev, host_->get() + at, bytes, cudaMemcpyHostToDevice, up));
+              PERFMODEL_CUDA_CHECK(cudaMemcpyAsync(host_second_->get() + at, dev_out, bytes, cudaMemcpyDeviceToHost, down));
               PERFMODEL_CUDA_CHECK(cudaEventRecord(join, down));
               PERFMODEL_CUDA_CHECK(cudaStreamWaitEvent(up, join, 0));
             },
@@ -255,6 +275,7 @@ class PcieBenchmark final : public Benchmark {
 
   // Every curve's copies are checked byte for byte at a small, an odd held-out and a large size.
   void verify(const PcieSizePlan& plan) {
+    host_buffer_ = PcieHostBuffer::fixed;  // the checks address the buffers' start
     const std::uint64_t checks[] = {plan.fit.front(), plan.holdout[plan.holdout.size() / 2], std::uint64_t{16} << 20};
     HostBuffer check(checks[2], HostMemory::pinned);
     for (std::uint64_t bytes : checks) {
@@ -290,7 +311,7 @@ class PcieBenchmark final : public Benchmark {
     }
   }
 
-  void report(std::ostream& out, const std::vector<TransferSample>& samples, double wall) const {
+  void report(std::ostream& out, const std::vector<TransferSample>& samples, double wall, PcieHostBuffer host_buffer) const {
     std::map<std::uint64_t, std::vector<double>> by_size;
     for (const TransferSample& s : samples) by_size[s.bytes].push_back(s.event_s);
     std::ostringstream wide;
@@ -309,7 +330,7 @@ class PcieBenchmark final : public Benchmark {
         << samples.size() << " samples (batches of " << batches_.small << " below "
         << format_bytes(static_cast<double>(batches_.unbatched_from)) << ") in "
         << format_seconds(wall) << "; " << format_rate(largest_rate) << " at "
-        << format_bytes(static_cast<double>(by_size.rbegin()->first)) << "\n";
+        << format_bytes(static_cast<double>(by_size.rbegin()->first)) << " (" << to_string(host_buffer) << " host bytes)\n";
     if (wide_count > 0)
       out << "     note " << key() << ": " << wide_count << " sizes with interquartile range > "
           << std::lround(100 * kWideSpreadThreshold) << "% of the median:" << wide.str() << "\n";
@@ -330,6 +351,8 @@ class PcieBenchmark final : public Benchmark {
   std::unique_ptr<Resources> cuda_;
   std::size_t refined_sizes_ = 0;
   PcieBatchPlan batches_;
+  PcieHostBuffer host_buffer_ = PcieHostBuffer::fixed;
+  std::size_t host_cursor_ = 0;
 };
 
 }  // namespace
