@@ -1,4 +1,4 @@
-// perfmodel calibrate [--list] [--only KEY|PREFIX]... [--quick | --pcie-effort F] [--out PROFILE.yaml]
+// perfmodel calibrate [--list] [--only KEY|PREFIX]... [--quick | --pcie-effort F] [--pcie-host-buffer rotating|fixed] [--out PROFILE.yaml]
 // perfmodel fit [--samples PCIE.csv] [--gpu-samples GPU.csv] [--cpu-samples CPU.csv] [--profile P.yaml] --out PROFILE.yaml
 #include <unistd.h>
 
@@ -29,15 +29,16 @@ int cmd_calibrate(const Invocation& inv) {
       "pcie-effort", po::value<double>()->default_value(1.0),
       "sample each PCIe size this many times as often (1-16; the PCIe curves take about as many times longer: "
       "~27 s at 1 on the H100). Pageable copies are the noisiest; more samples narrow their typical times")(
-      "pcie-host-buffer", po::value<std::string>()->default_value("fixed"),
-      "host bytes of the PCIe copies: fixed (every copy at the start of one buffer, whose first tens of MB "
-      "stay in the host's cache) | rotating (each copy after the previous one's: a cold host side)")(
+      "pcie-host-buffer", po::value<std::string>()->default_value("rotating"),
+      "host bytes of the PCIe copies: rotating (each copy after the previous one's: a host side not in the "
+      "host's caches) | fixed (every copy at the start of one buffer, as nvbandwidth does: what the host caches "
+      "then depends on the copies before)")(
       "out,o", po::value<std::string>()->default_value("perfmodel-profile.yaml"),
       "profile to write (atomically); raw samples go beside it as NAME.{gpu,cpu,pcie}_samples.csv");
   add_format_option(options);
   po::variables_map vm;
   if (!parse_or_help(inv,
-                     "usage: perfmodel calibrate [--list] [--only KEY]... [--quick | --pcie-effort F] [--out PROFILE.yaml]\n\n"
+                     "usage: perfmodel calibrate [--list] [--only KEY]... [--quick | --pcie-effort F] [--pcie-host-buffer rotating|fixed] [--out PROFILE.yaml]\n\n"
                      "Runs the microbenchmarks (GPU 0 and the host CPU), keeps every raw sample, fits the models and writes a profile.",
                      options, nullptr, vm))
     return kExitOk;
@@ -77,8 +78,8 @@ int cmd_calibrate(const Invocation& inv) {
   }
   if (calibration.quick && !vm["pcie-effort"].defaulted()) throw InputError("--pcie-effort: not with --quick");
   const std::string host_buffer = vm["pcie-host-buffer"].as<std::string>();
-  if (host_buffer == "rotating") calibration.pcie_host_buffer = PcieHostBuffer::rotating;
-  else if (host_buffer != "fixed") throw InputError("--pcie-host-buffer: expected fixed or rotating, got '" + host_buffer + "'");
+  if (host_buffer == "fixed") calibration.pcie_host_buffer = PcieHostBuffer::fixed;
+  else if (host_buffer != "rotating") throw InputError("--pcie-host-buffer: expected fixed or rotating, got '" + host_buffer + "'");
   calibration.progress = &inv.err;
   const std::string out_path = vm["out"].as<std::string>();
   // Checked before anything is measured: a full calibration takes minutes, and the profile is

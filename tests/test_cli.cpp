@@ -183,7 +183,7 @@ TEST(Cli, CalibrateChecksTheOutputFolderBeforeMeasuring) {
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }
 
-TEST(Cli, CalibrateChecksThePcieEffortBeforeMeasuring) {
+TEST(Cli, CalibrateChecksThePcieOptionsBeforeMeasuring) {
   for (const char* bad : {"0.5", "17", "nan", "lots"}) {
     const Result r = run({"calibrate", "--only", "pcie", "--pcie-effort", bad, "--out", ::testing::TempDir() + "/never.yaml"});
     EXPECT_EQ(r.code, 1) << bad;
@@ -192,6 +192,13 @@ TEST(Cli, CalibrateChecksThePcieEffortBeforeMeasuring) {
   const Result quick = run({"calibrate", "--quick", "--only", "pcie", "--pcie-effort", "4"});
   EXPECT_EQ(quick.code, 1);
   EXPECT_NE(quick.err.find("--pcie-effort: not with --quick"), std::string::npos) << quick.err;
+  for (const char* bad : {"cold", "Rotating", ""}) {
+    const Result r = run({"calibrate", "--only", "pcie", "--pcie-host-buffer", bad, "--out", ::testing::TempDir() + "/never.yaml"});
+    EXPECT_EQ(r.code, 1) << bad;
+    EXPECT_NE(r.err.find("--pcie-host-buffer: expected fixed or rotating, got '" + std::string(bad) + "'"), std::string::npos)
+        << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
 }
 
 // GPU predictions from the bundled profile and the bundled validation run's compiled resources.

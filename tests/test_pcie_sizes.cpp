@@ -245,6 +245,27 @@ TEST(PcieRefinement, RespectsTheCapTheFloorAndRejectsBadMedians) {
 
 // The pilots of a bidirectional curve as the 2026-11-23 H100 gave them: a flat ~7–10 µs regime
 // whose single noisy copies would have asked for batches of 3, 4 or 5 size by size.
+TEST(PcieHostCursor, RotatingCopiesFollowEachOtherPageAlignedAndWrap) {
+  const std::size_t page = PcieHostCursor::kAlign;
+  PcieHostCursor cursor(PcieHostBuffer::rotating, 10 * page);
+  EXPECT_EQ(cursor.next(4), 0u);
+  EXPECT_EQ(cursor.next(page + 1), page);       // the 4-byte copy took a whole page
+  EXPECT_EQ(cursor.next(3 * page), 3 * page);   // page + 1 bytes took two
+  EXPECT_EQ(cursor.next(4 * page), 6 * page);   // ends exactly at the buffer's end
+  EXPECT_EQ(cursor.next(1), 0u);                // nothing left: back to the start
+  EXPECT_EQ(cursor.next(10 * page), 0u);        // the whole buffer wraps at once
+  EXPECT_EQ(cursor.next(9 * page), 0u);
+  EXPECT_THROW(cursor.next(10 * page + 1), std::invalid_argument);
+}
+
+TEST(PcieHostCursor, FixedCopiesAllStartAtTheBuffersStart) {
+  PcieHostCursor cursor(PcieHostBuffer::fixed, 1 << 20);
+  for (std::uint64_t bytes : {4u, 4096u, 65537u, 1u << 20}) EXPECT_EQ(cursor.next(bytes), 0u) << bytes;
+  EXPECT_THROW(cursor.next((1u << 20) + 1), std::invalid_argument);
+  EXPECT_STREQ(to_string(PcieHostBuffer::rotating), "rotating");
+  EXPECT_STREQ(to_string(PcieHostBuffer::fixed), "fixed");
+}
+
 TEST(PcieBatchPlan, OneBatchForEveryCopyShorterThanTheTarget) {
   const std::vector<std::pair<std::uint64_t, double>> pilot = {
       {4, 7.6e-6},    {6, 9.9e-6},      {8, 7.1e-6},      {16, 5.8e-6},     {1024, 7.4e-6},   {4096, 6.7e-6},

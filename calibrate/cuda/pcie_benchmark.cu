@@ -10,7 +10,9 @@
 // ones fewer (PcieRoundPlan). The issuing thread stays on one CPU for the whole run (a migration
 // costs a cold cache and a wake-up mid-copy). Unidirectional copies are the blocking cudaMemcpy a
 // program issues; bidirectional pairs are two cudaMemcpyAsync on two streams, released together
-// by a stream gate. Half way through the rounds, fit sizes are added where the measured curve
+// by a stream gate. Each copy's host bytes follow the previous copy's in the (1 GiB) host buffer
+// (PcieHostCursor), so no copy finds its host side in the CPU's caches because of the copies
+// that ran before it. Half way through the rounds, fit sizes are added where the measured curve
 // bends between two fit sizes (pcie_refinement_sizes), so the segmented fit sees where a regime
 // ends instead of guessing between distant sizes; they join the remaining rounds beside the main
 // sizes.
@@ -122,8 +124,7 @@ class PcieBenchmark final : public Benchmark {
       device_second_ = std::make_unique<DeviceBuffer>(max_bytes);
     }
 
-    host_buffer_ = options.pcie_host_buffer;
-    host_cursor_ = 0;
+    host_cursor_ = PcieHostCursor(options.pcie_host_buffer, max_bytes);
     cuda_ = std::make_unique<Resources>();
     EventTimer timer;
     warm_up(timer, plan);
@@ -198,30 +199,17 @@ class PcieBenchmark final : public Benchmark {
   }
 
  private:
-  // Where the next copy of `bytes` starts in the host buffers. Fixed: at their start, so the
-  // sizes that fit the host's last-level cache find their bytes there, from whichever copies ran
-  // before. Rotating: each copy (each of a batch too) takes the bytes after the previous one's,
-  // page-aligned, wrapping to the start where the buffer ends, so its host bytes are the ones
-  // touched longest ago: a cold source (h2d) or destination (d2h), whatever ran before.
-  std::size_t next_host_offset(std::uint64_t bytes) {
-    if (host_buffer_ == PcieHostBuffer::fixed) return 0;
-    if (host_cursor_ + bytes > host_->bytes()) host_cursor_ = 0;
-    const std::size_t at = host_cursor_;
-    host_cursor_ += (bytes + 4095) / 4096 * 4096;
-    return at;
-  }
-
   BatchTiming time_once(EventTimer& timer, std::uint64_t bytes, int batch) {
     unsigned char* dev = device_->get();
     switch (key_.direction) {
       case Direction::h2d:
         return timer.time(nullptr, batch, [&] {
-          unsigned char* host = host_->get() + next_host_offset(bytes);
+          unsigned char* host = host_->get() + host_cursor_.next(bytes);
           PERFMODEL_CUDA_CHECK(cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice));
         });
       case Direction::d2h:
         return timer.time(nullptr, batch, [&] {
-          unsigned char* host = host_->get() + next_host_offset(bytes);
+          unsigned char* host = host_->get() + host_cursor_.next(bytes);
           PERFMODEL_CUDA_CHECK(cudaMemcpy(host, dev, bytes, cudaMemcpyDeviceToHost));
         });
       case Direction::bidir: {
@@ -232,7 +220,7 @@ class PcieBenchmark final : public Benchmark {
         return timer.time(
             up, batch,
             [&] {
-              const std::size_t at = next_host_offset(bytes);
+              const std::size_t at = host_cursor_.next(bytes);
               PERFMODEL_CUDA_CHECK(cudaEventRecord(fork, up));
               PERFMODEL_CUDA_CHECK(cudaStreamWaitEvent(down, fork, 0));
               PERFMODEL_CUDA_CHECK(cudaMemcpyAsync(dev, host_->get() + at, bytes, cudaMemcpyHostToDevice, up));
@@ -275,7 +263,7 @@ class PcieBenchmark final : public Benchmark {
 
   // Every curve's copies are checked byte for byte at a small, an odd held-out and a large size.
   void verify(const PcieSizePlan& plan) {
-    host_buffer_ = PcieHostBuffer::fixed;  // the checks address the buffers' start
+    host_cursor_ = PcieHostCursor(PcieHostBuffer::fixed, host_->bytes());  // the checks address the buffers' start
     const std::uint64_t checks[] = {plan.fit.front(), plan.holdout[plan.holdout.size() / 2], std::uint64_t{16} << 20};
     HostBuffer check(checks[2], HostMemory::pinned);
     for (std::uint64_t bytes : checks) {
@@ -351,8 +339,7 @@ class PcieBenchmark final : public Benchmark {
   std::unique_ptr<Resources> cuda_;
   std::size_t refined_sizes_ = 0;
   PcieBatchPlan batches_;
-  PcieHostBuffer host_buffer_ = PcieHostBuffer::fixed;
-  std::size_t host_cursor_ = 0;
+  PcieHostCursor host_cursor_{PcieHostBuffer::rotating, 0};
 };
 
 }  // namespace

@@ -7,6 +7,19 @@
 
 namespace perfmodel {
 
+const char* to_string(PcieHostBuffer b) { return b == PcieHostBuffer::rotating ? "rotating" : "fixed"; }
+
+std::size_t PcieHostCursor::next(std::uint64_t bytes) {
+  if (bytes > capacity_)
+    throw std::invalid_argument("PcieHostCursor: a copy of " + std::to_string(bytes) + " B does not fit a buffer of " +
+                                std::to_string(capacity_) + " B");
+  if (mode_ == PcieHostBuffer::fixed) return 0;
+  if (at_ + bytes > capacity_) at_ = 0;
+  const std::size_t offset = at_;
+  at_ += (bytes + kAlign - 1) / kAlign * kAlign;
+  return offset;
+}
+
 PcieSizePlan pcie_size_plan(std::uint64_t min_bytes, std::uint64_t max_bytes) {
   auto is_power_of_two = [](std::uint64_t v) { return v != 0 && (v & (v - 1)) == 0; };
   if (!is_power_of_two(min_bytes) || !is_power_of_two(max_bytes) || min_bytes < 4 || min_bytes >= max_bytes)

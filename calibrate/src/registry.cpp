@@ -6,8 +6,6 @@
 
 namespace perfmodel {
 
-const char* to_string(PcieHostBuffer b) { return b == PcieHostBuffer::rotating ? "rotating" : "fixed"; }
-
 void BenchmarkRegistry::add(std::unique_ptr<Benchmark> benchmark) {
   for (const auto& b : benchmarks_)
     if (b->key() == benchmark->key()) throw std::logic_error("duplicate benchmark key " + b->key());

@@ -11,22 +11,17 @@
 #include <string>
 #include <vector>
 
+#include "perfmodel/calibrate/pcie_sizes.hpp"
 #include "perfmodel/model/benchmark_samples.hpp"
 #include "perfmodel/model/provenance.hpp"
 #include "perfmodel/model/transfer_samples.hpp"
 
 namespace perfmodel {
 
-// Which host bytes a PCIe copy uses (PcieBenchmark): `fixed`, the start of one buffer for every
-// copy, as nvbandwidth and bandwidthTest do; `rotating`, the bytes after the previous copy's, so
-// that every copy's host side is the one touched longest ago (not in the host's caches).
-enum class PcieHostBuffer { fixed, rotating };
-const char* to_string(PcieHostBuffer b);
-
 struct CalibrationOptions {
   bool quick = false;              // fewer repetitions; for smoke runs, not for bundled profiles
   double pcie_effort = 1;          // the PCIe curves' samples per size, times this (PcieRoundPlan::scaled)
-  PcieHostBuffer pcie_host_buffer = PcieHostBuffer::fixed;
+  PcieHostBuffer pcie_host_buffer = PcieHostBuffer::rotating;  // which host bytes each PCIe copy uses
   std::ostream* progress = nullptr;  // human progress lines (stderr in the CLI); may be null
 };
 

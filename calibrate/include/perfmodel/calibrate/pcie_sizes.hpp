@@ -4,6 +4,7 @@
 //                size per octave (2^(k+0.55), made odd) from 16 B to 64 MiB;
 //   held-out set: two sizes per octave at 2^(k+0.3) and 2^(k+0.8), rounded to a whole byte,
 //                 never a power of two nor a fit size. The fit never sees them.
+#include <cstddef>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -11,6 +12,33 @@
 #include "perfmodel/model/transfer_model.hpp"
 
 namespace perfmodel {
+
+// Which host bytes a PCIe copy uses (calibrate --pcie-host-buffer).
+//   rotating (the default): each copy, each of a batch too, takes the page-aligned bytes after
+//     the previous copy's, wrapping to the buffer's start where it ends, so its host side is the
+//     one touched longest ago: not in the host's caches, whatever size ran before.
+//   fixed: every copy at the buffer's start, as nvbandwidth and bandwidthTest do. Then the sizes
+//     that fit the host's last-level cache (300 MiB on the H100 hosts) find their bytes there or
+//     not depending on the copies before: on lease be2ef489 (2026-11-23, data/experiments/
+//     2026-11-23-h100-pcie-host-buffer) an h2d pageable copy of 1-30 MB right after a copy of
+//     over 128 MB ran 25-43 % slower than its size's median, the h2d pageable curve bent between
+//     12 and 50 MB, and its held-out maxima were 21.8 and 10.8 % (rotating: 4.9 and 4.2 %).
+enum class PcieHostBuffer { rotating, fixed };
+const char* to_string(PcieHostBuffer b);
+
+// Hands out each copy's offset into a host buffer of `capacity` bytes (PcieHostBuffer).
+class PcieHostCursor {
+ public:
+  static constexpr std::size_t kAlign = 4096;  // every offset keeps the buffer's page alignment
+  PcieHostCursor(PcieHostBuffer mode, std::size_t capacity) : mode_(mode), capacity_(capacity) {}
+  // The offset of the next copy of `bytes`. Throws std::invalid_argument when bytes > capacity.
+  std::size_t next(std::uint64_t bytes);
+
+ private:
+  PcieHostBuffer mode_;
+  std::size_t capacity_;
+  std::size_t at_ = 0;
+};
 
 struct PcieSizePlan {
   std::vector<std::uint64_t> fit;
