@@ -62,6 +62,7 @@ class EventTimer {
 // Holds a stream at a spin kernel until the host opens the gate, so that work queued behind it
 // starts together and host-side enqueue time stays out of the device timeline (nvbandwidth's
 // method). The kernel gives up after ~1 s of spinning so a lost release cannot hang the GPU.
+// Closing it on several streams holds them all; one open() releases them together.
 class StreamGate {
  public:
   StreamGate();
@@ -69,7 +70,7 @@ class StreamGate {
   StreamGate(const StreamGate&) = delete;
   StreamGate& operator=(const StreamGate&) = delete;
 
-  void close(cudaStream_t stream);  // enqueue the spin kernel
+  void close(cudaStream_t stream);  // enqueue a spin kernel on `stream`
   void open();                      // let it finish
 
  private:

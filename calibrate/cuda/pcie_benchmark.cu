@@ -9,8 +9,8 @@
 // over the run estimate a median better than a few long ones: cheap sizes get 243 rounds, costly
 // ones fewer (PcieRoundPlan). The issuing thread stays on one CPU for the whole run (a migration
 // costs a cold cache and a wake-up mid-copy). Unidirectional copies are the blocking cudaMemcpy a
-// program issues; bidirectional pairs are two cudaMemcpyAsync on two streams, released together
-// by a stream gate. Each copy's host bytes follow the previous copy's in the (1 GiB) host buffer
+// program issues; bidirectional pairs are two cudaMemcpyAsync on two streams, both held at a
+// stream gate and released together. Each copy's host bytes follow the previous copy's in the (1 GiB) host buffer
 // (PcieHostCursor), so no copy finds its host side in the CPU's caches because of the copies
 // that ran before it. Half way through the rounds, fit sizes are added where the measured curve
 // bends between two fit sizes (pcie_refinement_sizes), so the segmented fit sees where a regime
@@ -213,22 +213,34 @@ class PcieBenchmark final : public Benchmark {
           PERFMODEL_CUDA_CHECK(cudaMemcpy(host, dev, bytes, cudaMemcpyDeviceToHost));
         });
       case Direction::bidir: {
+        // Both streams wait at the gate (one flag, a spin kernel on each), so the two directions
+        // start together; a batch queues its copies back to back on each stream, as the one-way
+        // curves do on one, and the streams join once, at its end. (With a fork and a join around
+        // every pair, the small pairs' times on lease d8d1e857 split into two modes, 6.1-6.5 and
+        // 9.1-9.9 µs, in proportions that varied by size, so the interquartile means of
+        // neighbouring sizes differed by up to 10 %; we read the 3.4 µs between the modes as a
+        // cross-stream wait that some pairs paid.)
         unsigned char* dev_out = device_second_->get();
         const cudaStream_t up = cuda_->up.get(), down = cuda_->down.get();
-        cudaEvent_t fork = cuda_->fork.get(), join = cuda_->join.get();
+        cudaEvent_t join = cuda_->join.get();
         StreamGate& gate = cuda_->gate;
+        int queued = 0;
         return timer.time(
             up, batch,
             [&] {
               const std::size_t at = host_cursor_.next(bytes);
-              PERFMODEL_CUDA_CHECK(cudaEventRecord(fork, up));
-              PERFMODEL_CUDA_CHECK(cudaStreamWaitEvent(down, fork, 0));
               PERFMODEL_CUDA_CHECK(cudaMemcpyAsync(dev, host_->get() + at, bytes, cudaMemcpyHostToDevice, up));
               PERFMODEL_CUDA_CHECK(cudaMemcpyAsync(host_second_->get() + at, dev_out, bytes, cudaMemcpyDeviceToHost, down));
-              PERFMODEL_CUDA_CHECK(cudaEventRecord(join, down));
-              PERFMODEL_CUDA_CHECK(cudaStreamWaitEvent(up, join, 0));
+              if (++queued == batch) {
+                PERFMODEL_CUDA_CHECK(cudaEventRecord(join, down));
+                PERFMODEL_CUDA_CHECK(cudaStreamWaitEvent(up, join, 0));
+              }
             },
-            [&] { gate.close(up); }, [&] { gate.open(); });
+            [&] {
+              gate.close(up);
+              gate.close(down);
+            },
+            [&] { gate.open(); });
       }
     }
     throw std::logic_error("unknown direction");
@@ -327,7 +339,7 @@ class PcieBenchmark final : public Benchmark {
   // CUDA objects live only while run() does: constructing the registry must not touch the GPU.
   struct Resources {
     Stream up, down;
-    Event fork, join;
+    Event join;
     StreamGate gate;
   };
 

@@ -122,10 +122,19 @@ SegmentedFit fit_segmented_relative(std::vector<FitPoint> points, const Segmente
   const std::size_t n = points.size();
   const std::size_t k_max = std::max<std::size_t>(1, std::min(options.max_segments, n / m));
 
-  // cost[i][j]: best single-line relative RSS over points i..j (only for runs of ≥ m points).
+  // method_start[j]: the first point of j's run of one method (0 for all when methods are ignored).
+  std::vector<std::size_t> method_start(n, 0);
+  for (std::size_t j = 1; j < n; ++j) method_start[j] = points[j].method == points[j - 1].method ? method_start[j - 1] : j;
+  for (std::size_t j = 0; j < n; ++j)
+    if ((j + 1 == n || method_start[j + 1] != method_start[j]) && j + 1 - method_start[j] < m) {
+      std::fill(method_start.begin(), method_start.end(), 0);  // a run too short for a segment of its own
+      break;
+    }
+
+  // cost[i][j]: best single-line relative RSS over points i..j (only for runs of ≥ m points of one method).
   std::vector<std::vector<double>> cost(n, std::vector<double>(n, kInf));
   for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t j = i + m - 1; j < n; ++j) {
+    for (std::size_t j = i + m - 1; j < n && method_start[j] <= i; ++j) {
       LineSegment scratch;
       cost[i][j] = fit_line_relative(points, i, j, &scratch, options.max_penalty);
     }
@@ -200,7 +209,9 @@ SegmentedFit fit_segmented_relative(std::vector<FitPoint> points, const Segmente
     const LineSegment& l = fit.segments[k];
     const LineSegment& r = fit.segments[k + 1];
     double boundary = std::sqrt(xa * xb);
-    if (l.slope != r.slope) {
+    if (method_start[runs[k].second] != method_start[runs[k + 1].first]) {
+      boundary = xb;  // the measurement changed at xb
+    } else if (l.slope != r.slope) {
       const double cross = (r.intercept - l.intercept) / (l.slope - r.slope);
       if (cross > xa && cross < xb) boundary = cross;
     }

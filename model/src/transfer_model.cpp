@@ -82,7 +82,7 @@ TransferCurve fit_transfer_curve(const std::vector<SizeTime>& fit_set, const std
   points.reserve(fit_set.size());
   TransferCurve curve;
   for (const SizeTime& m : fit_set) {
-    points.push_back({m.bytes, m.typical_s, is_misaligned(m.bytes)});
+    points.push_back({m.bytes, m.typical_s, is_misaligned(m.bytes), m.batch});
     curve.samples += m.samples;
   }
   // A misaligned size's extra cost is the tail's (< 64 B) own copy at
@@ -106,6 +106,29 @@ TransferCurve fit_transfer_curve(const std::vector<SizeTime>& fit_set, const std
     s.mean_rel_error = l.mean_rel_error;
     s.max_rel_error = l.max_rel_error;
     curve.segments.push_back(s);
+  }
+  // Where the batch changes between two fit sizes the fit put the boundary at the upper one; the
+  // batch plan may have switched below it (PcieBatchPlan::unbatched_from is the first size it
+  // timed alone, fitted or held out): the boundary goes to the first size of the upper batch.
+  // Only how a size was timed is read from the held-out set, never its time.
+  std::vector<std::pair<double, int>> timed_as;  // (bytes, batch) of every size
+  for (const std::vector<SizeTime>* set : {&fit_set, &holdout_set})
+    for (const SizeTime& m : *set) timed_as.emplace_back(m.bytes, m.batch);
+  std::sort(timed_as.begin(), timed_as.end());
+  for (std::size_t k = 0; k + 1 < curve.segments.size(); ++k) {
+    const double boundary = curve.segments[k].to_bytes;
+    const auto upper = std::find_if(fit_set.begin(), fit_set.end(), [&](const SizeTime& m) { return m.bytes == boundary; });
+    if (upper == fit_set.end() || upper->batch == 0) continue;
+    double below = 0;  // the largest fit size under the boundary
+    int below_batch = 0;
+    for (const SizeTime& m : fit_set)
+      if (m.bytes < boundary && m.bytes > below) below = m.bytes, below_batch = m.batch;
+    if (below_batch == 0 || below_batch == upper->batch) continue;
+    for (const auto& [bytes, batch] : timed_as)
+      if (bytes > below && bytes <= boundary && batch == upper->batch) {
+        curve.segments[k].to_bytes = curve.segments[k + 1].from_bytes = bytes;
+        break;
+      }
   }
   curve.min_bytes = lo->bytes;
   curve.max_bytes = hi->bytes;

@@ -71,8 +71,13 @@ TransferSampleFile load_transfer_samples(const std::string& path) { return parse
 std::vector<SizeTime> typical_times_by_size(const std::vector<TransferSample>& samples, const TransferKey& key,
                                         SizeSet set, TimerSource timer) {
   std::map<std::uint64_t, std::vector<double>> by_size;
+  std::map<std::uint64_t, int> batch;  // a size's batch; 0 where its samples differ (recorded before PcieBatchPlan)
   for (const TransferSample& s : samples)
-    if (s.key == key && s.set == set) by_size[s.bytes].push_back(timer == TimerSource::event ? s.event_s : s.wall_s);
+    if (s.key == key && s.set == set) {
+      by_size[s.bytes].push_back(timer == TimerSource::event ? s.event_s : s.wall_s);
+      const auto [it, first] = batch.emplace(s.bytes, s.batch);
+      if (!first && it->second != s.batch) it->second = 0;
+    }
   std::vector<SizeTime> out;
   for (auto& [bytes, times] : by_size) {
     const std::size_t count = times.size();
@@ -80,7 +85,7 @@ std::vector<SizeTime> typical_times_by_size(const std::vector<TransferSample>& s
     // costs ~1 ms a size.
     const double rel_se = set == SizeSet::holdout ? interquartile_mean_rel_se(times) : 0.0;
     const SampleSummary summary = summarize(std::move(times));
-    out.push_back({static_cast<double>(bytes), summary.interquartile_mean, count, rel_se, summary.relative_spread()});
+    out.push_back({static_cast<double>(bytes), summary.interquartile_mean, count, rel_se, summary.relative_spread(), batch[bytes]});
   }
   return out;
 }

@@ -19,6 +19,12 @@
 // The boundary between segment k (last point x_a) and k+1 (first point x_b) is placed where the
 // two lines cross if that lies in (x_a, x_b), else at the geometric mean √(x_a·x_b). The first
 // segment starts at 0 and the last extends to +∞.
+//
+// Points may carry a `method` (for transfers: how many copies one sample timed). Where the method
+// changes along x, the measurement changed, and so may the time: no segment spans the change, and
+// the boundary there is x_b itself, the first point of the new method (the caller arranges that
+// the method changes at a fitted point). When a run of one method has fewer than
+// `min_points_per_segment` points, the methods are ignored.
 #include <cstddef>
 #include <limits>
 #include <vector>
@@ -29,6 +35,7 @@ struct FitPoint {
   double x = 0;  // abscissa (bytes), > 0
   double y = 0;  // ordinate (seconds), > 0
   bool flagged = false;
+  int method = 0;  // points of different methods never share a segment
 };
 
 struct LineSegment {

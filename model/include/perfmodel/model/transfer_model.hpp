@@ -114,6 +114,7 @@ struct SizeTime {
   std::size_t samples = 0;
   double rel_se = 0;  // relative standard error of typical_s (interquartile_mean_rel_se); 0: unknown
   double rel_spread = 0;  // interquartile range of the samples / their median; 0: unknown
+  int batch = 0;          // copies one sample timed back to back (0: unknown); a segment never mixes batches
 };
 
 // Fits a curve to per-size typical times (one per distinct size), then reports its error on
