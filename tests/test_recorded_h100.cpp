@@ -3,11 +3,15 @@
 // everything from the raw samples, so a change to the fitting or the model that worsens
 // accuracy fails here.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -32,6 +36,23 @@ const std::string kQuietSamples = kDir + "lease-f6238019/nvidia-h100-80gb-hbm3.r
 PcieCalibration refit(const std::string& samples = kSamples) { return fit_pcie(load_transfer_samples(samples).samples, "recorded"); }
 
 double rate_at_1gib(const TransferCurve& c) { return 1073741824.0 / c.seconds(1073741824.0); }
+
+// The PCIe curves fitted to an experiment's gzipped samples (RUN.pcie_samples.csv.gz under the
+// host-buffer experiment), unpacked into the test's temporary folder for the reading.
+PcieCalibration refit_experiment(const std::string& run) {
+  const std::string from = std::string(PERFMODEL_TEST_DATA_DIR) + "/experiments/2026-11-23-h100-pcie-host-buffer/" + run +
+                           ".pcie_samples.csv.gz";
+  std::string name = run;
+  for (char& c : name)
+    if (c == '/') c = '_';
+  // Tests run in parallel processes: each unpacks its own copy.
+  const std::string to = ::testing::TempDir() + "/" + name + "." + std::to_string(::getpid()) + ".pcie_samples.csv";
+  const std::string command = "gzip -dc '" + from + "' > '" + to + "'";
+  if (std::system(command.c_str()) != 0) throw std::runtime_error("cannot unpack " + from + " (is gzip installed?)");
+  const TransferSampleFile samples = load_transfer_samples(to);
+  std::remove(to.c_str());
+  return fit_pcie(samples.samples, "recorded");
+}
 
 }  // namespace
 
@@ -223,4 +244,51 @@ TEST(RecordedH100, PlotTransfersDrawsSvgAndPngWithGnuplot) {
   const std::string text((std::istreambuf_iterator<char>(svg)), std::istreambuf_iterator<char>());
   EXPECT_NE(text.find("h2d/pageable: time per copy"), std::string::npos);
   EXPECT_NE(text.find("measured (held-out sizes)"), std::string::npos);
+}
+
+// The host-buffer experiment (data/experiments/2026-11-23-h100-pcie-host-buffer): PCIe-only
+// calibrations on three leases whose copies rotate through the host buffer (PcieHostCursor), the
+// default since then. Every one of them meets the pinned, pageable and mean targets; the two runs
+// of the pair-per-join bidirectional timing before commit be822ed miss the bidirectional maximum
+// (its small pairs' two modes: 10 KB off by 8.5 % on be2ef489, 3.6 KB by 9.5 % on d8d1e857); the
+// two runs of ff5a1a65 (both streams gated) meet it. Their 1 GiB pinned h2d rates are the leases':
+// 55.12, 55.00, 54.07, 54.72, 53.96 and 53.13 GB/s fitted (nvbandwidth's 55.3 GB/s is a
+// different host's; the fixed-bytes run on be2ef489 fitted 54.91, on d8d1e857 54.21 measured).
+TEST(RecordedH100, RotatingHostBytesMeetTheHeldOutTargets) {
+  struct Run {
+    std::string file;
+    double bidir_max;  // the target where met, else the recorded level
+  };
+  const std::vector<Run> runs = {
+      {"be2ef489/rotating-1", 0.08},  // 0.56/2.94, 1.19/5.75, 0.35/1.34, 1.15/5.52, 1.52/4.30 %
+      {"be2ef489/rotating-2", 0.09},  // 0.59/2.95, 0.97/2.90, 0.14/0.76, 1.04/4.51, 1.69/8.46
+      {"d8d1e857/rotating-1", 0.08},  // 0.57/2.00, 1.59/6.91, 0.15/0.53, 0.84/3.09, 1.71/6.84
+      {"d8d1e857/rotating-3", 0.10},  // 0.48/1.95, 0.86/3.08, 0.22/1.05, 1.17/4.42, 1.50/9.53
+      {"ff5a1a65/call1-pcie-1", 0.08},  // 0.64/2.58, 1.67/7.97, 0.23/0.81, 1.21/7.15, 1.36/7.01
+      {"ff5a1a65/call2-pcie-1", 0.08},  // 0.74/2.30, 2.02/7.57, 0.39/2.07, 1.15/3.76, 0.96/6.71
+  };
+  for (const Run& run : runs) {
+    const PcieCalibration pcie = refit_experiment(run.file);
+    for (const TransferKey& key : calibrated_transfer_keys()) {
+      const TransferCurve& c = pcie.curve(key);
+      ASSERT_TRUE(c.holdout.has_value()) << run.file << " " << key.name();
+      const bool pinned_one_way = key.memory == HostMemory::pinned && key.direction != Direction::bidir;
+      EXPECT_LE(c.holdout->mean_rel_error, pinned_one_way ? 0.01 : 0.03) << run.file << " " << key.name();
+      const double max = pinned_one_way ? 0.03 : key.direction == Direction::bidir ? run.bidir_max : 0.08;
+      EXPECT_LE(c.holdout->max_rel_error, max) << run.file << " " << key.name();
+    }
+  }
+}
+
+// On one lease (be2ef489), copies from the buffer's start bent the h2d pageable curve where its
+// sizes stop fitting the host's cache, and its held-out maximum was 21.8 % (the second fixed run
+// 10.8 %); the two rotating runs after them 5.8 and 2.9 %.
+TEST(RecordedH100, FixedHostBytesBendTheH2dPageableCurve) {
+  const TransferKey h2d_pageable{Direction::h2d, HostMemory::pageable};
+  const double fixed = refit_experiment("be2ef489/fixed-1").curve(h2d_pageable).holdout->max_rel_error;
+  for (const char* rotating : {"be2ef489/rotating-1", "be2ef489/rotating-2"}) {
+    const double r = refit_experiment(rotating).curve(h2d_pageable).holdout->max_rel_error;
+    EXPECT_GT(fixed, 2 * r) << rotating;
+  }
+  EXPECT_GT(fixed, 0.08);
 }
