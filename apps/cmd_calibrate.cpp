@@ -28,7 +28,7 @@ int cmd_calibrate(const Invocation& inv) {
       "quick", "fewer repetitions (smoke runs; not for profiles you keep)")(
       "pcie-effort", po::value<double>()->default_value(1.0),
       "sample each PCIe size this many times as often (1-16; the PCIe curves take about as many times longer: "
-      "~27 s at 1 on the H100). Pageable copies are the noisiest; more samples narrow their typical times")(
+      "~25 s at 1 on the H100). Pageable copies are the noisiest; more samples narrow their typical times")(
       "pcie-host-buffer", po::value<std::string>()->default_value("rotating"),
       "host bytes of the PCIe copies: rotating (each copy after the previous one's: a host side not in the "
       "host's caches) | fixed (every copy at the start of one buffer, as nvbandwidth does: what the host caches "

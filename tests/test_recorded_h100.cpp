@@ -107,7 +107,9 @@ TEST(RecordedH100, PinnedBandwidthAt1GiBIsWithin2PercentOfNvbandwidth) {
 // ≤ 1 % mean / 3 % max; pageable and bidir ≤ 3 % mean / 8 % max.
 // The bundled run (2026-11-23 04:28 UTC, GPU 300c76ef, commit dea9ffb) meets every mean and both
 // pinned targets (h2d 0.53 % / 2.3 %, d2h 0.30 % / 1.1 %), the d2h pageable and the bidir max
-// (1.28 % / 4.8 %, 1.80 % / 6.6 %); h2d pageable 2.79 % / 13.1 % misses its max. Its host staged
+// (1.28 % / 4.8 %, 1.80 % / 6.6 %); h2d pageable 2.79 % / 13.1 % misses its max. (Since segments
+// never mix batched and lone copies: h2d pageable 2.61 / 13.1, d2h pageable 1.30 / 4.84, bidir
+// 1.71 / 4.77 %; the repeat's bidir 1.86 / 13.0, the quiet run's 1.26 / 4.74.) Its host staged
 // pageable copies slower than the lease before (h2d pageable 8.3 GB/s at 1 GiB against 9.8; their
 // interquartile ranges over 10 % at 65 sizes) and its repeat: 0.52/1.7, 0.31/0.97, 2.37/18.1,
 // 1.28/6.6, bidir 1.86/13.0 %.

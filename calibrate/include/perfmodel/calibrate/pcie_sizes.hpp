@@ -22,7 +22,8 @@ namespace perfmodel {
 //     not depending on the copies before: on lease be2ef489 (2026-11-23, data/experiments/
 //     2026-11-23-h100-pcie-host-buffer) an h2d pageable copy of 1-30 MB right after a copy of
 //     over 128 MB ran 25-43 % slower than its size's median, the h2d pageable curve bent between
-//     12 and 50 MB, and its held-out maxima were 21.8 and 10.8 % (rotating: 4.9 and 4.2 %).
+//     12 and 50 MB, and its held-out maxima were 21.8 and 10.8 % (rotating, minutes later: 5.8
+//     and 2.9 %; under 8 % in 7 of 8 rotating runs on three leases).
 enum class PcieHostBuffer { rotating, fixed };
 const char* to_string(PcieHostBuffer b);
 
