@@ -189,3 +189,30 @@ TEST(SegmentedFit, APenaltyBeyondTheCapIsNotTaken) {
   const TransferCurve curve = fit_transfer_curve(fit_set, holdout);
   for (const TransferSegment& s : curve.segments) EXPECT_LE(s.misaligned_s, 8e-6 * (1 + 1e-9)) << s.from_bytes;
 }
+
+// Where the measurement changes (FitPoint::method: copies timed in batches, then alone), the time
+// may step; no segment may span the change, and the boundary is the first point of the new method.
+TEST(SegmentedFit, NoSegmentSpansAChangeOfMethod) {
+  std::vector<FitPoint> points;
+  for (int i = 0; i < 16; ++i) {
+    const double x = 1e5 * (1 + i);
+    const bool alone = i >= 8;  // from 9e5 on, one copy per sample: 10 % more at the same size
+    points.push_back({x, (5e-6 + x / 40e9) * (alone ? 1.1 : 1.0), false, alone ? 1 : 4});
+  }
+  const SegmentedFit fit = fit_segmented_relative(points);
+  ASSERT_EQ(fit.segments.size(), 2u);
+  EXPECT_EQ(fit.segments[0].to_x, 9e5);
+  EXPECT_LT(fit.max_rel_error, 1e-9);
+  // The same points with no method: the step is not where a line break can meet it exactly.
+  for (FitPoint& p : points) p.method = 0;
+  const SegmentedFit blind = fit_segmented_relative(points);
+  EXPECT_NE(blind.segments.front().to_x, 9e5);
+}
+
+TEST(SegmentedFit, AMethodRunTooShortForASegmentIsIgnored) {
+  std::vector<FitPoint> points;
+  for (int i = 0; i < 12; ++i) points.push_back({1e3 * (1 + i), 1e-5 + 1e-9 * i, false, i < 2 ? 3 : 1});
+  const SegmentedFit fit = fit_segmented_relative(points);  // two points of method 3: fewer than 4
+  EXPECT_EQ(fit.segments.size(), 1u);
+  EXPECT_LT(fit.max_rel_error, 1e-9);
+}

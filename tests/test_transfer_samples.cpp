@@ -53,4 +53,17 @@ TEST(TransferSamples, MediansPerSizeOfOneCurveAndSet) {
   ASSERT_EQ(m.size(), 1u);
   EXPECT_DOUBLE_EQ(m[0].typical_s, 2.0);
   EXPECT_EQ(m[0].samples, 3u);
+  EXPECT_EQ(m[0].batch, 1);
+}
+
+TEST(TransferSamples, ASizeCarriesItsBatchOrZeroWhereItsSamplesDiffer) {
+  const TransferKey k{Direction::bidir, HostMemory::pinned};
+  std::vector<TransferSample> s;
+  for (int round = 0; round < 3; ++round) s.push_back({k, 64, SizeSet::fit, round, 4, 1e-5, 1e-5});
+  s.push_back({k, 128, SizeSet::fit, 0, 4, 1e-5, 1e-5});
+  s.push_back({k, 128, SizeSet::fit, 1, 3, 1e-5, 1e-5});  // recorded before one batch per curve
+  const auto m = typical_times_by_size(s, k, SizeSet::fit);
+  ASSERT_EQ(m.size(), 2u);
+  EXPECT_EQ(m[0].batch, 4);
+  EXPECT_EQ(m[1].batch, 0);
 }
