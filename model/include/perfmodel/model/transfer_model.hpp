@@ -15,7 +15,8 @@
 // It is fitted per segment and is 0 where the data shows no such cost.
 //
 // Bidirectional curves time a pair of b-byte copies, one each way, issued together on two
-// streams; T(b) is the time until both have finished.
+// streams; T(b) is the time until both have finished. Short copies of every curve are timed back
+// to back in batches (per stream), and T(b) is the batch's time over its copies (pairs).
 #include <cmath>
 #include <cstdint>
 #include <optional>
