@@ -169,6 +169,7 @@ int cmd_fit(const Invocation& inv) {
     const double wall = profile.pcie ? profile.pcie->calibration_wall_s : 0;  // the transfer samples do not record it
     profile.pcie = fit_pcie(samples.samples, base_name(path), timer_name == "events" ? TimerSource::event : TimerSource::wall);
     profile.pcie->calibration_wall_s = wall;
+    profile.pcie->host_buffer = samples.host_buffer;
   }
   // The measurement's provenance stays the calibration run's; the re-fit is recorded beside it.
   profile.provenance.refit = inv.command_line + " (toolkit " + toolkit_version() + ", commit " + toolkit_commit() + ", " +

@@ -221,6 +221,7 @@ Report profile_report(const Profile& profile) {
   const PcieCalibration& pcie = *profile.pcie;
   r.meta.push_back({"pcie_samples_file", Cell(pcie.samples_file)});
   r.meta.push_back({"pcie_timer", Cell(pcie.timer)});
+  r.meta.push_back({"pcie_host_buffer", Cell(pcie.host_buffer.empty() ? std::string("not recorded") : pcie.host_buffer)});
   r.meta.push_back({"pcie_calibration_wall_s", Cell(pcie.calibration_wall_s, Unit::seconds)});
   Table curves{"pcie_curves", {}};
   Table segments{"pcie_segments", {}};

@@ -21,6 +21,7 @@ Profile sample_profile() {
   p.pcie = PcieCalibration{};
   p.pcie->samples_file = "x.pcie_samples.csv";
   p.pcie->calibration_wall_s = 12.25;
+  p.pcie->host_buffer = "rotating";
   TransferCurve c;
   c.samples = 513;
   c.min_bytes = 4;
@@ -101,6 +102,7 @@ TEST(ProfileYaml, RoundTripIsExact) {
   EXPECT_EQ(back.provenance.command, p.provenance.command);
   ASSERT_TRUE(back.pcie);
   EXPECT_EQ(back.pcie->calibration_wall_s, 12.25);
+  EXPECT_EQ(back.pcie->host_buffer, "rotating");
   const TransferCurve& c = back.pcie->curve({Direction::h2d, HostMemory::pinned});
   const TransferCurve& o = p.pcie->curve({Direction::h2d, HostMemory::pinned});
   ASSERT_EQ(c.segments.size(), 2u);
@@ -162,6 +164,7 @@ TEST(ProfileYaml, EachKindOfBadProfileGetsItsOwnError) {
       {"to_bytes: .inf", "to_bytes: 2000000", R"(segments\[1\]\.to_bytes: the last segment must extend to \.inf)"},
       {"from_bytes: 0,", "from_bytes: 4,", R"(segments\[0\]\.from_bytes: the first segment must start at 0)"},
       {"timer: cuda_events", "timer: sundial", R"(pcie\.timer: must be cuda_events or host_clock)"},
+      {"host_buffer: rotating", "host_buffer: warm", R"(bad\.yaml:\d+:\d+: pcie\.host_buffer: must be rotating or fixed, got 'warm')"},
       {"provenance:\n(  .*\n)+", "provenance: 7\n", R"(bad\.yaml:3:\d+: provenance: expected a mapping)"},
       {"curves:\n(    .*\n)+", "curves: [1, 2]\n", R"(pcie\.curves: expected a mapping)"},
       {"segments:\n(          .*\n)+", "segments: {}\n", R"(segments: expected a list)"},

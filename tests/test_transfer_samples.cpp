@@ -20,6 +20,9 @@ TEST(TransferSamples, CsvRoundTripKeepsEverySampleAndTheProvenance) {
   EXPECT_EQ(back.samples[1].set, SizeSet::holdout);
   EXPECT_DOUBLE_EQ(back.samples[0].event_s, 9.25e-6);
   EXPECT_EQ(back.samples[0].batch, 64);
+  EXPECT_EQ(back.host_buffer, "");  // not recorded
+  f.host_buffer = "rotating";
+  EXPECT_EQ(parse_transfer_samples(to_csv(f), "x.csv").host_buffer, "rotating");
 }
 
 TEST(TransferSamples, MalformedRowsNameFileLineAndColumn) {
@@ -41,6 +44,13 @@ TEST(TransferSamples, MalformedRowsNameFileLineAndColumn) {
     }
   }
   EXPECT_THROW(parse_transfer_samples("hello\n", "s.csv"), InputError);
+  try {
+    parse_transfer_samples("# perfmodel transfer samples v1\n# pcie_host_buffer: warm\n" + head.substr(head.find('\n') + 1), "s.csv");
+    ADD_FAILURE() << "accepted pcie_host_buffer: warm";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("s.csv:2: pcie_host_buffer: must be rotating or fixed, got 'warm'"), std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(TransferSamples, MediansPerSizeOfOneCurveAndSet) {

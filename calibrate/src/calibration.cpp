@@ -107,10 +107,11 @@ CalibrationOutputs run_calibration(const BenchmarkRegistry& registry, const std:
     profile.cpu = fit_cpu_samples(file, write_samples("cpu", to_csv(file), outputs.cpu_samples_path));
   }
   if (!data.transfer_samples.empty()) {
-    const std::string samples_name =
-        write_samples("pcie", to_csv({data.provenance, data.transfer_samples}), outputs.pcie_samples_path);
+    const TransferSampleFile file{data.provenance, data.transfer_samples, to_string(options.pcie_host_buffer)};
+    const std::string samples_name = write_samples("pcie", to_csv(file), outputs.pcie_samples_path);
     profile.pcie = fit_pcie(data.transfer_samples, samples_name);
     profile.pcie->calibration_wall_s = data.pcie_wall_s;
+    profile.pcie->host_buffer = file.host_buffer;
   }
   save_profile(profile, profile_path);
   return outputs;

@@ -81,6 +81,7 @@ std::string profile_to_yaml(const Profile& profile) {
     out << YAML::Key << "samples_file" << YAML::Value << p.samples_file;
     out << YAML::Key << "timer" << YAML::Value << p.timer;
     out << YAML::Key << "calibration_wall_s" << YAML::Value << p.calibration_wall_s;
+    if (!p.host_buffer.empty()) out << YAML::Key << "host_buffer" << YAML::Value << p.host_buffer;
     out << YAML::Key << "curves" << YAML::Value << YAML::BeginMap;
     Direction open_direction = Direction::h2d;
     bool open = false;
@@ -154,13 +155,18 @@ TransferCurve read_curve(const yaml::Value& v) {
 }
 
 PcieCalibration read_pcie(const yaml::Value& v) {
-  v.allow_only({"samples_file", "timer", "calibration_wall_s", "curves"});
+  v.allow_only({"samples_file", "timer", "calibration_wall_s", "host_buffer", "curves"});
   PcieCalibration p;
   p.samples_file = v.get("samples_file").as_string();
   p.timer = v.get("timer").as_string();
   if (p.timer != "cuda_events" && p.timer != "host_clock")
     throw v.get("timer").error("must be cuda_events or host_clock, got '" + p.timer + "'");
   p.calibration_wall_s = v.get("calibration_wall_s").as_nonnegative();
+  if (v.has("host_buffer")) {
+    p.host_buffer = v.get("host_buffer").as_string();
+    if (p.host_buffer != "rotating" && p.host_buffer != "fixed")
+      throw v.get("host_buffer").error("must be rotating or fixed, got '" + p.host_buffer + "'");
+  }
   const yaml::Value curves = v.get("curves");
   curves.allow_only({"h2d", "d2h", "bidir"});
   for (Direction d : {Direction::h2d, Direction::d2h, Direction::bidir}) {

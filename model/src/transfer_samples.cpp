@@ -21,7 +21,9 @@ const char* to_string(SizeSet s) { return s == SizeSet::fit ? "fit" : "holdout";
 
 std::string to_csv(const TransferSampleFile& file) {
   std::ostringstream out;
-  out << csv::header_lines(kMagic, file.provenance) << kHeader << "\n";
+  out << csv::header_lines(kMagic, file.provenance);
+  if (!file.host_buffer.empty()) out << "# pcie_host_buffer: " << file.host_buffer << "\n";
+  out << kHeader << "\n";
   for (const TransferSample& s : file.samples)
     out << to_string(s.key.direction) << ',' << to_string(s.key.memory) << ',' << s.bytes << ',' << to_string(s.set)
         << ',' << s.round << ',' << s.batch << ',' << csv::format_g(s.event_s) << ',' << csv::format_g(s.wall_s) << "\n";
@@ -30,7 +32,12 @@ std::string to_csv(const TransferSampleFile& file) {
 
 TransferSampleFile parse_transfer_samples(const std::string& text, const std::string& file_name) {
   TransferSampleFile file;
-  csv::read_sample_file(text, file_name, kMagic, kHeader, file.provenance, nullptr,
+  const auto on_metadata = [&](const std::string& key, const std::string& value, const csv::ErrorAt& error) {
+    if (key != "pcie_host_buffer") return;  // other comments are allowed and ignored
+    if (value != "rotating" && value != "fixed") throw error(key, "must be rotating or fixed, got '" + value + "'");
+    file.host_buffer = value;
+  };
+  csv::read_sample_file(text, file_name, kMagic, kHeader, file.provenance, on_metadata,
                         [&](const std::vector<std::string>& cells, const csv::ErrorAt& error) {
     if (cells.size() != 8) throw error("row", "expected 8 columns, found " + std::to_string(cells.size()));
     TransferSample s;

@@ -23,6 +23,7 @@ struct PcieCalibration {
   std::string samples_file;         // raw samples, relative to the profile's directory
   std::string timer = "cuda_events";  // which timer the fit used: cuda_events | host_clock
   double calibration_wall_s = 0;    // wall time of the whole PCIe calibration
+  std::string host_buffer;          // host bytes of the copies: rotating | fixed; empty: not recorded (TransferSampleFile)
 
   // Throws InputError naming the missing curve.
   const TransferCurve& curve(const TransferKey& key) const;

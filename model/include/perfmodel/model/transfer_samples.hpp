@@ -7,6 +7,7 @@
 //   direction,memory,bytes,set,round,batch,event_s,wall_s
 //   h2d,pinned,4,fit,0,64,9.12e-06,9.31e-06
 //
+// A "# pcie_host_buffer: rotating|fixed" line says which host bytes the copies used.
 // One row is one timed batch of `batch` back-to-back copies of `bytes` each; event_s and wall_s
 // are the per-copy times (batch time / batch), by CUDA events and by the host's steady clock.
 // Small copies are batched so that the timer's resolution stays far below the copy time.
@@ -36,6 +37,10 @@ struct TransferSample {
 struct TransferSampleFile {
   Provenance provenance;
   std::vector<TransferSample> samples;
+  // Which host bytes the copies used ("# pcie_host_buffer: rotating|fixed"; calibrate
+  // --pcie-host-buffer); empty in files written before it was recorded: fixed bytes before commit
+  // 4e99ac3, rotating from it unless the command line says fixed.
+  std::string host_buffer;
 };
 
 std::string to_csv(const TransferSampleFile& file);
