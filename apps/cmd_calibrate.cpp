@@ -78,8 +78,8 @@ int cmd_calibrate(const Invocation& inv) {
   }
   if (calibration.quick && !vm["pcie-effort"].defaulted()) throw InputError("--pcie-effort: not with --quick");
   const std::string host_buffer = vm["pcie-host-buffer"].as<std::string>();
+  if (!is_pcie_host_buffer(host_buffer)) throw InputError("--pcie-host-buffer: expected fixed or rotating, got '" + host_buffer + "'");
   if (host_buffer == "fixed") calibration.pcie_host_buffer = PcieHostBuffer::fixed;
-  else if (host_buffer != "rotating") throw InputError("--pcie-host-buffer: expected fixed or rotating, got '" + host_buffer + "'");
   calibration.progress = &inv.err;
   const std::string out_path = vm["out"].as<std::string>();
   // Checked before anything is measured: a full calibration takes minutes, and the profile is

@@ -10,9 +10,9 @@
 // ones fewer (PcieRoundPlan). The issuing thread stays on one CPU for the whole run (a migration
 // costs a cold cache and a wake-up mid-copy). Unidirectional copies are the blocking cudaMemcpy a
 // program issues; bidirectional pairs are two cudaMemcpyAsync on two streams, both held at a
-// stream gate and released together. Each copy's host bytes follow the previous copy's in the (1 GiB) host buffer
-// (PcieHostCursor), so no copy finds its host side in the CPU's caches because of the copies
-// that ran before it. Half way through the rounds, fit sizes are added where the measured curve
+// stream gate and released together. Each copy's host bytes follow the previous copy's in the
+// (1 GiB) host buffer (PcieHostCursor), so no copy finds its host side in the CPU's caches
+// because of the copies that ran before it. Half way through the rounds, fit sizes are added where the measured curve
 // bends between two fit sizes (pcie_refinement_sizes), so the segmented fit sees where a regime
 // ends instead of guessing between distant sizes; they join the remaining rounds beside the main
 // sizes.

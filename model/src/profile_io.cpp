@@ -164,7 +164,7 @@ PcieCalibration read_pcie(const yaml::Value& v) {
   p.calibration_wall_s = v.get("calibration_wall_s").as_nonnegative();
   if (v.has("host_buffer")) {
     p.host_buffer = v.get("host_buffer").as_string();
-    if (p.host_buffer != "rotating" && p.host_buffer != "fixed")
+    if (!is_pcie_host_buffer(p.host_buffer))
       throw v.get("host_buffer").error("must be rotating or fixed, got '" + p.host_buffer + "'");
   }
   const yaml::Value curves = v.get("curves");

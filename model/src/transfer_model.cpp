@@ -31,6 +31,8 @@ std::optional<HostMemory> parse_host_memory(const std::string& s) {
   return std::nullopt;
 }
 
+bool is_pcie_host_buffer(const std::string& s) { return s == "rotating" || s == "fixed"; }
+
 std::string TransferKey::name() const { return std::string(to_string(direction)) + "/" + to_string(memory); }
 
 const std::vector<TransferKey>& calibrated_transfer_keys() {

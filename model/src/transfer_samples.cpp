@@ -34,7 +34,7 @@ TransferSampleFile parse_transfer_samples(const std::string& text, const std::st
   TransferSampleFile file;
   const auto on_metadata = [&](const std::string& key, const std::string& value, const csv::ErrorAt& error) {
     if (key != "pcie_host_buffer") return;  // other comments are allowed and ignored
-    if (value != "rotating" && value != "fixed") throw error(key, "must be rotating or fixed, got '" + value + "'");
+    if (!is_pcie_host_buffer(value)) throw error(key, "must be rotating or fixed, got '" + value + "'");
     file.host_buffer = value;
   };
   csv::read_sample_file(text, file_name, kMagic, kHeader, file.provenance, on_metadata,

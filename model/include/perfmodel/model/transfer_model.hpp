@@ -34,6 +34,9 @@ const char* to_string(Direction d);
 const char* to_string(HostMemory m);
 std::optional<Direction> parse_direction(const std::string& s);    // "h2d", "d2h", "bidir"
 std::optional<HostMemory> parse_host_memory(const std::string& s);  // "pinned", "pageable"
+// Which host bytes the copies of a calibration used, as profiles and samples files name it
+// (calibrate --pcie-host-buffer): "rotating" or "fixed".
+bool is_pcie_host_buffer(const std::string& s);
 
 struct TransferKey {
   Direction direction = Direction::h2d;
