@@ -209,6 +209,37 @@ TEST(SegmentedFit, NoSegmentSpansAChangeOfMethod) {
   EXPECT_NE(blind.segments.front().to_x, 9e5);
 }
 
+// Eight sizes on one line, three on another, then a change of method and eight on a third: the
+// three may form a segment of their own, since the change fixes one of its ends.
+namespace {
+std::vector<FitPoint> three_before_a_change(bool change_after_the_three) {
+  std::vector<FitPoint> points;
+  for (int i = 0; i < 19; ++i) {
+    const double x = 1e4 * (1 + i);
+    const double y = i < 8 ? 2e-6 + x / 4e9 : i < 11 ? 12e-6 + x / 12e9 : 30e-6 + x / 8e9;
+    const bool alone = change_after_the_three ? i >= 11 : i >= 14;
+    points.push_back({x, y, false, alone ? 1 : 4});
+  }
+  return points;
+}
+}  // namespace
+
+TEST(SegmentedFit, ASegmentAtAChangeOfMethodMayHoldOnePointLess) {
+  const SegmentedFit fit = fit_segmented_relative(three_before_a_change(true));
+  ASSERT_EQ(fit.segments.size(), 3u);
+  EXPECT_EQ(fit.segments[1].points, 3u);
+  EXPECT_EQ(fit.segments[1].to_x, 1.2e5);
+  EXPECT_LT(fit.max_rel_error, 1e-9);
+  // The three sizes away from the change (now at 1.5e5): only a segment that ends or starts there
+  // may hold three, so those three cannot be fitted exactly.
+  const SegmentedFit inside = fit_segmented_relative(three_before_a_change(false));
+  for (const LineSegment& s : inside.segments)
+    if (s.points < 4) {
+      EXPECT_TRUE(s.to_x == 1.5e5 || s.from_x == 1.5e5) << s.from_x << " - " << s.to_x;
+    }
+  EXPECT_GT(inside.max_rel_error, 1e-3);
+}
+
 TEST(SegmentedFit, AMethodRunTooShortForASegmentIsIgnored) {
   std::vector<FitPoint> points;
   for (int i = 0; i < 12; ++i) points.push_back({1e3 * (1 + i), 1e-5 + 1e-9 * i, false, i < 2 ? 3 : 1});

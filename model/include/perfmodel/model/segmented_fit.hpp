@@ -23,8 +23,10 @@
 // Points may carry a `method` (for transfers: how many copies one sample timed). Where the method
 // changes along x, the measurement changed, and so may the time: no segment spans the change, and
 // the boundary there is x_b itself, the first point of the new method (the caller arranges that
-// the method changes at a fitted point). When a run of one method has fewer than
-// `min_points_per_segment` points, the methods are ignored.
+// the method changes at a fitted point). A segment one of whose ends is such a change may hold
+// one point fewer than `min_points_per_segment` (that boundary is the measurement's, not a
+// breakpoint the fit chose). When a run of one method has fewer than `min_points_per_segment`
+// points, the methods are ignored.
 #include <cstddef>
 #include <limits>
 #include <vector>
