@@ -37,21 +37,25 @@ PcieCalibration refit(const std::string& samples = kSamples) { return fit_pcie(l
 
 double rate_at_1gib(const TransferCurve& c) { return 1073741824.0 / c.seconds(1073741824.0); }
 
-// The PCIe curves fitted to an experiment's gzipped samples (RUN.pcie_samples.csv.gz under the
-// host-buffer experiment), unpacked into the test's temporary folder for the reading.
-PcieCalibration refit_experiment(const std::string& run) {
-  const std::string from = std::string(PERFMODEL_TEST_DATA_DIR) + "/experiments/2026-11-23-h100-pcie-host-buffer/" + run +
-                           ".pcie_samples.csv.gz";
-  std::string name = run;
+// The PCIe curves fitted to gzipped samples (a path under data/), unpacked into the test's
+// temporary folder for the reading.
+PcieCalibration refit_gzipped(const std::string& under_data) {
+  const std::string from = std::string(PERFMODEL_TEST_DATA_DIR) + "/" + under_data;
+  std::string name = under_data;
   for (char& c : name)
     if (c == '/') c = '_';
   // Tests run in parallel processes: each unpacks its own copy.
-  const std::string to = ::testing::TempDir() + "/" + name + "." + std::to_string(::getpid()) + ".pcie_samples.csv";
+  const std::string to = ::testing::TempDir() + "/" + name + "." + std::to_string(::getpid()) + ".csv";
   const std::string command = "gzip -dc '" + from + "' > '" + to + "'";
   if (std::system(command.c_str()) != 0) throw std::runtime_error("cannot unpack " + from + " (is gzip installed?)");
   const TransferSampleFile samples = load_transfer_samples(to);
   std::remove(to.c_str());
   return fit_pcie(samples.samples, "recorded");
+}
+
+// The same for a run of the host-buffer experiment (RUN.pcie_samples.csv.gz there).
+PcieCalibration refit_experiment(const std::string& run) {
+  return refit_gzipped("experiments/2026-11-23-h100-pcie-host-buffer/" + run + ".pcie_samples.csv.gz");
 }
 
 }  // namespace
@@ -266,7 +270,7 @@ TEST(RecordedH100, RotatingHostBytesMeetTheHeldOutTargets) {
       {"be2ef489/rotating-2", 0.09},  // 0.59/2.95, 0.97/2.90, 0.14/0.76, 1.04/4.51, 1.69/8.46
       {"d8d1e857/rotating-1", 0.08},  // 0.57/2.00, 1.59/6.91, 0.15/0.53, 0.84/3.09, 1.71/6.84
       {"d8d1e857/rotating-3", 0.10},  // 0.48/1.95, 0.86/3.08, 0.22/1.05, 1.17/4.42, 1.50/9.53
-      {"ff5a1a65/call1-pcie-1", 0.08},  // 0.64/2.58, 1.67/7.97, 0.23/0.81, 1.21/7.15, 1.36/7.01
+      {"ff5a1a65/call1-pcie-1", 0.08},  // 0.64/2.58, 1.60/5.81, 0.23/0.81, 1.21/7.15, 1.36/7.01
       {"ff5a1a65/call2-pcie-1", 0.08},  // 0.74/2.30, 2.02/7.57, 0.39/2.07, 1.15/3.76, 0.96/6.71
   };
   for (const Run& run : runs) {
@@ -293,4 +297,44 @@ TEST(RecordedH100, FixedHostBytesBendTheH2dPageableCurve) {
     EXPECT_GT(fixed, 2 * r) << rotating;
   }
   EXPECT_GT(fixed, 0.08);
+}
+
+// A whole `perfmodel calibrate` (GPU, CPU and PCIe, rotating host bytes, both bidirectional
+// streams gated) on lease c2b15968, 2026-11-23 18:38 UTC, commit 5ad53be, that meets every one of
+// issue 2's targets: held-out mean / max 0.48 / 2.81 % h2d pinned, 1.01 / 4.26 % h2d pageable,
+// 0.15 / 0.57 % d2h pinned, 0.79 / 3.34 % d2h pageable, 0.84 / 4.85 % bidirectional; 54.67 and
+// 55.13 GB/s at 1 GiB (1.1 % and 0.1 % under nvbandwidth's); 24.2 s. (Three more calibrations
+// on that lease and two on the next missed one target or two each: data/profiles/README.md.)
+TEST(RecordedH100, AFullCalibrationMeetsEveryPcieTarget) {
+  const std::string lease = "profiles/lease-c2b15968/nvidia-h100-80gb-hbm3";
+  const PcieCalibration pcie = refit_gzipped(lease + ".pcie_samples.csv.gz");
+  for (const TransferKey& key : calibrated_transfer_keys()) {
+    const TransferCurve& c = pcie.curve(key);
+    ASSERT_TRUE(c.holdout.has_value()) << key.name();
+    const bool pinned_one_way = key.memory == HostMemory::pinned && key.direction != Direction::bidir;
+    EXPECT_LE(c.holdout->mean_rel_error, pinned_one_way ? 0.01 : 0.03) << key.name();
+    EXPECT_LE(c.holdout->max_rel_error, pinned_one_way ? 0.03 : 0.08) << key.name();
+  }
+  EXPECT_NEAR(rate_at_1gib(pcie.curve({Direction::h2d, HostMemory::pinned})) / 55.3e9, 1.0, 0.02);
+  EXPECT_NEAR(rate_at_1gib(pcie.curve({Direction::d2h, HostMemory::pinned})) / 55.2e9, 1.0, 0.02);
+  const Profile p = load_profile(std::string(PERFMODEL_TEST_DATA_DIR) + "/" + lease + ".yaml");
+  ASSERT_TRUE(p.pcie.has_value());
+  EXPECT_EQ(p.pcie->host_buffer, "rotating");
+  EXPECT_GT(p.pcie->calibration_wall_s, 10.0);
+  EXPECT_LE(p.pcie->calibration_wall_s, 30.0);
+}
+
+// The second calibration on that lease: its h2d pageable copies change path after 64 KiB and were
+// timed alone from 128 KiB, leaving three fit sizes between. With a four-point minimum the 64 KiB
+// copy joined their line, and the held-out 114 KB copy missed by 8.6 %; a segment at a change of
+// method may hold three points (segmented_fit.hpp), and the curve's maximum is 4.5 %.
+TEST(RecordedH100, ThreeSizesBeforeTheBatchChangeGetASegmentOfTheirOwn) {
+  const PcieCalibration pcie = refit_gzipped("profiles/lease-c2b15968/run2.nvidia-h100-80gb-hbm3.pcie_samples.csv.gz");
+  const TransferCurve& c = pcie.curve({Direction::h2d, HostMemory::pageable});
+  ASSERT_TRUE(c.holdout.has_value());
+  EXPECT_LE(c.holdout->max_rel_error, 0.05);
+  const TransferSegment& below = c.segment_for(114105);
+  EXPECT_EQ(below.sizes, 3u);
+  EXPECT_EQ(below.to_bytes, 131072);
+  EXPECT_GT(below.from_bytes, 65536);
 }
