@@ -304,7 +304,9 @@ TEST(RecordedH100, FixedHostBytesBendTheH2dPageableCurve) {
 // issue 2's targets: held-out mean / max 0.48 / 2.81 % h2d pinned, 1.01 / 4.26 % h2d pageable,
 // 0.15 / 0.57 % d2h pinned, 0.79 / 3.34 % d2h pageable, 0.84 / 4.85 % bidirectional; 54.67 and
 // 55.13 GB/s at 1 GiB (1.1 % and 0.1 % under nvbandwidth's); 24.2 s. (Three more calibrations
-// on that lease and two on the next missed one target or two each: data/profiles/README.md.)
+// on that lease and two on the next missed one target or two each: data/profiles/README.md; of
+// four PCIe-only runs on lease 6184c75e, whose link carried 52.5-53.2 GB/s h2d, two met every
+// held-out target: data/experiments/2026-11-23-h100-pcie-lease-6184c75e.)
 TEST(RecordedH100, AFullCalibrationMeetsEveryPcieTarget) {
   const std::string lease = "profiles/lease-c2b15968/nvidia-h100-80gb-hbm3";
   const PcieCalibration pcie = refit_gzipped(lease + ".pcie_samples.csv.gz");
