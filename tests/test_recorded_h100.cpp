@@ -31,27 +31,31 @@ const std::string kRepeat = kDir + "nvidia-h100-80gb-hbm3.repeat.yaml";
 // The quietest recorded run (lease f6238019, 09:00 UTC, commit fc37071: the repeat calibration of
 // the pair): the held-out limits hold there too, at its own level. It replaced the lease bundled
 // before (GPU fa6f3566, its samples in git history) in this role.
-const std::string kQuietSamples = kDir + "lease-f6238019/nvidia-h100-80gb-hbm3.repeat.pcie_samples.csv";
+const std::string kQuietSamples = kDir + "lease-f6238019/nvidia-h100-80gb-hbm3.repeat.pcie_samples.csv.gz";
 
-PcieCalibration refit(const std::string& samples = kSamples) { return fit_pcie(load_transfer_samples(samples).samples, "recorded"); }
-
-double rate_at_1gib(const TransferCurve& c) { return 1073741824.0 / c.seconds(1073741824.0); }
-
-// The PCIe curves fitted to gzipped samples (a path under data/), unpacked into the test's
-// temporary folder for the reading.
-PcieCalibration refit_gzipped(const std::string& under_data) {
-  const std::string from = std::string(PERFMODEL_TEST_DATA_DIR) + "/" + under_data;
-  std::string name = under_data;
+// Reads a samples file; a gzipped one (NAME.gz) is unpacked into the test's temporary folder first.
+TransferSampleFile load_samples(const std::string& path) {
+  const std::string gz = ".gz";
+  if (path.size() <= gz.size() || path.compare(path.size() - gz.size(), gz.size(), gz) != 0) return load_transfer_samples(path);
+  const std::string data = PERFMODEL_TEST_DATA_DIR;
+  std::string name = path.rfind(data, 0) == 0 ? path.substr(data.size()) : path;
   for (char& c : name)
     if (c == '/') c = '_';
   // Tests run in parallel processes: each unpacks its own copy.
   const std::string to = ::testing::TempDir() + "/" + name + "." + std::to_string(::getpid()) + ".csv";
-  const std::string command = "gzip -dc '" + from + "' > '" + to + "'";
-  if (std::system(command.c_str()) != 0) throw std::runtime_error("cannot unpack " + from + " (is gzip installed?)");
+  const std::string command = "gzip -dc '" + path + "' > '" + to + "'";
+  if (std::system(command.c_str()) != 0) throw std::runtime_error("cannot unpack " + path + " (is gzip installed?)");
   const TransferSampleFile samples = load_transfer_samples(to);
   std::remove(to.c_str());
-  return fit_pcie(samples.samples, "recorded");
+  return samples;
 }
+
+PcieCalibration refit(const std::string& samples = kSamples) { return fit_pcie(load_samples(samples).samples, "recorded"); }
+
+double rate_at_1gib(const TransferCurve& c) { return 1073741824.0 / c.seconds(1073741824.0); }
+
+// The PCIe curves fitted to gzipped samples (a path under data/).
+PcieCalibration refit_gzipped(const std::string& under_data) { return refit(std::string(PERFMODEL_TEST_DATA_DIR) + "/" + under_data); }
 
 // The same for a run of the host-buffer experiment (RUN.pcie_samples.csv.gz there).
 PcieCalibration refit_experiment(const std::string& run) {
