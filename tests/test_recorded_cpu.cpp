@@ -48,7 +48,12 @@ const Recorded kMachines[] = {
     // from whatever the shuffled size before them left cached. The 2026-11-22 run 2.9 %, worst 11 %.
     {"xeon-2core-vm.yaml", 2, 0.02, 0.09},
     // The H100 host: a 16-vCPU VM whose multi-threaded speed drifts from run to run (and within
-    // one). The bundled run (2026-11-23 04:29 UTC, GPU 300c76ef) averages 4.9 %, worst dot 23.9 %
+    // one). The bundled run (2026-11-23 19:58 UTC, GPU 110d06eb, commit c29c26e; no busy-host
+    // warning) averages 1.4 %, worst cosine 6.5 % (mv 4.6 %): both of issue 4's targets met, every
+    // kernel under 7 %. Its repeat minutes later carries the busy-host warning (4.6 %, worst dot
+    // 35.7 %, cholesky 27.9 %; see the busy-host test below) and is not held here.
+    {"nvidia-h100-80gb-hbm3.yaml", 16, 0.02, 0.075},
+    // The run bundled before it (2026-11-23 04:29 UTC, GPU 300c76ef, now lease-300c76ef/) averages 4.9 %, worst dot 23.9 %
     // (mv 12.2 %, mm 12.5 %, cosine 13 %: mean target met, max missed); its repeat minutes later
     // 4.0 %, worst cg 28.5 %. The lease before (03:50 UTC, GPU fa6f3566, kept below) 2.3 %, worst
     // cg 14.4 % (mv 13.1 %, dot 9.5 %), its repeat 3.4 %, worst dot 31 %; the one before that
@@ -60,7 +65,7 @@ const Recorded kMachines[] = {
     // both targets met. The run at 01:01 UTC (GPU 5c5ac176, in git history) averaged 4.3 %, worst
     // cg 33.5 %. The lease after the bundled one (05:23 UTC, GPU e8ad28eb, kept below, recorded
     // for its GPU validation run) 2.0 %, worst dot 9.1 % (cg 7.4 %, cosine 7.2 %): both targets met.
-    {"nvidia-h100-80gb-hbm3.yaml", 16, 0.05, 0.25},
+    {"lease-300c76ef/nvidia-h100-80gb-hbm3.yaml", 16, 0.05, 0.25},
     {"lease-e8ad28eb/nvidia-h100-80gb-hbm3.yaml", 16, 0.025, 0.10},
     // The lease after it (05:53 UTC, GPU 324324f1), the first H100-host calibration that adds
     // cliff sizes and warms each sample (15 rounds): 2.6 %, worst dot 12.2 % (mm 10.5 %; its
@@ -186,7 +191,7 @@ TEST(RecordedCpu, TheBusyHostCheckFlagsOnlyTheContendedRun) {
   };
   std::vector<std::string> quiet;
   for (const Recorded& m : kMachines) quiet.push_back(m.profile);
-  for (const char* repeat : {"nvidia-h100-80gb-hbm3.repeat.yaml", "lease-324324f1/nvidia-h100-80gb-hbm3.repeat.yaml",
+  for (const char* repeat : {"lease-300c76ef/nvidia-h100-80gb-hbm3.repeat.yaml", "lease-324324f1/nvidia-h100-80gb-hbm3.repeat.yaml",
                              "lease-cf74aa6d/nvidia-h100-80gb-hbm3.repeat.yaml"})
     quiet.push_back(repeat);
   for (const std::string& profile : quiet) {
@@ -206,16 +211,23 @@ TEST(RecordedCpu, TheBusyHostCheckFlagsOnlyTheContendedRun) {
   const std::vector<std::string> mv = warnings_of("lease-1410ec15/nvidia-h100-80gb-hbm3.yaml");
   ASSERT_EQ(mv.size(), 1u);
   EXPECT_NE(mv[0].find("the mv model missed its held-out sizes by 17.0 % on average, up to 44.8 %"), std::string::npos) << mv[0];
+  // The bundled run's repeat (lease 110d06eb, minutes after the bundled calibration, which is
+  // silent): dot's held-out sizes scattered while it ran.
+  const std::vector<std::string> dot = warnings_of("nvidia-h100-80gb-hbm3.repeat.yaml");
+  ASSERT_EQ(dot.size(), 1u);
+  EXPECT_NE(dot[0].find("the dot model missed its held-out sizes by 5.4 % on average, up to 35.7 %"), std::string::npos) << dot[0];
 }
 
-// A kernel sample is a batch of runs meant to last about 2 ms. The bundled H100 calibration sized
+// A kernel sample is a batch of runs meant to last about 2 ms. The H100 calibration bundled before
+// the current one (lease 300c76ef) sized
 // it from one probe run: 24 of its 127 sizes were sampled in under a millisecond (median), down to
 // 0.09 ms (dot's first sizes, whose probes met a pool still waking up). Lease 1410ec15's sized it
 // from the fastest of three runs: 3 of 166 still (dot at n = 49152: 0.15 ms). Since commit
 // 04f11a6 it is sized from back-to-back batches timed as the samples are: none on the 2-core VM,
 // though on the H100 host (lease 1c3cca94, samples not kept) 5 and 11 of 165 sizes were, a
 // stall during a probe batch shrinking the batch. Since commit 1380ff1 a sample runs on until it
-// lasts 2 ms: none on the H100 host either (leases 5f2c6c42 and f6238019, both calibrations each).
+// lasts 2 ms: none on the H100 host either (leases 5f2c6c42 and f6238019 and the bundled lease
+// 110d06eb, both calibrations each).
 TEST(RecordedCpu, KernelSamplesLastAboutTheBatchTarget) {
   auto short_sizes = [](const std::string& samples_file) {
     std::map<std::string, std::vector<double>> per_size;
@@ -226,7 +238,9 @@ TEST(RecordedCpu, KernelSamplesLastAboutTheBatchTarget) {
     for (auto& [size, seconds] : per_size) n += summarize(seconds).median < 1e-3 ? 1 : 0;
     return n;
   };
-  EXPECT_GE(short_sizes("nvidia-h100-80gb-hbm3.cpu_samples.csv"), 20);
+  EXPECT_GE(short_sizes("lease-300c76ef/nvidia-h100-80gb-hbm3.cpu_samples.csv"), 20);
+  EXPECT_EQ(short_sizes("nvidia-h100-80gb-hbm3.cpu_samples.csv"), 0);
+  EXPECT_EQ(short_sizes("nvidia-h100-80gb-hbm3.repeat.cpu_samples.csv"), 0);
   EXPECT_LE(short_sizes("lease-1410ec15/nvidia-h100-80gb-hbm3.repeat.cpu_samples.csv"), 3);
   EXPECT_EQ(short_sizes("xeon-2core-vm.cpu_samples.csv"), 0);
   EXPECT_EQ(short_sizes("lease-5f2c6c42/h100-host-cpu.cpu_samples.csv"), 0);

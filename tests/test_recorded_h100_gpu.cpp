@@ -50,10 +50,11 @@ TEST(RecordedH100Gpu, RefittingTheRawSamplesReproducesTheProfile) {
   EXPECT_NEAR(again.launch->queued->host_memset_s / g.launch->queued->host_memset_s, 1, 1e-6);
 }
 
-// Launches queued behind busy work cost the GPU less than the host needs to enqueue one (1.95 µs
-// against 3.59 µs in the bundled run, its repeat 1.81 against 3.55; 2.03 against 3.17, 2.03
+// Launches queued behind busy work cost the GPU less than the host needs to enqueue one (1.97 µs
+// against 4.35 µs in the bundled run, its repeat 1.96 against 3.48; 1.95 µs against 3.59 µs in
+// the run bundled before, its repeat 1.81 against 3.55; 2.03 against 3.17, 2.03
 // against 4.29, 1.80 against 4.06 and 2.0 against 3.9 on the leases before), and the GPU's cost
-// repeats between two runs to 15 % (1.95 and 1.81 µs in the bundled pair, 2.03 and 1.79, 2.03 and
+// repeats between two runs to 15 % (1.97 and 1.96 µs in the bundled pair, 1.95 and 1.81 in the pair before, 2.03 and 1.79, 2.03 and
 // 2.01 and 1.80 and 1.96 in the pairs before; the host's rate is what wanders: 3.2–4.3 µs across leases, 2.7–4.4 within one process,
 // data/experiments/2026-11-23-h100-launch-warmup).
 TEST(RecordedH100Gpu, QueuedLaunchesCostTheGpuLessThanTheHostAndRepeat) {

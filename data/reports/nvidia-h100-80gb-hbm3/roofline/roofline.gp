@@ -12,21 +12,21 @@ set ylabel 'performance (Gflop/s)'
 set key below font ',9' samplen 2 maxrows 4
 set title "Roofline: NVIDIA H100 80GB HBM3 (measured 2026-11-23)" font ',12'
 mn(a,b) = a < b ? a : b
-b_dram = 3110.63616
-b_l2 = 8636.91941
-b_shared = 33324.1934
-b_pcie = 55.0977403
-plot mn(63726.6553, b_dram*x) with lines lw 2 dt 1 lc rgb '#000000' title 'dram 3111 GB/s', \
-     mn(63726.6553, 3352.32*x) with lines lw 1 dt 2 lc rgb '#aaaaaa' notitle, \
-     mn(63726.6553, b_l2*x) with lines lw 2 dt 2 lc rgb '#000000' title 'l2 8637 GB/s', \
-     mn(63726.6553, b_shared*x) with lines lw 2 dt 3 lc rgb '#000000' title 'shared 33324 GB/s', \
-     mn(63726.6553, 33454.08*x) with lines lw 1 dt 2 lc rgb '#aaaaaa' notitle, \
-     mn(63726.6553, b_pcie*x) with lines lw 2 dt 4 lc rgb '#000000' title 'pcie 55 GB/s', \
-     (x >= 20.4866953 ? 63726.6553 : 1/0) with lines lw 2 lc rgb '#444444' title 'fp32 63.7 Tflop/s', \
+b_dram = 3053.24811
+b_l2 = 8424.41211
+b_shared = 33318.6761
+b_pcie = 54.8186929
+plot mn(63713.0862, b_dram*x) with lines lw 2 dt 1 lc rgb '#000000' title 'dram 3053 GB/s', \
+     mn(63713.0862, 3352.32*x) with lines lw 1 dt 2 lc rgb '#aaaaaa' notitle, \
+     mn(63713.0862, b_l2*x) with lines lw 2 dt 2 lc rgb '#000000' title 'l2 8424 GB/s', \
+     mn(63713.0862, b_shared*x) with lines lw 2 dt 3 lc rgb '#000000' title 'shared 33319 GB/s', \
+     mn(63713.0862, 33454.08*x) with lines lw 1 dt 2 lc rgb '#aaaaaa' notitle, \
+     mn(63713.0862, b_pcie*x) with lines lw 2 dt 4 lc rgb '#000000' title 'pcie 55 GB/s', \
+     (x >= 20.8673137 ? 63713.0862 : 1/0) with lines lw 2 lc rgb '#444444' title 'fp32 63.7 Tflop/s', \
      66908.16 with lines lw 1 dt 2 lc rgb '#aaaaaa' title 'fp32 datasheet', \
-     (x >= 10.5977922 ? 32965.8755 : 1/0) with lines lw 2 lc rgb '#444444' title 'fp64 33 Tflop/s', \
+     (x >= 10.8525409 ? 33135.4999 : 1/0) with lines lw 2 lc rgb '#444444' title 'fp64 33.1 Tflop/s', \
      33454.08 with lines lw 1 dt 2 lc rgb '#aaaaaa' title 'fp64 datasheet', \
-     (x >= 21.2456228 ? 66087.4023 : 1/0) with lines lw 2 lc rgb '#444444' title 'fp16 66.1 Tflop/s', \
+     (x >= 21.6469436 ? 66093.4896 : 1/0) with lines lw 2 lc rgb '#444444' title 'fp16 66.1 Tflop/s', \
      133816.32 with lines lw 1 dt 2 lc rgb '#aaaaaa' title 'fp16 datasheet', \
      'points.csv' skip 1 using 3:($4/1e9):(0):(($5-$4)/1e9) with vectors nohead lw 1 lc rgb '#666666' notitle, \
      'points.csv' skip 1 using 3:($4/1e9) with points pt 7 ps 1.0 lc rgb '#000000' title 'measured (validation run)', \

@@ -22,13 +22,13 @@ plot 1 with lines lc rgb '#aaaaaa' notitle, 'speedup_predicted.csv' skip 1 using
 set title 'cg (GPU: cg)' font ',10'
 set xlabel 'matrix order (n x n)' font ',8'
 unset arrow
-set arrow from 1047.86147, graph 0 to 1047.86147, graph 1 nohead dt 3 lc rgb '#555555'
-plot 1 with lines lc rgb '#aaaaaa' notitle, 'speedup_predicted.csv' skip 1 using (strcol(1) eq 'cg' ? $3 : 1/0):4 with lines lw 2 lc rgb '#000000' title 'predicted', 'speedup_measured.csv' skip 1 using (strcol(1) eq 'cg' ? $3 : 1/0):4 with points pt 7 ps 0.9 lc rgb '#000000' title 'measured', 1/0 with lines dt 3 lc rgb '#555555' title 'crossover n = 1048'
+set arrow from 2005.17436, graph 0 to 2005.17436, graph 1 nohead dt 3 lc rgb '#555555'
+plot 1 with lines lc rgb '#aaaaaa' notitle, 'speedup_predicted.csv' skip 1 using (strcol(1) eq 'cg' ? $3 : 1/0):4 with lines lw 2 lc rgb '#000000' title 'predicted', 'speedup_measured.csv' skip 1 using (strcol(1) eq 'cg' ? $3 : 1/0):4 with points pt 7 ps 0.9 lc rgb '#000000' title 'measured', 1/0 with lines dt 3 lc rgb '#555555' title 'crossover n = 2005'
 set title 'cholesky (GPU: cholesky-opt)' font ',10'
 set xlabel 'matrix order (n x n)' font ',8'
 unset arrow
-set arrow from 1334.84504, graph 0 to 1334.84504, graph 1 nohead dt 3 lc rgb '#555555'
-plot 1 with lines lc rgb '#aaaaaa' notitle, 'speedup_predicted.csv' skip 1 using (strcol(1) eq 'cholesky' ? $3 : 1/0):4 with lines lw 2 lc rgb '#000000' title 'predicted', 'speedup_measured.csv' skip 1 using (strcol(1) eq 'cholesky' ? $3 : 1/0):4 with points pt 7 ps 0.9 lc rgb '#000000' title 'measured', 1/0 with lines dt 3 lc rgb '#555555' title 'crossover n = 1335'
+set arrow from 1440.79727, graph 0 to 1440.79727, graph 1 nohead dt 3 lc rgb '#555555'
+plot 1 with lines lc rgb '#aaaaaa' notitle, 'speedup_predicted.csv' skip 1 using (strcol(1) eq 'cholesky' ? $3 : 1/0):4 with lines lw 2 lc rgb '#000000' title 'predicted', 'speedup_measured.csv' skip 1 using (strcol(1) eq 'cholesky' ? $3 : 1/0):4 with points pt 7 ps 0.9 lc rgb '#000000' title 'measured', 1/0 with lines dt 3 lc rgb '#555555' title 'crossover n = 1441'
 set title 'conv2d (GPU: conv2d-shared)' font ',10'
 set xlabel 'image side (n x n)' font ',8'
 unset arrow

@@ -8,7 +8,7 @@ set format y '10^{%L}'
 set xlabel 'measured time (s)'
 set ylabel 'predicted time (s)'
 set key top left font ',9' samplen 2
-set title "GPU kernel time, NVIDIA H100 80GB HBM3: median |error| 7.0 %, p90 19.8 % (423 runs)" font ',12'
+set title "GPU kernel time, NVIDIA H100 80GB HBM3: median |error| 6.4 %, p90 19.0 % (423 runs)" font ',12'
 plot x with lines lc rgb '#000000' dt 1 title 'predicted = measured', \
      1.2*x with lines lc rgb '#888888' dt 2 title '±20 %', 0.8*x with lines lc rgb '#888888' dt 2 notitle, \
      'predictions.csv' skip 1 using (strcol(2) eq 'blur' ? $6 : 1/0):8 with points pt 1 ps 0.8 lc rgb '#000000' title 'blur', \
