@@ -92,6 +92,7 @@ int predict_transfer(const Invocation& inv) {
                           {"misaligned_s", Cell(p.misaligned_s, Unit::seconds)},
                           {"segment_from_bytes", Cell(p.segment_from_bytes, Unit::bytes)},
                           {"segment_to_bytes", Cell(p.segment_to_bytes, Unit::bytes)},
+                          {"bridge", Cell(p.bridge)},
                           {"extrapolated", Cell(p.extrapolated)}});
   }
   report.tables.push_back(std::move(table));

@@ -151,8 +151,11 @@ TEST(ProfileYaml, EachKindOfBadProfileGetsItsOwnError) {
   const struct {
     std::string from, to, expected;  // expected: a regex the message must match
   } cases[] = {
-      {"schema_version: 2", "schema_version: 1", R"(bad\.yaml:2:\d+: schema_version: unsupported profile schema version 1; this perfmodel reads version 2)"},
-      {"schema_version: 2", "schema_version: one", R"(bad\.yaml:2:\d+: schema_version: expected an integer)"},
+      {"schema_version: 3", "schema_version: 1", R"(bad\.yaml:2:\d+: schema_version: unsupported profile schema version 1; this perfmodel reads versions 2-3)"},
+      {"schema_version: 3", "schema_version: 4", R"(bad\.yaml:2:\d+: schema_version: unsupported profile schema version 4; this perfmodel reads versions 2-3)"},
+      {"schema_version: 3", "schema_version: one", R"(bad\.yaml:2:\d+: schema_version: expected an integer)"},
+      // a segment fitted on no sizes is a bridge, which may not open or close a curve
+      {"sizes: 20", "sizes: 0", R"(segments\[0\]\.sizes: a bridge \(a segment fitted on no sizes\) must lie between two fitted segments)"},
       {"  samples_file: x.pcie_samples.csv\n", "", R"(bad\.yaml:\d+:\d+: pcie\.samples_file: missing key)"},
       {"samples_file:", "sample_file:", R"(pcie\.sample_file: unknown key)"},
       {"setup_s: 9.1", "setup_s: -9.1", R"(bad\.yaml:\d+:\d+: pcie\.curves\.h2d\.pinned\.segments\[0\]\.setup_s: must be >= 0)"},
@@ -226,4 +229,39 @@ TEST(ProfileYaml, SaveIsAtomicAndLoadNamesTheFile) {
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("missing.yaml"), std::string::npos);
   }
+}
+
+// Schema 3: a segment fitted on no sizes bridges a gap between two fitted ones, and its line's
+// intercept may be negative as long as its time is positive over its range; version 2 profiles
+// (no bridges) still read, and in them, as in any fitted segment, a negative setup time is an error.
+TEST(ProfileYaml, ABridgeMayHaveANegativeInterceptOnlyBetweenFittedSegments) {
+  Profile p = sample_profile();
+  TransferCurve& c = p.pcie->curves.at({Direction::h2d, HostMemory::pinned});
+  // 65537 B: 9.12 µs + 19.86 µs on the left line; the bridge to 131072 B, the right segment's start.
+  c.segments = {{0, 65537, 9.123456789e-6, 1.0 / 3.3e9, 0, 20, 0.002, 0.01},
+                {65537, 131072, -2.0e-5, 6.0e-10, 0, 0, 0, 0},
+                {131072, INFINITY, 2.5e-5, 1.0 / 5.53e10, 2e-7, 37, 0.003, 0.012}};
+  const std::string yaml = profile_to_yaml(p);
+  const Profile back = parse_profile(yaml, "p.yaml");
+  const TransferCurve& b = back.pcie->curves.at({Direction::h2d, HostMemory::pinned});
+  ASSERT_EQ(b.segments.size(), 3u);
+  EXPECT_TRUE(b.segments[1].is_bridge());
+  EXPECT_FALSE(b.segments[0].is_bridge());
+  EXPECT_EQ(b.segments[1].setup_s, -2.0e-5);
+  EXPECT_NEAR(b.seconds(100000), -2.0e-5 + 6.0e-10 * 100000, 1e-18);
+  auto error = [&](const std::string& from, const std::string& to) {
+    try {
+      parse_profile(std::regex_replace(yaml, std::regex(from), to, std::regex_constants::format_first_only), "bad.yaml");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(accepted)");
+  };
+  // Read as version 2, the bridge's negative intercept is the error it always was.
+  EXPECT_NE(error("schema_version: 3", "schema_version: 2").find("segments[1].setup_s: must be >= 0"), std::string::npos);
+  // A bridge whose line is not positive where it starts.
+  EXPECT_NE(error("setup_s: -2", "setup_s: -9").find("segments[1].setup_s: a bridge's time must be positive"), std::string::npos);
+  // A fitted segment's setup time stays non-negative.
+  EXPECT_NE(error("misaligned_s: 0, sizes: 0,", "misaligned_s: 0, sizes: 3,").find("segments[1].setup_s: must be >= 0"),
+            std::string::npos);
 }

@@ -28,18 +28,28 @@ std::vector<FitPoint> synthetic(const std::vector<TrueSegment>& truth, double no
   return points;
 }
 
+// The segments fitted on points (bridges, fitted on none, left out).
+std::vector<LineSegment> fitted(const SegmentedFit& fit) {
+  std::vector<LineSegment> out;
+  for (const LineSegment& s : fit.segments)
+    if (s.points > 0) out.push_back(s);
+  return out;
+}
+
 }  // namespace
 
 TEST(SegmentedFit, RecoversThreeRegimesAndTheirConstants) {
   // A PCIe-like curve: 10 us latency; staged copies at 4 GB/s from 64 KiB; DMA at 50 GB/s from 4 MiB.
   const std::vector<TrueSegment> truth = {{65536, 10e-6, 1.0 / 20e9}, {4194304, 14e-6, 1.0 / 8e9}, {INFINITY, 300e-6, 1.0 / 50e9}};
   const SegmentedFit fit = fit_segmented_relative(synthetic(truth, 0.003, 7));
-  ASSERT_EQ(fit.segments.size(), 3u);
-  EXPECT_NEAR(fit.segments[0].to_x / 65536, 1.0, 0.2);
-  EXPECT_NEAR(fit.segments[1].to_x / 4194304, 1.0, 0.2);
-  EXPECT_NEAR(fit.segments[0].intercept / 10e-6, 1.0, 0.02);
-  EXPECT_NEAR(fit.segments[2].slope * 50e9, 1.0, 0.01);
-  EXPECT_NEAR(fit.segments[1].slope * 8e9, 1.0, 0.05);
+  const std::vector<LineSegment> lines = fitted(fit);
+  ASSERT_EQ(lines.size(), 3u);
+  // Each change of regime lies between the last point of one line and the first of the next.
+  EXPECT_NEAR(std::sqrt(lines[0].to_x * lines[1].from_x) / 65536, 1.0, 0.2);
+  EXPECT_NEAR(std::sqrt(lines[1].to_x * lines[2].from_x) / 4194304, 1.0, 0.2);
+  EXPECT_NEAR(lines[0].intercept / 10e-6, 1.0, 0.02);
+  EXPECT_NEAR(lines[2].slope * 50e9, 1.0, 0.01);
+  EXPECT_NEAR(lines[1].slope * 8e9, 1.0, 0.05);
   EXPECT_LT(fit.mean_rel_error, 0.005);
   EXPECT_EQ(fit.segments.front().from_x, 0.0);
   EXPECT_TRUE(std::isinf(fit.segments.back().to_x));
@@ -69,7 +79,14 @@ TEST(SegmentedFit, SegmentsAreContiguousAndRespectTheMinimumSize) {
   const SegmentedFit fit = fit_segmented_relative(
       synthetic({{1 << 12, 8e-6, 1e-10}, {1 << 20, 9e-6, 2e-10}, {INFINITY, 2e-4, 2e-11}}, 0.01, 11), options);
   for (std::size_t k = 0; k < fit.segments.size(); ++k) {
-    EXPECT_GE(fit.segments[k].points, 6u);
+    if (fit.segments[k].points > 0) {
+      EXPECT_GE(fit.segments[k].points, 6u);
+    } else {  // a bridge: between two fitted segments, meeting their lines at its ends
+      ASSERT_TRUE(k > 0 && k + 1 < fit.segments.size());
+      const LineSegment &l = fit.segments[k - 1], &b = fit.segments[k], &r = fit.segments[k + 1];
+      EXPECT_NEAR(b.intercept + b.slope * b.from_x, l.intercept + l.slope * b.from_x, 1e-9 * l.intercept);
+      EXPECT_NEAR(b.intercept + b.slope * b.to_x, r.intercept + r.slope * b.to_x, 1e-9 * r.intercept);
+    }
     if (k > 0) {
       EXPECT_EQ(fit.segments[k].from_x, fit.segments[k - 1].to_x);
     }
@@ -234,7 +251,7 @@ TEST(SegmentedFit, ASegmentAtAChangeOfMethodMayHoldOnePointLess) {
   // may hold three, so those three cannot be fitted exactly.
   const SegmentedFit inside = fit_segmented_relative(three_before_a_change(false));
   for (const LineSegment& s : inside.segments)
-    if (s.points < 4) {
+    if (s.points > 0 && s.points < 4) {
       EXPECT_TRUE(s.to_x == 1.5e5 || s.from_x == 1.5e5) << s.from_x << " - " << s.to_x;
     }
   EXPECT_GT(inside.max_rel_error, 1e-3);
@@ -246,4 +263,54 @@ TEST(SegmentedFit, AMethodRunTooShortForASegmentIsIgnored) {
   const SegmentedFit fit = fit_segmented_relative(points);  // two points of method 3: fewer than 4
   EXPECT_EQ(fit.segments.size(), 1u);
   EXPECT_LT(fit.max_rel_error, 1e-9);
+}
+
+// Two regimes with no point between 1e4 and 2e4 whose lines do not meet there: the time rises
+// across the gap (a copy path that switches, say). A held-out size in the gap gets the straight
+// line between what the two lines give at its ends, not whichever line a step at the geometric
+// mean hands it; where the time falls across the gap, or at a change of method, the model steps.
+namespace {
+std::vector<FitPoint> two_lines_around_a_gap(double right_intercept) {
+  std::vector<FitPoint> points;
+  for (int i = 0; i < 8; ++i) points.push_back({1e3 * (3 + i * 1), 5e-6 + 1e3 * (3 + i) / 5e9});         // 3e3 … 1e4
+  for (int i = 0; i < 8; ++i) points.push_back({2e4 + 1e4 * i, right_intercept + (2e4 + 1e4 * i) / 20e9});  // 2e4 … 9e4
+  return points;
+}
+}  // namespace
+
+TEST(SegmentedFit, ABridgeSpansARisingGapWhereTheLinesDoNotMeet) {
+  // Left: 5 µs + x / 5 GB/s (7 µs at 1e4); right: 16 µs + x / 20 GB/s (17 µs at 2e4): they would
+  // meet at x < 0, never in the gap.
+  const std::vector<FitPoint> points = two_lines_around_a_gap(16e-6);
+  const SegmentedFit fit = fit_segmented_relative(points);
+  ASSERT_EQ(fit.segments.size(), 3u);
+  const LineSegment& bridge = fit.segments[1];
+  EXPECT_EQ(bridge.points, 0u);
+  EXPECT_EQ(fit.segments[0].points, 8u);
+  EXPECT_EQ(fit.segments[2].points, 8u);
+  EXPECT_GT(bridge.from_x, 1e4);
+  EXPECT_LT(bridge.from_x, 1e4 * (1 + 1e-12));
+  EXPECT_EQ(bridge.to_x, 2e4);
+  EXPECT_LT(bridge.intercept, 0);  // steeper than proportional: only its values in the gap count
+  // The fitted points are the lines' own, and the gap's middle is the mean of the ends.
+  EXPECT_NEAR(fit.evaluate(1e4), 7e-6, 1e-12);
+  EXPECT_NEAR(fit.evaluate(2e4), 17e-6, 1e-12);
+  EXPECT_NEAR(fit.evaluate(1.5e4), 12e-6, 1e-12);
+  for (double x = 1e4; x < 2e4; x += 500) EXPECT_LE(fit.evaluate(x), fit.evaluate(x + 500));
+  // Without bridges the model steps at √(1e4 · 2e4) and 1.5e4 takes the right line: 16.75 µs.
+  SegmentedFitOptions no_bridges;
+  no_bridges.bridge_gaps = false;
+  const SegmentedFit stepped = fit_segmented_relative(points, no_bridges);
+  ASSERT_EQ(stepped.segments.size(), 2u);
+  EXPECT_NEAR(stepped.segments[0].to_x, std::sqrt(2e8), 1e-6);
+  EXPECT_NEAR(stepped.evaluate(1.5e4), 16.75e-6, 1e-12);
+  // A falling gap (the right line 1 µs lower at 2e4 than the left at 1e4) keeps the step.
+  const SegmentedFit falling = fit_segmented_relative(two_lines_around_a_gap(5e-6));
+  for (const LineSegment& s : falling.segments) EXPECT_GT(s.points, 0u);
+  // A change of method at the gap is the measurement's own step: no bridge either.
+  std::vector<FitPoint> methods = points;
+  for (std::size_t i = 8; i < methods.size(); ++i) methods[i].method = 1;
+  const SegmentedFit changed = fit_segmented_relative(methods);
+  ASSERT_EQ(changed.segments.size(), 2u);
+  EXPECT_EQ(changed.segments[0].to_x, 2e4);
 }

@@ -68,7 +68,7 @@ std::string profile_to_yaml(const Profile& profile) {
   YAML::Emitter out;
   out.SetDoublePrecision(17);
   out << YAML::BeginMap;
-  out << YAML::Key << "schema_version" << YAML::Value << profile.schema_version;
+  out << YAML::Key << "schema_version" << YAML::Value << kProfileSchemaVersion;  // what is written is the newest form
   out << YAML::Key << "provenance" << YAML::Value << YAML::BeginMap;
   for (const auto& [key, value] : profile.provenance.fields())
     out << YAML::Key << key << YAML::Value << YAML::DoubleQuoted << *value;
@@ -113,7 +113,7 @@ std::string profile_to_yaml(const Profile& profile) {
 // ---------------------------------------------------------------- reading
 namespace {
 
-TransferCurve read_curve(const yaml::Value& v) {
+TransferCurve read_curve(const yaml::Value& v, int schema) {
   v.allow_only({"criterion", "samples", "min_bytes", "max_bytes", "fit", "holdout", "segments"});
   TransferCurve c;
   c.criterion = v.get("criterion").as_string();
@@ -133,10 +133,17 @@ TransferCurve read_curve(const yaml::Value& v) {
     TransferSegment seg;
     seg.from_bytes = s.get("from_bytes").as_nonnegative();
     seg.to_bytes = s.get("to_bytes").as_nonnegative_or_inf();
-    seg.setup_s = s.get("setup_s").as_nonnegative();
+    seg.sizes = s.get("sizes").as_count();
+    // A bridge (schema 3: fitted on no sizes) is a line across a gap: only its values there mean
+    // anything, so its intercept may be negative, not its time.
+    const bool bridge = schema >= 3 && seg.sizes == 0;
+    seg.setup_s = bridge ? s.get("setup_s").as_double() : s.get("setup_s").as_nonnegative();
     seg.s_per_byte = s.get("s_per_byte").as_nonnegative();
     seg.misaligned_s = s.get("misaligned_s").as_nonnegative();
-    seg.sizes = s.get("sizes").as_count();
+    if (bridge && (i == 0 || i + 1 == n))
+      throw s.get("sizes").error("a bridge (a segment fitted on no sizes) must lie between two fitted segments");
+    if (bridge && !(seg.setup_s + seg.s_per_byte * s.get("from_bytes").as_nonnegative() > 0))
+      throw s.get("setup_s").error("a bridge's time must be positive over its range (setup_s + s_per_byte * from_bytes <= 0)");
     seg.mean_rel_error = s.get("mean_rel_error").as_nonnegative();
     seg.max_rel_error = s.get("max_rel_error").as_nonnegative();
     if (!(seg.to_bytes > seg.from_bytes)) throw s.get("to_bytes").error("must be greater than from_bytes");
@@ -154,7 +161,7 @@ TransferCurve read_curve(const yaml::Value& v) {
   return c;
 }
 
-PcieCalibration read_pcie(const yaml::Value& v) {
+PcieCalibration read_pcie(const yaml::Value& v, int schema) {
   v.allow_only({"samples_file", "timer", "calibration_wall_s", "host_buffer", "curves"});
   PcieCalibration p;
   p.samples_file = v.get("samples_file").as_string();
@@ -174,7 +181,7 @@ PcieCalibration read_pcie(const yaml::Value& v) {
     const yaml::Value by_memory = curves.get(to_string(d));
     by_memory.allow_only({"pinned", "pageable"});
     for (HostMemory m : {HostMemory::pinned, HostMemory::pageable})
-      if (by_memory.has(to_string(m))) p.curves[{d, m}] = read_curve(by_memory.get(to_string(m)));
+      if (by_memory.has(to_string(m))) p.curves[{d, m}] = read_curve(by_memory.get(to_string(m)), schema);
   }
   if (p.curves.empty()) throw curves.error("no transfer curve");
   return p;
@@ -189,9 +196,10 @@ Profile parse_profile(const std::string& yaml_text, const std::string& file_name
   Profile profile;
   const yaml::Value version = root.get("schema_version");
   const long long found = version.as_integer();
-  if (found != kProfileSchemaVersion)
-    throw version.error("unsupported profile schema version " + std::to_string(found) + "; this perfmodel reads version " +
-                        std::to_string(kProfileSchemaVersion) + " (re-run `perfmodel calibrate` to produce one)");
+  if (found < kOldestReadableProfileSchemaVersion || found > kProfileSchemaVersion)
+    throw version.error("unsupported profile schema version " + std::to_string(found) + "; this perfmodel reads versions " +
+                        std::to_string(kOldestReadableProfileSchemaVersion) + "-" + std::to_string(kProfileSchemaVersion) +
+                        " (re-run `perfmodel calibrate` to produce one)");
   profile.schema_version = static_cast<int>(found);
 
   const yaml::Value provenance = root.get("provenance");
@@ -204,7 +212,7 @@ Profile parse_profile(const std::string& yaml_text, const std::string& file_name
   for (auto& [name, value] : fields) *value = provenance.get(name).as_string();
   if (provenance.has("refit")) profile.provenance.refit = provenance.get("refit").as_string();
 
-  if (root.has("pcie")) profile.pcie = read_pcie(root.get("pcie"));
+  if (root.has("pcie")) profile.pcie = read_pcie(root.get("pcie"), profile.schema_version);
   if (root.has("gpu")) profile.gpu = sections::read_gpu(root.get("gpu"));
   if (root.has("cpu")) profile.cpu = sections::read_cpu(root.get("cpu"));
   return profile;

@@ -211,22 +211,46 @@ SegmentedFit fit_segmented_relative(std::vector<FitPoint> points, const Segmente
   }
   fit.mean_rel_error = total_error / dn;
 
-  fit.segments.front().from_x = 0;
-  fit.segments.back().to_x = kInf;
-  for (std::size_t k = 0; k + 1 < runs.size(); ++k) {
+  // Boundaries, and a bridge across each gap where the two lines neither meet nor fall (see the
+  // header: the time across a gap without a fitted size is the straight line between what the
+  // two fitted lines give at its ends).
+  std::vector<LineSegment> placed;
+  for (std::size_t k = 0; k < runs.size(); ++k) {
+    placed.push_back(fit.segments[k]);
+    if (k == 0) placed.back().from_x = 0;
+    if (k + 1 == runs.size()) {
+      placed.back().to_x = kInf;
+      break;
+    }
     const double xa = points[runs[k].second].x, xb = points[runs[k + 1].first].x;
     const LineSegment& l = fit.segments[k];
     const LineSegment& r = fit.segments[k + 1];
     double boundary = std::sqrt(xa * xb);
+    bool bridged = false;
     if (method_start[runs[k].second] != method_start[runs[k + 1].first]) {
       boundary = xb;  // the measurement changed at xb
-    } else if (l.slope != r.slope) {
-      const double cross = (r.intercept - l.intercept) / (l.slope - r.slope);
-      if (cross > xa && cross < xb) boundary = cross;
+    } else {
+      const double cross = l.slope != r.slope ? (r.intercept - l.intercept) / (l.slope - r.slope) : kInf;
+      const double ya = l.intercept + l.slope * xa, yb = r.intercept + r.slope * xb;
+      if (cross > xa && cross < xb) {
+        boundary = cross;
+      } else if (options.bridge_gaps && yb >= ya) {
+        LineSegment bridge;
+        bridge.from_x = std::nextafter(xa, kInf);  // xa itself is the left line's
+        bridge.to_x = xb;
+        bridge.slope = (yb - ya) / (xb - xa);
+        bridge.intercept = ya - bridge.slope * xa;
+        bridge.penalty = 0.5 * (l.penalty + r.penalty);
+        placed.back().to_x = bridge.from_x;
+        placed.push_back(bridge);
+        boundary = xb;
+        bridged = true;
+      }
     }
-    fit.segments[k].to_x = boundary;
+    if (!bridged) placed.back().to_x = boundary;
     fit.segments[k + 1].from_x = boundary;
   }
+  fit.segments = std::move(placed);
   return fit;
 }
 

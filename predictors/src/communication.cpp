@@ -23,6 +23,7 @@ TransferPrediction CommunicationPredictor::predict(const Transfer& transfer) con
   p.s_per_byte = segment.s_per_byte;
   p.segment_from_bytes = segment.from_bytes;
   p.segment_to_bytes = segment.to_bytes;
+  p.bridge = segment.is_bridge();
   p.extrapolated = curve.extrapolates(bytes);
   return p;
 }

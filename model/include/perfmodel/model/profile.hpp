@@ -15,8 +15,12 @@ namespace perfmodel {
 // The schema this build reads and writes. A file with any other version is rejected.
 // 1: provenance + pcie.  2: + gpu (device, ceilings, concurrency, latency, bank conflicts,
 // partition camping, launch, overlap) + cpu (bandwidth curves, cache plateaus, compute
-// ceilings, per-kernel time model).
-inline constexpr int kProfileSchemaVersion = 2;
+// ceilings, per-kernel time model).  3: a PCIe segment fitted on no sizes (`sizes: 0`) is a
+// bridge across a gap between two fitted segments (segmented_fit.hpp), whose setup_s (the line's
+// intercept) may be negative. A version-3 reader reads version 2 (which has no bridges); a
+// profile is always written as the newest version.
+inline constexpr int kProfileSchemaVersion = 3;
+inline constexpr int kOldestReadableProfileSchemaVersion = 2;
 
 struct PcieCalibration {
   std::map<TransferKey, TransferCurve> curves;

@@ -57,8 +57,10 @@ struct TransferSegment {
   double setup_s = 0;     // c1
   double s_per_byte = 0;  // 1/T_x + c0
   double misaligned_s = 0;  // extra time of a size that is not a multiple of the curve's alignment
-  std::size_t sizes = 0;  // distinct sizes fitted in this segment
+  std::size_t sizes = 0;  // distinct sizes fitted in this segment; 0: a bridge (segmented_fit.hpp)
   double mean_rel_error = 0, max_rel_error = 0;
+
+  bool is_bridge() const { return sizes == 0; }
 
   double seconds(double bytes, bool misaligned) const {
     return setup_s + s_per_byte * bytes + (misaligned ? misaligned_s : 0.0);

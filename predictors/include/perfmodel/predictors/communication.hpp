@@ -26,6 +26,8 @@ struct TransferPrediction {
   bool misaligned = false;           // size with a ragged tail (is_misaligned)
   double misaligned_s = 0;           // what that costs here (included in seconds)
   double segment_from_bytes = 0, segment_to_bytes = 0;
+  bool bridge = false;               // the segment is a bridge across a gap between fitted ones
+                                     // (its setup_s is a line's intercept, possibly negative)
   bool extrapolated = false;         // outside the calibrated size range
 };
 
