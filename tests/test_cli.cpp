@@ -87,6 +87,26 @@ TEST(Cli, PredictTransferInEveryFormat) {
   EXPECT_NE(t.out.find("20.01 ms"), std::string::npos) << t.out;
 }
 
+// A size in a gap the fit bridged (the bundled profile's d2h pageable curve between its fit sizes
+// of 786432 and 1048576 B) says so, with the bridge's line; a size on a fitted segment does not.
+TEST(Cli, PredictTransferSaysWhenASizeLiesOnABridge) {
+  const std::string profile = std::string(PERFMODEL_TEST_DATA_DIR) + "/profiles/nvidia-h100-80gb-hbm3.yaml";
+  auto predict = [&](const std::string& bytes) {
+    const Result r = run({"predict", "transfer", "--bytes", bytes, "--direction", "d2h", "--memory", "pageable", "--profile",
+                          profile, "--format", "json"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    return YAML::Load(r.out)["transfers"][0];
+  };
+  const YAML::Node in_gap = predict("900000"), fitted = predict("600000");
+  EXPECT_TRUE(in_gap["bridge"].as<bool>());
+  EXPECT_FALSE(fitted["bridge"].as<bool>());
+  EXPECT_EQ(in_gap["segment_to_bytes"].as<double>(), 1048576.0);
+  // Between the fitted lines' values at the gap's ends.
+  const double at_start = predict("786432")["seconds"].as<double>(), at_end = predict("1048576")["seconds"].as<double>();
+  EXPECT_GT(in_gap["seconds"].as<double>(), at_start);
+  EXPECT_LT(in_gap["seconds"].as<double>(), at_end);
+}
+
 // Rows of one table may have different columns (a transfer curve without held-out sizes has no
 // held-out columns; a profile fitted before the noise figures has none of those): the header is
 // their union, and a row shows an empty CSV cell or a '-' where it has no value, never a value
