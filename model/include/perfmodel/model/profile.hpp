@@ -12,7 +12,7 @@
 
 namespace perfmodel {
 
-// The schema this build reads and writes. A file with any other version is rejected.
+// The schema this build writes, and the oldest it reads; a file of any other version is rejected.
 // 1: provenance + pcie.  2: + gpu (device, ceilings, concurrency, latency, bank conflicts,
 // partition camping, launch, overlap) + cpu (bandwidth curves, cache plateaus, compute
 // ceilings, per-kernel time model).  3: a PCIe segment fitted on no sizes (`sizes: 0`) is a
