@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Runs ON the lent GPU machine, from the repository root, with dist/bin and dist/tests carried
-# (build them here first with scripts/build-portable.sh; the whole of dist/ and the tracked tree
-# exceed the device tool's 64 MiB) and PERFMODEL_DATA_DIR=$PWD/data, so that the binary finds the
-# bundled data in the tree there. The command of the 2026-11-23 03:43 UTC run:
+# Runs ON the lent GPU machine, from the repository root, with dist/bin carried (build it here
+# first with scripts/build-portable.sh; dist/tests, for the `tests` step, travels in a call of its
+# own: with the tracked tree, dist/bin and dist/tests together exceed the device tool's 64 MiB)
+# and PERFMODEL_DATA_DIR=$PWD/data, so that the binary finds the bundled data in the tree there.
+# The command of the 2026-11-23 19:56 UTC run (the bundled one):
 #   export PERFMODEL_DATA_DIR=$PWD/data
 #   STEP_TIMEOUT=250 scripts/device-run.sh tests,validate,calibrate > $OUT/device-run.log 2>&1
 # Everything it produces lands in $OUT/results.tar.gz, laid out like data/ (unpack with:
