@@ -43,7 +43,10 @@ int predict_transfer(const Invocation& inv) {
   if (!parse_or_help(inv,
                      "usage: perfmodel predict transfer --bytes N [--direction h2d|d2h|bidir] [--memory pinned|pageable]\n"
                      "                                  [--add DIR:MEM:BYTES]... [--for mv|mm|conv2d --n N] [--profile P]\n\n"
-                     "Predicts host<->device copy time from the profile's piecewise PCIe model (S0 Eq 3.14-3.15).",
+                     "Predicts host<->device copy time from the profile's piecewise PCIe model (S0 Eq 3.14-3.15).\n"
+                     "Each copy's row names the segment it falls in (its setup time, range); bridge = yes marks a\n"
+                     "segment fitted on no sizes that spans a gap between two fitted ones (its setup_s is the\n"
+                     "intercept of the line across the gap, and may be negative).",
                      options, nullptr, vm))
     return kExitOk;
   const Format format = selected_format(vm);

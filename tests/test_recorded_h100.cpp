@@ -331,9 +331,11 @@ TEST(RecordedH100, FixedHostBytesBendTheH2dPageableCurve) {
 // runs on lease 6184c75e, whose link carried 52.5-53.2 GB/s h2d, two met every held-out target:
 // data/experiments/2026-11-23-h100-pcie-lease-6184c75e.)
 TEST(RecordedH100, TheBundledCalibrationMeetsEveryPcieTarget) {
-  for (const std::string run : {"profiles/nvidia-h100-80gb-hbm3", "profiles/lease-c2b15968/nvidia-h100-80gb-hbm3"}) {
-    const std::string samples = std::string(PERFMODEL_TEST_DATA_DIR) + "/" + run + ".pcie_samples.csv";
-    const PcieCalibration pcie = run.find("lease-") == std::string::npos ? refit(samples) : refit(samples + ".gz");
+  const std::string data = std::string(PERFMODEL_TEST_DATA_DIR) + "/";
+  for (const auto& [run, samples] : {std::make_pair(std::string("profiles/nvidia-h100-80gb-hbm3"), kSamples),
+                                     std::make_pair(std::string("profiles/lease-c2b15968/nvidia-h100-80gb-hbm3"),
+                                                    data + "profiles/lease-c2b15968/nvidia-h100-80gb-hbm3.pcie_samples.csv.gz")}) {
+    const PcieCalibration pcie = refit(samples);
     for (const TransferKey& key : calibrated_transfer_keys()) {
       const TransferCurve& c = pcie.curve(key);
       ASSERT_TRUE(c.holdout.has_value()) << run << " " << key.name();
@@ -343,7 +345,7 @@ TEST(RecordedH100, TheBundledCalibrationMeetsEveryPcieTarget) {
     }
     EXPECT_NEAR(rate_at_1gib(pcie.curve({Direction::h2d, HostMemory::pinned})) / 55.3e9, 1.0, 0.02) << run;
     EXPECT_NEAR(rate_at_1gib(pcie.curve({Direction::d2h, HostMemory::pinned})) / 55.2e9, 1.0, 0.02) << run;
-    const Profile p = load_profile(std::string(PERFMODEL_TEST_DATA_DIR) + "/" + run + ".yaml");
+    const Profile p = load_profile(data + run + ".yaml");
     ASSERT_TRUE(p.pcie.has_value());
     EXPECT_EQ(p.pcie->host_buffer, "rotating") << run;
     EXPECT_GT(p.pcie->calibration_wall_s, 10.0) << run;

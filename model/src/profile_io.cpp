@@ -142,7 +142,7 @@ TransferCurve read_curve(const yaml::Value& v, int schema) {
     seg.misaligned_s = s.get("misaligned_s").as_nonnegative();
     if (bridge && (i == 0 || i + 1 == n))
       throw s.get("sizes").error("a bridge (a segment fitted on no sizes) must lie between two fitted segments");
-    if (bridge && !(seg.setup_s + seg.s_per_byte * s.get("from_bytes").as_nonnegative() > 0))
+    if (bridge && !(seg.setup_s + seg.s_per_byte * seg.from_bytes > 0))
       throw s.get("setup_s").error("a bridge's time must be positive over its range (setup_s + s_per_byte * from_bytes <= 0)");
     seg.mean_rel_error = s.get("mean_rel_error").as_nonnegative();
     seg.max_rel_error = s.get("max_rel_error").as_nonnegative();
