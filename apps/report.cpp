@@ -18,6 +18,7 @@ std::string number(double d) {
 }
 
 std::string human(const Cell& c) {
+  if (c.is_null()) return "-";
   if (const auto* s = std::get_if<std::string>(&c.value)) return *s;
   if (const auto* b = std::get_if<bool>(&c.value)) return *b ? "yes" : "no";
   const double v = std::holds_alternative<double>(c.value) ? std::get<double>(c.value)
@@ -72,6 +73,7 @@ std::string json_escape(const std::string& s) {
 }
 
 std::string json_value(const Cell& c) {
+  if (c.is_null()) return "null";
   if (const auto* s = std::get_if<std::string>(&c.value)) return json_escape(*s);
   if (const auto* b = std::get_if<bool>(&c.value)) return *b ? "true" : "false";
   if (const auto* i = std::get_if<std::int64_t>(&c.value)) return std::to_string(*i);
@@ -89,6 +91,7 @@ std::string yaml_value(const Cell& c) {
 }
 
 std::string csv_value(const Cell& c) {
+  if (c.is_null()) return "";
   if (const auto* s = std::get_if<std::string>(&c.value)) {
     if (s->find_first_of(",\"\n") == std::string::npos) return *s;
     std::string out = "\"";

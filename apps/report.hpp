@@ -2,6 +2,7 @@
 // The CLI's one reporter: a result is built once as data (metadata + named tables of records)
 // and rendered as a human table, YAML, JSON or CSV. Numbers stay numbers in the machine
 // formats; the human table formats them by unit.
+#include <cstddef>
 #include <cstdint>
 #include <iosfwd>
 #include <string>
@@ -14,7 +15,8 @@ namespace perfmodel::cli {
 enum class Unit { none, seconds, bytes, bytes_per_s, per_s, ratio, percent };  // per_s: flop/s, op/s, call/s
 
 struct Cell {
-  std::variant<std::string, double, std::int64_t, bool> value;
+  // monostate: no value exists (JSON null, YAML null, empty CSV field, "-" in the table); never 0.
+  std::variant<std::string, double, std::int64_t, bool, std::monostate> value;
   Unit unit = Unit::none;
 
   Cell(std::string s) : value(std::move(s)) {}                   // NOLINT(google-explicit-constructor)
@@ -22,6 +24,8 @@ struct Cell {
   Cell(double d, Unit u = Unit::none) : value(d), unit(u) {}     // NOLINT(google-explicit-constructor)
   Cell(std::int64_t i, Unit u = Unit::none) : value(i), unit(u) {}  // NOLINT(google-explicit-constructor)
   Cell(bool b) : value(b) {}                                     // NOLINT(google-explicit-constructor)
+  Cell(std::nullptr_t) : value(std::monostate{}) {}              // NOLINT(google-explicit-constructor)
+  bool is_null() const { return std::holds_alternative<std::monostate>(value); }
 };
 
 using Record = std::vector<std::pair<std::string, Cell>>;
