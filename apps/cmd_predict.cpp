@@ -152,7 +152,7 @@ int predict_cpu_command(const Invocation& inv) {
   report.tables.push_back(std::move(table));
   if (any_outside)
     report.notes.push_back("some predictions lie outside what was calibrated (sizes or threads): they are extrapolated");
-  for (const std::string& w : cpu_calibration_warnings(loaded.profile.require_cpu())) report.notes.push_back("warning: the profile's " + w);
+  for (const std::string& w : cpu_calibration_warnings(loaded.profile.require_cpu())) report.notes.push_back("warning: the profile's CPU calibration: " + w);
   render(report, format, inv.out);
   return kExitOk;
 }

@@ -53,72 +53,12 @@ const Recorded kMachines[] = {
     // kernel under 7 %. Its repeat minutes later carries the busy-host warning (4.6 %, worst dot
     // 35.7 %, cholesky 27.9 %; see the busy-host test below) and is not held here.
     {"nvidia-h100-80gb-hbm3.yaml", 16, 0.02, 0.075},
-    // The run bundled before it (2026-11-23 04:29 UTC, GPU 300c76ef, now lease-300c76ef/) averages 4.9 %, worst dot 23.9 %
-    // (mv 12.2 %, mm 12.5 %, cosine 13 %: mean target met, max missed); its repeat minutes later
-    // 4.0 %, worst cg 28.5 %. The lease before (03:50 UTC, GPU fa6f3566, kept below) 2.3 %, worst
-    // cg 14.4 % (mv 13.1 %, dot 9.5 %), its repeat 3.4 %, worst dot 31 %; the one before that
-    // (02:41 UTC, GPU 3ac5e21a, in git history) 6.9 %, worst cg 24.4 %, and the one before that
-    // (01:59 UTC, GPU 4748ab49) 8.1 %, worst dot 33.3 %: a noisy host, whose kernel timings
-    // scatter by up to 2× per size (the profiles' efficiency ranges). Also kept below:
-    // the run of 01:26 UTC (GPU bd0b5927) 2.2 %, worst cg 10.3 % (mean target met, max missed by
-    // 0.3 points), and the one at 00:19 UTC (GPU fd001d54) 2.2 % with a worst size of 8.6 % (mv),
-    // both targets met. The run at 01:01 UTC (GPU 5c5ac176, in git history) averaged 4.3 %, worst
-    // cg 33.5 %. The lease after the bundled one (05:23 UTC, GPU e8ad28eb, kept below, recorded
-    // for its GPU validation run) 2.0 %, worst dot 9.1 % (cg 7.4 %, cosine 7.2 %): both targets met.
-    {"lease-300c76ef/nvidia-h100-80gb-hbm3.yaml", 16, 0.05, 0.25},
-    {"lease-e8ad28eb/nvidia-h100-80gb-hbm3.yaml", 16, 0.025, 0.10},
-    // The lease after it (05:53 UTC, GPU 324324f1), the first H100-host calibration that adds
-    // cliff sizes and warms each sample (15 rounds): 2.6 %, worst dot 12.2 % (mm 10.5 %; its
-    // repeat 2.8 %, worst conv2d 13.6 %). The lease after that (06:11 UTC, GPU cf74aa6d, 31
-    // rounds; its profile kept in data/profiles/lease-cf74aa6d/ for its GPU validation) is not
-    // held here: its host was busy (cpu_calibration_warnings says so, see the test below), its
-    // 16-thread read curve tops out at 22 GB/s below 222 KiB (other leases: 0.9–1 TB/s), one
-    // size's 31 samples span 37–756 µs (conv2d, n = 192), and its kernel models are 4.8 %, worst
-    // conv2d 22.2 % (the repeat minutes later 2.7 %, worst dot 14.5 %). Nor is the next one's
-    // (06:31 UTC, GPU d95ef441, commit 1d1281a), also flagged: 6.5 %, worst dot 69.6 % (a
-    // 16-thread dot of 20 K elements took 38 µs); its repeat minutes later, held here, 3.8 %,
-    // worst cosine 13.7 % (cholesky 13.4 %, dot 13.2 %). The lease after it (06:44 UTC, GPU
-    // 6def8b90, commit b86601e) 2.1 %, worst cholesky 7.7 %: both targets met, the first H100-host
-    // run of this calibration to meet the max; its repeat minutes later 2.2 %, worst dot 15.7 %
-    // (cg 11.3 %). The one after the partial waves (07:18 UTC, GPU 4a0c8e60, commit 2ccd23a)
-    // 2.2 %, worst cg 22.5 % (mv 11.3 %; no busy-host warning); its repeat minutes later 1.9 %,
-    // worst cg 8.5 %: both targets met. The first lease with each sample's batch sized from the
-    // fastest of three warm runs (07:53 UTC, GPU 1410ec15, commit 8399d79): its own calibration
-    // 4.1 %, worst mv 44.8 %, not held: the host was busy while mv ran (interquartile ranges of
-    // 200–1600 % per size; the profile carries the busy-host warning); its repeat minutes later
-    // 1.5 %, worst mv 6.8 % (dot 5.4 %, cosine 5.4 %): both targets met, every kernel under 7 %.
-    {"lease-1410ec15/nvidia-h100-80gb-hbm3.repeat.yaml", 16, 0.02, 0.07},
-    // The first with each sample run on to 2 ms (08:20 UTC, GPU 5f2c6c42, commit 1380ff1,
-    // `calibrate --only cpu` twice): every size sampled for 2 ms or more; 2.4 %, worst cg 10.8 %
-    // (cholesky 8.5 %), its repeat 4.2 %, worst cg 28.4 % (mm 22.8 %): the batch artefact gone,
-    // the host's scatter not.
-    {"lease-5f2c6c42/h100-host-cpu.yaml", 16, 0.025, 0.11},
-    {"lease-5f2c6c42/h100-host-cpu.repeat.yaml", 16, 0.045, 0.29},
-    // The lease of 08:40 UTC (GPU 431c7c37, commit dbc517a, a full calibration and its repeat,
-    // every CPU sample run on to 2 ms, no busy-host warning): its own calibration 2.4 %, worst
-    // cholesky 14.8 % (blur 14.6 %: mean met, max missed; its profile kept, its samples not, for
-    // the device tool's 64 MiB), the repeat minutes later 3.1 %, worst conv2d 6.1 % (cosine 6.0,
-    // mm 5.9 %): both targets met.
-    {"lease-431c7c37/nvidia-h100-80gb-hbm3.repeat.yaml", 16, 0.035, 0.065},
-    // The lease after it (08:53–09:00 UTC, GPU f6238019, commit fc37071; no busy-host warning), a
-    // quiet host: 1.7 %, worst cosine 6.4 % (cholesky 5.4 %), its repeat minutes later 1.7 %,
-    // worst cholesky 5.7 %: both targets met on both, every kernel under 7 %.
-    {"lease-f6238019/nvidia-h100-80gb-hbm3.yaml", 16, 0.02, 0.07},
-    {"lease-f6238019/nvidia-h100-80gb-hbm3.repeat.yaml", 16, 0.02, 0.06},
-    // The first with cliff intervals refined whatever the pilot shows (09:15 UTC, GPU eeb2c20b,
-    // commit 6a9bece, `calibrate --only cpu` twice): 1.4 %, worst cg 6.9 %, and 1.8 %, worst cg
-    // 6.0 %: both targets met on both. CG got its 2656 (the 32 MiB L2 cliff) in both runs.
-    {"lease-eeb2c20b/h100-host-cpu.yaml", 16, 0.02, 0.075},
-    {"lease-eeb2c20b/h100-host-cpu.repeat.yaml", 16, 0.02, 0.065},
-    {"lease-324324f1/nvidia-h100-80gb-hbm3.yaml", 16, 0.03, 0.13},
-    {"lease-d95ef441/nvidia-h100-80gb-hbm3.repeat.yaml", 16, 0.045, 0.14},
-    {"lease-6def8b90/nvidia-h100-80gb-hbm3.yaml", 16, 0.025, 0.08},
-    {"lease-6def8b90/nvidia-h100-80gb-hbm3.repeat.yaml", 16, 0.025, 0.16},
-    {"lease-4a0c8e60/nvidia-h100-80gb-hbm3.yaml", 16, 0.025, 0.23},
-    {"lease-4a0c8e60/nvidia-h100-80gb-hbm3.repeat.yaml", 16, 0.02, 0.09},
-    {"lease-fa6f3566/nvidia-h100-80gb-hbm3.yaml", 16, 0.03, 0.15},
-    {"lease-bd0b5927/nvidia-h100-80gb-hbm3.yaml", 16, 0.025, 0.11},
-    {"lease-fd001d54/nvidia-h100-80gb-hbm3.yaml", 16, 0.03, 0.10},
+    // Other H100 hosts of 2026-11-23 (data/profiles/other/, named by date and GPU UUID prefix):
+    // f6238019, a quiet host (both runs meet 5 % mean / 10 % max); d95ef441, whose main run was
+    // contended (the busy-host warning, held below) and whose repeat minutes later is held here.
+    {"other/2026-11-23-h100-f6238019/nvidia-h100-80gb-hbm3.yaml", 16, 0.02, 0.07},
+    {"other/2026-11-23-h100-f6238019/nvidia-h100-80gb-hbm3.repeat.yaml", 16, 0.02, 0.06},
+    {"other/2026-11-23-h100-d95ef441/nvidia-h100-80gb-hbm3.repeat.yaml", 16, 0.045, 0.14},
 };
 
 // A samples file named by a profile lies in the profile's folder.
@@ -180,10 +120,9 @@ TEST(RecordedCpu, CachePlateausAreOrderedAndMatchTheCurves) {
 }
 
 // The busy-host check (cpu_calibration_warnings) on every recorded calibration, re-derived from
-// its raw samples: silent on each run held above and on the repeats; it names both plateau signs
-// in lease cf74aa6d's contended run (16 threads reading L1-resident data at 22 GB/s, slower than
-// from L2 and than 8 threads), whose kernel models missed by up to 22 %, and the dot model of
-// lease d95ef441's main run.
+// its raw samples: silent on each run held above; it names the dot model of the contended main
+// run on GPU d95ef441's host (thread wake-ups slow while the kernels ran) and of the bundled
+// run's repeat.
 TEST(RecordedCpu, TheBusyHostCheckFlagsOnlyTheContendedRun) {
   auto warnings_of = [](const std::string& profile) {
     const std::string samples = load_profile(kDir + profile).require_cpu().samples_file;
@@ -191,43 +130,24 @@ TEST(RecordedCpu, TheBusyHostCheckFlagsOnlyTheContendedRun) {
   };
   std::vector<std::string> quiet;
   for (const Recorded& m : kMachines) quiet.push_back(m.profile);
-  for (const char* repeat : {"lease-300c76ef/nvidia-h100-80gb-hbm3.repeat.yaml", "lease-324324f1/nvidia-h100-80gb-hbm3.repeat.yaml",
-                             "lease-cf74aa6d/nvidia-h100-80gb-hbm3.repeat.yaml"})
-    quiet.push_back(repeat);
   for (const std::string& profile : quiet) {
     const std::vector<std::string> w = warnings_of(profile);
     EXPECT_TRUE(w.empty()) << profile << ": " << (w.empty() ? "" : w.front());
   }
-  const std::vector<std::string> busy = warnings_of("lease-cf74aa6d/nvidia-h100-80gb-hbm3.yaml");
-  ASSERT_EQ(busy.size(), 2u);
-  EXPECT_NE(busy[0].find("16 threads read the L2 plateau faster"), std::string::npos) << busy[0];
-  EXPECT_NE(busy[1].find("16 threads read the L1 plateau slower"), std::string::npos) << busy[1];
-  EXPECT_NE(busy[1].find("than 8 threads"), std::string::npos) << busy[1];
-  // Lease d95ef441's main run: ordered plateaus, but thread wake-ups slow while the kernels ran.
-  const std::vector<std::string> slow = warnings_of("lease-d95ef441/nvidia-h100-80gb-hbm3.yaml");
+  // GPU d95ef441's host (2026-11-23 06:30 UTC), main run: ordered plateaus, but thread wake-ups slow while the kernels ran.
+  const std::vector<std::string> slow = warnings_of("other/2026-11-23-h100-d95ef441/nvidia-h100-80gb-hbm3.yaml");
   ASSERT_EQ(slow.size(), 1u);
   EXPECT_NE(slow[0].find("the dot model missed its held-out sizes by 25.8 % on average, up to 69.6 %"), std::string::npos) << slow[0];
-  // Lease 1410ec15's main run: mv's samples scattered by up to 16× per size while it ran.
-  const std::vector<std::string> mv = warnings_of("lease-1410ec15/nvidia-h100-80gb-hbm3.yaml");
-  ASSERT_EQ(mv.size(), 1u);
-  EXPECT_NE(mv[0].find("the mv model missed its held-out sizes by 17.0 % on average, up to 44.8 %"), std::string::npos) << mv[0];
-  // The bundled run's repeat (lease 110d06eb, minutes after the bundled calibration, which is
+  // The bundled run's repeat (GPU 110d06eb, minutes after the bundled calibration, which is
   // silent): dot's held-out sizes scattered while it ran.
   const std::vector<std::string> dot = warnings_of("nvidia-h100-80gb-hbm3.repeat.yaml");
   ASSERT_EQ(dot.size(), 1u);
   EXPECT_NE(dot[0].find("the dot model missed its held-out sizes by 5.4 % on average, up to 35.7 %"), std::string::npos) << dot[0];
 }
 
-// A kernel sample is a batch of runs meant to last about 2 ms. The H100 calibration bundled before
-// the current one (lease 300c76ef) sized
-// it from one probe run: 24 of its 127 sizes were sampled in under a millisecond (median), down to
-// 0.09 ms (dot's first sizes, whose probes met a pool still waking up). Lease 1410ec15's sized it
-// from the fastest of three runs: 3 of 166 still (dot at n = 49152: 0.15 ms). Since commit
-// 04f11a6 it is sized from back-to-back batches timed as the samples are: none on the 2-core VM,
-// though on the H100 host (lease 1c3cca94, samples not kept) 5 and 11 of 165 sizes were, a
-// stall during a probe batch shrinking the batch. Since commit 1380ff1 a sample runs on until it
-// lasts 2 ms: none on the H100 host either (leases 5f2c6c42 and f6238019 and the bundled lease
-// 110d06eb, both calibrations each).
+// A kernel sample is a batch of runs meant to last about 2 ms: each sample runs on until it
+// does, so no size's median sample is shorter than a millisecond (docs/changelog.md has how
+// the batch sizing got there).
 TEST(RecordedCpu, KernelSamplesLastAboutTheBatchTarget) {
   auto short_sizes = [](const std::string& samples_file) {
     std::map<std::string, std::vector<double>> per_size;
@@ -238,17 +158,11 @@ TEST(RecordedCpu, KernelSamplesLastAboutTheBatchTarget) {
     for (auto& [size, seconds] : per_size) n += summarize(seconds).median < 1e-3 ? 1 : 0;
     return n;
   };
-  EXPECT_GE(short_sizes("lease-300c76ef/nvidia-h100-80gb-hbm3.cpu_samples.csv"), 20);
   EXPECT_EQ(short_sizes("nvidia-h100-80gb-hbm3.cpu_samples.csv"), 0);
   EXPECT_EQ(short_sizes("nvidia-h100-80gb-hbm3.repeat.cpu_samples.csv"), 0);
-  EXPECT_LE(short_sizes("lease-1410ec15/nvidia-h100-80gb-hbm3.repeat.cpu_samples.csv"), 3);
   EXPECT_EQ(short_sizes("xeon-2core-vm.cpu_samples.csv"), 0);
-  EXPECT_EQ(short_sizes("lease-5f2c6c42/h100-host-cpu.cpu_samples.csv"), 0);
-  EXPECT_EQ(short_sizes("lease-5f2c6c42/h100-host-cpu.repeat.cpu_samples.csv"), 0);
-  EXPECT_EQ(short_sizes("lease-f6238019/nvidia-h100-80gb-hbm3.cpu_samples.csv"), 0);
-  EXPECT_EQ(short_sizes("lease-f6238019/nvidia-h100-80gb-hbm3.repeat.cpu_samples.csv"), 0);
-  EXPECT_EQ(short_sizes("lease-eeb2c20b/h100-host-cpu.cpu_samples.csv"), 0);
-  EXPECT_EQ(short_sizes("lease-eeb2c20b/h100-host-cpu.repeat.cpu_samples.csv"), 0);
+  EXPECT_EQ(short_sizes("other/2026-11-23-h100-f6238019/nvidia-h100-80gb-hbm3.cpu_samples.csv"), 0);
+  EXPECT_EQ(short_sizes("other/2026-11-23-h100-f6238019/nvidia-h100-80gb-hbm3.repeat.cpu_samples.csv"), 0);
 }
 
 TEST(RecordedCpu, HeldOutKernelTimesDoNotRegress) {
@@ -288,12 +202,13 @@ TEST(RecordedCpu, PredictCpuAndPlotCpu) {
   EXPECT_NE(out.str().find("\"bound\": \"compute\""), std::string::npos) << out.str();
   EXPECT_EQ(out.str().find("warning"), std::string::npos) << out.str();
   // A contended calibration still loads and predicts, with the busy-host warning beside the answer.
-  const std::string busy = kDir + "lease-cf74aa6d/nvidia-h100-80gb-hbm3.yaml";
+  const std::string busy = kDir + "other/2026-11-23-h100-d95ef441/nvidia-h100-80gb-hbm3.yaml";
   std::ostringstream busy_out, busy_err;
   ASSERT_EQ(cli::run({"profile", "show", busy}, busy_out, busy_err), 0) << busy_err.str();
-  EXPECT_NE(busy_out.str().find("# warning: cpu: 16 threads read the L1 plateau slower"), std::string::npos) << busy_out.str();
+  EXPECT_NE(busy_out.str().find("# warning: cpu: the dot model missed its held-out sizes by 25.8 % on average"), std::string::npos)
+      << busy_out.str();
   ASSERT_EQ(cli::run({"predict", "cpu", "--kernel", "dot", "--n", "1000000", "--profile", busy, "--format", "json"}, busy_out, busy_err), 0);
-  EXPECT_NE(busy_out.str().find("warning: the profile's 16 threads read the L2 plateau faster"), std::string::npos) << busy_out.str();
+  EXPECT_NE(busy_out.str().find("warning: the profile's CPU calibration: the dot model missed"), std::string::npos) << busy_out.str();
   std::ostringstream bad_out, bad_err;
   EXPECT_EQ(cli::run({"predict", "cpu", "--kernel", "fft", "--n", "64"}, bad_out, bad_err), 1);
   EXPECT_EQ(cli::run({"predict", "cpu", "--kernel", "mv", "--n", "-3"}, bad_out, bad_err), 1);

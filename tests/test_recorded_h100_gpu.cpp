@@ -56,7 +56,7 @@ TEST(RecordedH100Gpu, RefittingTheRawSamplesReproducesTheProfile) {
 // against 4.29, 1.80 against 4.06 and 2.0 against 3.9 on the leases before), and the GPU's cost
 // repeats between two runs to 15 % (1.97 and 1.96 µs in the bundled pair, 1.95 and 1.81 in the pair before, 2.03 and 1.79, 2.03 and
 // 2.01 and 1.80 and 1.96 in the pairs before; the host's rate is what wanders: 3.2–4.3 µs across leases, 2.7–4.4 within one process,
-// data/experiments/2026-11-23-h100-launch-warmup).
+// git history: data/experiments/2026-11-23-h100-launch-warmup).
 TEST(RecordedH100Gpu, QueuedLaunchesCostTheGpuLessThanTheHostAndRepeat) {
   const Profile a = load_profile(kProfile), b = load_profile(kRepeat);
   for (const Profile* p : {&a, &b}) {

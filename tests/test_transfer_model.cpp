@@ -47,7 +47,7 @@ TEST(TransferCurve, FitReportsHeldOutErrorSeparately) {
   EXPECT_EQ(c.max_bytes, std::exp2(30));
 }
 
-// The ragged tail of data/experiments/2026-11-23-h100-pcie-pageable: a size pays the tail cost
+// The ragged tail of git history's data/experiments/2026-11-23-h100-pcie-pageable: a size pays the tail cost
 // when it is not a multiple of 16 B and its last partial 64-byte block holds 16 B or more.
 TEST(TransferCurve, ARaggedTailIsSixteenOrMoreBytesPastAMultipleOf64ThatIsNoMultipleOf16) {
   for (double aligned : {16.0, 32.0, 48.0, 64.0, 96.0, 4096.0, 1073741824.0}) EXPECT_FALSE(is_misaligned(aligned)) << aligned;
