@@ -1,9 +1,10 @@
-// perfmodel profile show PATH
+// perfmodel profile show PATH | perfmodel profile diff A B
 #include <ostream>
 
 #include "cli_common.hpp"
 #include "perfmodel/model/errors.hpp"
 #include "perfmodel/model/profile_io.hpp"
+#include "profile_diff.hpp"
 #include "profile_report.hpp"
 
 namespace perfmodel::cli {
@@ -34,6 +35,6 @@ int profile_show(const Invocation& sub) {
 
 }  // namespace
 
-int cmd_profile(const Invocation& inv) { return dispatch_target(inv, "profile", {{"show", profile_show}}); }
+int cmd_profile(const Invocation& inv) { return dispatch_target(inv, "profile", {{"show", profile_show}, {"diff", profile_diff}}); }
 
 }  // namespace perfmodel::cli
