@@ -133,7 +133,7 @@ int cmd_roofline(const Invocation& inv) {
       "workload,w", po::value<std::vector<std::string>>()->composing(), "a workload file to place on the roofline (repeatable)")(
       "intensity", po::value<std::vector<std::string>>()->composing(), "print the bound of this intensity, flop/byte (repeatable)")(
       "memory", po::value<std::string>()->default_value("dram"), "memory roof for --intensity: dram | l2 | shared | pcie")(
-      "precision", po::value<std::string>()->default_value("fp32"), "compute roof for --intensity: fp32 | fp64 | fp16");
+      "precision", po::value<std::string>()->default_value("fp32"), "compute roof for --intensity: fp32 | fp64 | fp16, and where the profile measured them tensor_fp16 | tensor_bf16 | tensor_tf32 | tensor_fp8");
   add_profile_option(options);
   add_format_option(options);
   po::variables_map vm;

@@ -24,6 +24,7 @@ double theoretical_for(const std::string& name, const GpuDeviceInfo& d) {
   if (name == "fp64") return d.theoretical_flops(d.fp64_lanes_per_sm);
   if (name == "fp16") return d.theoretical_flops(d.fp16_lanes_per_sm);
   if (name == "int32") return d.theoretical_flops(d.int32_lanes_per_sm);
+  if (name.rfind("tensor_", 0) == 0) return d.theoretical_tensor_ops(name);
   if (name == "shared_load" || name == "shared_store")
     return d.multiprocessors * d.shared_memory_banks * d.shared_memory_bank_bytes * d.sm_clock_hz;
   return 0;

@@ -562,3 +562,17 @@ TEST(GpuWorkloadFile, ReadsTheSignatureAndNamesBadKeys) {
                 .find("loads_issued_together"),
             std::string::npos);
 }
+
+// The datasheet's dense tensor rates per SM and clock, at the reported clock: H100 SXM's
+// 989 Tflop/s FP16 is 4096 flop per SM per clock at 1.83 GHz.
+TEST(GpuDevice, TensorPeaksFollowTheDatasheetPerClockRates) {
+  GpuDeviceInfo d = h100();
+  d.compute_capability_major = 9, d.compute_capability_minor = 0, d.sm_clock_hz = 1.83e9;
+  EXPECT_NEAR(d.theoretical_tensor_ops("tensor_fp16") / 1e12, 989.4, 0.5);
+  EXPECT_EQ(d.theoretical_tensor_ops("tensor_bf16"), d.theoretical_tensor_ops("tensor_fp16"));
+  EXPECT_NEAR(d.theoretical_tensor_ops("tensor_tf32") / 1e12, 494.7, 0.5);
+  EXPECT_NEAR(d.theoretical_tensor_ops("tensor_fp8") / 1e12, 1978.9, 1.0);
+  EXPECT_EQ(d.theoretical_tensor_ops("fp32"), 0.0);
+  d.compute_capability_major = 7;  // an architecture the table does not know: no datasheet value, not a guess
+  EXPECT_EQ(d.theoretical_tensor_ops("tensor_fp16"), 0.0);
+}

@@ -7,6 +7,7 @@ void register_gpu_benchmarks(BenchmarkRegistry& registry) {
   register_gpu_memory_benchmarks(registry);
   register_gpu_shared_benchmarks(registry);
   register_gpu_compute_benchmarks(registry);
+  register_gpu_tensor_benchmarks(registry);
   register_gpu_launch_benchmarks(registry);
   register_pcie_benchmarks(registry);
 }

@@ -48,4 +48,23 @@ std::vector<std::pair<std::string, const double*>> GpuDeviceInfo::fields() const
   return device_fields<const GpuDeviceInfo, const double*>(*this);
 }
 
+double GpuDeviceInfo::theoretical_tensor_ops(const std::string& ceiling) const {
+  // Dense flop (or op) per clock per SM: A100 (8.0) and H100 (9.0) whitepapers.
+  struct Rate {
+    int major, minor;
+    double fp16, tf32, int8, fp8;
+  };
+  static constexpr Rate kRates[] = {{8, 0, 2048, 1024, 4096, 0}, {9, 0, 4096, 2048, 8192, 8192}};
+  for (const Rate& r : kRates) {
+    if (r.major != static_cast<int>(compute_capability_major) || r.minor != static_cast<int>(compute_capability_minor)) continue;
+    const double per_clock = ceiling == "tensor_fp16" || ceiling == "tensor_bf16" ? r.fp16
+                             : ceiling == "tensor_tf32"                          ? r.tf32
+                             : ceiling == "tensor_int8"                          ? r.int8
+                             : ceiling == "tensor_fp8"                           ? r.fp8
+                                                                                 : 0;
+    return per_clock * multiprocessors * sm_clock_hz;
+  }
+  return 0;
+}
+
 }  // namespace perfmodel

@@ -31,6 +31,11 @@ const std::vector<CeilingKind>& ceiling_kinds() {
       {"cosf", "call/s", "cosf() (accurate, with range reduction)"},
       {"sinf", "call/s", "sinf() (accurate, with range reduction)"},
       {"fast_cosf", "call/s", "__cosf() (SFU approximation)"},
+      {"tensor_fp16", "flop/s", "tensor-core MMA, FP16 inputs, FP32 accumulate (mma.sync m16n8k16, dense)"},
+      {"tensor_bf16", "flop/s", "tensor-core MMA, BF16 inputs, FP32 accumulate (mma.sync m16n8k16, dense)"},
+      {"tensor_tf32", "flop/s", "tensor-core MMA, TF32 inputs, FP32 accumulate (mma.sync m16n8k8, dense)"},
+      {"tensor_int8", "op/s", "tensor-core MMA, INT8 inputs, INT32 accumulate (mma.sync m16n8k32, dense)"},
+      {"tensor_fp8", "flop/s", "tensor-core MMA, FP8 E4M3 inputs, FP32 accumulate (mma.sync m16n8k32, dense)"},
   };
   return kinds;
 }

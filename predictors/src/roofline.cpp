@@ -16,7 +16,9 @@ const Roof& Roofline::memory_roof(const std::string& name) const {
 const Roof& Roofline::compute_roof(const std::string& name) const {
   for (const Roof& r : compute)
     if (r.name == name) return r;
-  throw InputError("no compute roof '" + name + "' (fp32, fp64, fp16)");
+  std::string names;
+  for (const Roof& r : compute) names += (names.empty() ? "" : ", ") + r.name;
+  throw InputError("no compute roof '" + name + "' in this profile (" + names + ")");
 }
 
 Roofline roofline_of(const Profile& profile) {
@@ -37,6 +39,11 @@ Roofline roofline_of(const Profile& profile) {
   r.compute.push_back({"fp32", g.ceiling("fp32").median, d.theoretical_flops(d.fp32_lanes_per_sm)});
   r.compute.push_back({"fp64", g.ceiling("fp64").median, d.theoretical_flops(d.fp64_lanes_per_sm)});
   r.compute.push_back({"fp16", g.ceiling("fp16").median, d.theoretical_flops(d.fp16_lanes_per_sm)});
+  // Tensor-core roofs where the profile measured them (profiles before the gpu.tensor benchmark have none).
+  for (const char* name : {"tensor_fp16", "tensor_bf16", "tensor_tf32", "tensor_fp8"}) {
+    const auto it = g.ceilings.find(name);
+    if (it != g.ceilings.end()) r.compute.push_back({name, it->second.median, d.theoretical_tensor_ops(name)});
+  }
   return r;
 }
 

@@ -43,6 +43,11 @@ struct GpuDeviceInfo {
   // Datasheet-style peaks derived from the fields above; 0 when an input is unknown.
   double theoretical_dram_Bps() const { return memory_clock_hz * 2.0 * memory_bus_width_bits / 8.0; }
   double theoretical_flops(double lanes_per_sm) const { return multiprocessors * lanes_per_sm * 2.0 * sm_clock_hz; }
+  // Dense tensor-core peak of a `tensor_*` ceiling (tensor_fp16, tensor_bf16, tensor_tf32,
+  // tensor_int8, tensor_fp8) at the reported clock, from the datasheets' per-SM per-clock rates
+  // (compute capability 8.0 and 9.0; 0 for other architectures and unknown names). NVIDIA's own
+  // peaks use a lower boost clock (H100 SXM: 989 Tflop/s FP16 at 1.83 GHz).
+  double theoretical_tensor_ops(const std::string& ceiling) const;
 
   // Ordered (name, value) view shared by every reader and writer.
   std::vector<std::pair<std::string, double*>> fields();
