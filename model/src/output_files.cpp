@@ -157,7 +157,7 @@ std::string link_target(const std::string& path) {
 void refuse_link_or_folder(const std::string& path, const std::string& what) {
   struct stat info {};
   if (::lstat(path.c_str(), &info) != 0) return;
-  const std::string prefix = what.empty() ? path : what + " " + path;
+  const std::string prefix = what.empty() ? path : what + " '" + path + "'";
   if (S_ISLNK(info.st_mode))
     throw InputError(prefix + ": is a symbolic link (to " + link_target(path) +
                      "); perfmodel does not replace links: give the file it points to, or remove the link");
