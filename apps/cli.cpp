@@ -3,7 +3,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 
 #include <boost/program_options.hpp>
 #include <cstdlib>
@@ -146,6 +148,26 @@ std::string LoadedProfile::note() const {
   return n;
 }
 
+namespace {
+InputError missing_section(const std::string& path, const char* section) {
+  return InputError(path + ": the profile has no " + section + " section (run `perfmodel calibrate --only " + section +
+                    "` on the machine, or give a profile that has one with --profile)");
+}
+}  // namespace
+
+const GpuCalibration& LoadedProfile::gpu() const {
+  if (!profile.gpu) throw missing_section(path, "gpu");
+  return *profile.gpu;
+}
+const CpuCalibration& LoadedProfile::cpu() const {
+  if (!profile.cpu) throw missing_section(path, "cpu");
+  return *profile.cpu;
+}
+const PcieCalibration& LoadedProfile::pcie() const {
+  if (!profile.pcie) throw missing_section(path, "pcie");
+  return *profile.pcie;
+}
+
 LoadedProfile load_selected_profile(const po::variables_map& vm) {
   LoadedProfile loaded;
   if (vm.count("profile")) {
@@ -179,7 +201,9 @@ double parse_positive_number(const std::string& text, const std::string& what) {
   return v;
 }
 
-int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+namespace {
+
+int run_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   std::string command_line = "perfmodel";
   for (const std::string& a : args) command_line += " " + quote_for_shell(a);
   try {
@@ -215,6 +239,21 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     err << "perfmodel: internal error: " << e.what() << "\n";
     return kExitRuntimeFailure;
   }
+}
+
+}  // namespace
+
+int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  const int code = run_command(args, out, err);
+  // Output that never arrived (a full disk, a closed pipe) is a failure, not a result.
+  errno = 0;
+  out.flush();
+  if (!out) {
+    const int why = errno;
+    err << "perfmodel: error: cannot write the output to standard output" << (why ? std::string(": ") + std::strerror(why) : "") << "\n";
+    return kExitRuntimeFailure;
+  }
+  return code;
 }
 
 }  // namespace perfmodel::cli

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "perfmodel/model/atomic_file.hpp"
 #include "perfmodel/model/profile.hpp"
 #include "report.hpp"
 
@@ -33,6 +34,10 @@ struct LoadedProfile {
   std::string path;
   bool bundled = false;
   std::string note() const;  // "profile: PATH" or "profile: PATH (bundled: …; pass --profile to use your own)"
+  // The profile's sections; InputError naming the file and the calibration that makes the section.
+  const GpuCalibration& gpu() const;
+  const CpuCalibration& cpu() const;
+  const PcieCalibration& pcie() const;
 };
 
 // --profile if given, else the bundled H100 profile.

@@ -62,11 +62,6 @@ int cmd_calibrate(const Invocation& inv) {
   }
   std::vector<std::string> only;
   if (vm.count("only")) only = vm["only"].as<std::vector<std::string>>();
-  // A GPU benchmark asked for by name in a build without CUDA: the machine, not the flag, is the problem.
-  if (!built_with_cuda())
-    for (const std::string& pattern : only)
-      if (pattern.rfind("gpu", 0) == 0 || pattern.rfind("pcie", 0) == 0)
-        throw RuntimeFailure("cannot calibrate " + pattern + ": " + *gpu_unavailable_reason());
 
   CalibrationOptions calibration;
   calibration.quick = vm.count("quick") > 0;
@@ -82,15 +77,19 @@ int cmd_calibrate(const Invocation& inv) {
   if (host_buffer == "fixed") calibration.pcie_host_buffer = PcieHostBuffer::fixed;
   calibration.progress = &inv.err;
   const std::string out_path = vm["out"].as<std::string>();
-  // Checked before anything is measured: a full calibration takes minutes, and the profile is
-  // written only at its end.
-  const std::filesystem::path folder = std::filesystem::path(out_path).parent_path().empty()
-                                           ? std::filesystem::path(".")
-                                           : std::filesystem::path(out_path).parent_path();
-  std::error_code ec;
-  if (!std::filesystem::is_directory(folder, ec))
-    throw InputError("--out " + out_path + ": the folder " + folder.string() + " does not exist");
-  if (::access(folder.c_str(), W_OK) != 0) throw InputError("--out " + out_path + ": the folder " + folder.string() + " is not writable");
+  // Checked before anything is measured: a full calibration takes minutes, and the profile and
+  // its samples files are written only at its end.
+  check_output_file(out_path, "--out");
+  for (const char* kind : {"gpu", "cpu", "pcie"}) {
+    const std::string samples = directory_of(out_path) + "/" + samples_file_name_for(out_path, kind);
+    check_output_file(samples, "--out (its samples file)");
+  }
+  // Every flag is checked before this: a build without CUDA answers a bad flag as any build does.
+  // A GPU benchmark asked for by name in such a build: the machine, not the flag, is the problem.
+  if (!built_with_cuda())
+    for (const std::string& pattern : only)
+      if (pattern.rfind("gpu", 0) == 0 || pattern.rfind("pcie", 0) == 0)
+        throw RuntimeFailure("cannot calibrate " + pattern + ": " + *gpu_unavailable_reason());
   const CalibrationOutputs outputs = run_calibration(registry, only, calibration, out_path, inv.command_line);
   Report report = profile_report(load_profile(outputs.profile_path));
   std::string wrote = "wrote " + outputs.profile_path;
@@ -127,6 +126,8 @@ int cmd_fit(const Invocation& inv) {
   if (timer_name != "events" && timer_name != "host") throw InputError("--timer: must be events or host, got '" + timer_name + "'");
   if (!vm.count("samples") && !vm.count("gpu-samples") && !vm.count("cpu-samples"))
     throw InputError("fit: give at least one of --samples, --gpu-samples, --cpu-samples");
+  const std::string out_path = vm["out"].as<std::string>();
+  check_output_file(out_path, "--out");
   auto base_name = [](const std::string& path) { return path.substr(path.find_last_of('/') + 1); };
   Profile profile;
   std::string base_path;
@@ -174,7 +175,6 @@ int cmd_fit(const Invocation& inv) {
   // The measurement's provenance stays the calibration run's; the re-fit is recorded beside it.
   profile.provenance.refit = inv.command_line + " (toolkit " + toolkit_version() + ", commit " + toolkit_commit() + ", " +
                              utc_now_iso8601() + ")";
-  const std::string out_path = vm["out"].as<std::string>();
   save_profile(profile, out_path);
   Report report = profile_report(profile);
   report.notes.push_back("wrote " + out_path);

@@ -31,17 +31,17 @@ std::string transfer_script(const std::vector<TransferKey>& keys, const std::str
        "set grid xtics ytics lc rgb '#dddddd'\n"
        "set key top left font ',9' samplen 2\n"
        "set multiplot layout "
-    << keys.size() << ",2 title \"" << title << "\" font ',13'\n";
+    << keys.size() << ",2 title " << gnuplot_text(title) << " font ',13'\n";
   for (const TransferKey& k : keys) {
     const std::string name = k.name();
-    const std::string sel = "(strcol(1) eq '" + name + "' ? ";
+    const std::string sel = "(strcol(1) eq " + gnuplot_quote(name) + " ? ";
     s << "\n# " << name << "\n"
-      << "set title '" << name << ": time per copy' font ',11'\n"
+      << "set title " << gnuplot_quote(name + ": time per copy") << " font ',11'\n"
       << "set logscale y 10\nset format y '10^{%L}'\nset ylabel 'time (s)'\nset xlabel 'bytes per copy'\n"
       << "plot 'transfers_model.csv' using 2:" << sel << "$3 : 1/0) with lines lw 2 lc rgb '#000000' title 'model', \\\n"
       << "     'transfers.csv' using 2:" << sel << "(strcol(3) eq 'fit' ? $4 : 1/0) : 1/0):5:6 with yerrorbars pt 6 ps 0.7 lc rgb '#555555' title 'measured (fit sizes)', \\\n"
       << "     'transfers.csv' using 2:" << sel << "(strcol(3) eq 'holdout' ? $4 : 1/0) : 1/0) with points pt 9 ps 0.8 lc rgb '#222222' title 'measured (held-out sizes)'\n"
-      << "set title '" << name << ": effective bandwidth' font ',11'\n"
+      << "set title " << gnuplot_quote(name + ": effective bandwidth") << " font ',11'\n"
       << "unset logscale y\nset format y '%g'\nset ylabel 'GB/s (10^9 B/s)'\n"
       << "plot 'transfers_model.csv' using 2:" << sel << "$4/1e9 : 1/0) with lines lw 2 lc rgb '#000000' title 'model', \\\n"
       << "     'transfers.csv' using 2:" << sel << "(strcol(3) eq 'fit' ? $7/1e9 : 1/0) : 1/0) with points pt 6 ps 0.7 lc rgb '#555555' title 'measured (fit sizes)', \\\n"
@@ -62,16 +62,16 @@ int plot_transfers(const Invocation& inv) {
                      "Writes DIR/transfers.{csv,gp,svg,png} and DIR/transfers_model.csv.",
                      options, nullptr, vm))
     return kExitOk;
+  const std::string dir = vm["out"].as<std::string>();
+  check_output_directory(dir, "--out");
+  require_gnuplot();
   const LoadedProfile loaded = load_selected_profile(vm);
-  if (!loaded.profile.pcie) throw InputError(loaded.path + ": the profile has no pcie section to plot");
-  const PcieCalibration& pcie = *loaded.profile.pcie;
+  const PcieCalibration& pcie = loaded.pcie();
   const std::string samples_path =
       vm.count("samples") ? vm["samples"].as<std::string>() : directory_of(loaded.path) + "/" + pcie.samples_file;
   const TransferSampleFile samples = load_transfer_samples(samples_path);
   const TimerSource timer = pcie.timer == "host_clock" ? TimerSource::wall : TimerSource::event;
 
-  const std::string dir = vm["out"].as<std::string>();
-  make_directory(dir);
   std::ostringstream measured;
   measured << "curve,bytes,set,typical_s,p10_s,p90_s,typical_bytes_per_s,predicted_s,rel_error\n";
   std::ostringstream model;
@@ -99,12 +99,14 @@ int plot_transfers(const Invocation& inv) {
       model << key.name() << ',' << g(b) << ',' << g(curve.seconds(b)) << ',' << g(b / curve.seconds(b)) << "\n";
     }
   }
-  write_file_atomically(dir + "/transfers.csv", measured.str());
-  write_file_atomically(dir + "/transfers_model.csv", model.str());
+  StagedDirectory stage(dir, "--out");
+  write_file_atomically(stage.path() + "/transfers.csv", measured.str());
+  write_file_atomically(stage.path() + "/transfers_model.csv", model.str());
   const std::string title = "Host<->device copies: " + loaded.profile.provenance.device_name + " (" +
                             loaded.profile.provenance.date_utc.substr(0, 10) + ")";
-  write_file_atomically(dir + "/transfers.gp", transfer_script(keys, title));
-  render_gnuplot(dir, "transfers", {1100, 330 * static_cast<int>(keys.size())});
+  write_file_atomically(stage.path() + "/transfers.gp", transfer_script(keys, title));
+  render_gnuplot(stage.path(), "transfers", {1100, 330 * static_cast<int>(keys.size())});
+  stage.publish();
   if (loaded.bundled) inv.err << loaded.note() << "\n";
   inv.out << "wrote " << dir << "/transfers.svg, transfers.png (data: transfers.csv, transfers_model.csv; script: transfers.gp)\n";
   return kExitOk;

@@ -55,9 +55,13 @@ int predict_transfer(const Invocation& inv) {
   if (vm.count("bytes")) {
     const TransferKey key = parse_key(vm["direction"].as<std::string>(), vm["memory"].as<std::string>(), "--direction/--memory");
     transfers.push_back({key, parse_bytes(vm["bytes"].as<std::string>(), "--bytes")});
+    if (transfers.back().bytes == 0) throw InputError("--bytes: a copy of 0 bytes; give a positive size");
   }
   if (vm.count("add"))
-    for (const std::string& spec : vm["add"].as<std::vector<std::string>>()) transfers.push_back(parse_transfer_spec(spec));
+    for (const std::string& spec : vm["add"].as<std::vector<std::string>>()) {
+      transfers.push_back(parse_transfer_spec(spec));
+      if (transfers.back().bytes == 0) throw InputError("--add '" + spec + "': a copy of 0 bytes; give a positive size");
+    }
   if (vm.count("for")) {
     if (!vm.count("n")) throw InputError("--for needs --n (the matrix side)");
     const std::uint64_t n = parse_bytes(vm["n"].as<std::string>(), "--n");
@@ -67,7 +71,11 @@ int predict_transfer(const Invocation& inv) {
     std::vector<Transfer> added;
     if (kernel == "mv") added = mv_transfers(n, memory);
     else if (kernel == "mm") added = mm_transfers(n, memory);
-    else if (kernel == "conv2d") added = conv2d_transfers(n, parse_bytes(vm["filter"].as<std::string>(), "--filter"), memory);
+    else if (kernel == "conv2d") {
+      const std::uint64_t filter = parse_bytes(vm["filter"].as<std::string>(), "--filter");
+      if (filter == 0) throw InputError("--filter: a filter side of 0; give a positive side");
+      added = conv2d_transfers(n, filter, memory);
+    }
     else throw InputError("--for: '" + kernel + "' is not mv, mm or conv2d");
     transfers.insert(transfers.end(), added.begin(), added.end());
   }
@@ -76,6 +84,7 @@ int predict_transfer(const Invocation& inv) {
     if (t.bytes == 0) throw InputError("a transfer of 0 bytes: sizes must be positive");
 
   const LoadedProfile loaded = load_selected_profile(vm);
+  loaded.pcie();
   const CommunicationPredictor predictor(loaded.profile);
   const TransferListPrediction prediction = predictor.predict(transfers);
 
@@ -152,7 +161,7 @@ int predict_cpu_command(const Invocation& inv) {
   report.tables.push_back(std::move(table));
   if (any_outside)
     report.notes.push_back("some predictions lie outside what was calibrated (sizes or threads): they are extrapolated");
-  for (const std::string& w : cpu_calibration_warnings(loaded.profile.require_cpu())) report.notes.push_back("warning: the profile's CPU calibration: " + w);
+  for (const std::string& w : cpu_calibration_warnings(loaded.cpu())) report.notes.push_back("warning: the profile's CPU calibration: " + w);
   render(report, format, inv.out);
   return kExitOk;
 }

@@ -157,7 +157,7 @@ int predict_kernel_command(const Invocation& inv) {
   const std::string& kernel = spec.name;
   const int n = parse_n(vm);
   const LoadedProfile loaded = load_selected_profile(vm);
-  const GpuCalibration& gpu = loaded.profile.require_gpu();
+  const GpuCalibration& gpu = loaded.gpu();
   if (vm.count("config") && vm.count("block")) throw InputError("--config and --block name the same thing: give one");
   const char* given = vm.count("config") ? "config" : vm.count("block") ? "block" : nullptr;
   const KernelConfig config = given ? parse_kernel_config(vm[given].as<std::string>(), spec) : default_config(spec, n);
@@ -216,16 +216,23 @@ int predict_workload_command(const Invocation& inv) {
     return kExitOk;
   const Format format = selected_format(vm);
   const LoadedProfile loaded = load_selected_profile(vm);
-  const GpuCalibration& gpu = loaded.profile.require_gpu();
-  const GpuWorkloadFile f = read_gpu_workload(vm["workload"].as<std::string>(), gpu);
-  const GpuPrediction p = predict_gpu(gpu, f.workload, run_start(vm, gpu));
+  const GpuCalibration& gpu = loaded.gpu();
+  const std::string workload_path = vm["workload"].as<std::string>();
+  const GpuWorkloadFile f = read_gpu_workload(workload_path, gpu);
+  GpuPrediction p;
+  try {  // a kernel the device cannot run (shared memory or registers over its limits) is the file's error
+    p = predict_gpu(gpu, f.workload, run_start(vm, gpu));
+  } catch (const InputError& e) {
+    throw InputError(workload_path + ": " + e.what());
+  }
   Report report;
   add_profile_meta(report, loaded);
   report.meta.push_back({"workload", Cell(f.name)});
   for (auto& cell : prediction_meta(p, f.workload)) report.meta.push_back(cell);
   add_roofline(report.meta, loaded.profile, p, f.workload);
   if (!f.transfers.empty()) {
-    if (!loaded.profile.pcie) throw InputError(loaded.path + ": the workload has transfers but the profile has no pcie section");
+    if (!loaded.profile.pcie)
+      throw InputError(workload_path + ": the workload has transfers but the profile " + loaded.path + " has no pcie section");
     const CommunicationPredictor comm(loaded.profile);
     std::vector<Transfer> t;
     for (const DescribedTransfer& d : f.transfers) t.push_back({d.key, static_cast<std::uint64_t>(d.bytes)});
@@ -261,7 +268,7 @@ int cmd_tune(const Invocation& inv) {
   const int top = vm["top"].as<int>();
   if (top < 1) throw InputError("--top: must be >= 1");
   const LoadedProfile loaded = load_selected_profile(vm);
-  const GpuCalibration& gpu = loaded.profile.require_gpu();
+  const GpuCalibration& gpu = loaded.gpu();
   const Resources res = load_resources(vm, kernel);
   struct Ranked {
     KernelConfig config;

@@ -106,10 +106,12 @@ struct Page {
   }
 };
 
-// Runs one of the CLI's plot commands in-process; its failure is the report's.
-void run_plot(const std::vector<std::string>& args) {
+// Runs one of the CLI's plot commands in-process; its errors are the report's, with their kind
+// (bad input stays bad input, exit 1).
+void run_plot(int (*plot)(const Invocation&), const std::vector<std::string>& args, const Invocation& inv) {
   std::ostringstream out, err;
-  if (run(args, out, err) != kExitOk) throw RuntimeFailure("report: perfmodel " + args[0] + " " + args[1] + " failed: " + err.str());
+  const int code = plot({args, inv.command_line, out, err});
+  if (code != kExitOk) throw RuntimeFailure("report: " + err.str());
 }
 
 }  // namespace
@@ -129,19 +131,27 @@ int cmd_report(const Invocation& inv) {
                      "the roofline and the speedups. Needs gnuplot; no GPU.",
                      options, &positional, vm))
     return kExitOk;
-  const std::string dir = vm["out"].as<std::string>();
+  // Inputs and the output folder first; the report is built in a staging folder and appears
+  // whole at the end, or not at all.
+  const std::string target = vm["out"].as<std::string>();
+  check_output_directory(target, "--out");
+  require_gnuplot();
   const LoadedProfile loaded = load_selected_profile(vm);
   const Profile& profile = loaded.profile;
+  loaded.gpu();
+  loaded.cpu();  // the speedup section compares with the host CPU
   const std::string validation_dir = vm.count("validation") ? vm["validation"].as<std::string>() : bundled_validation_dir();
   if (!std::filesystem::exists(validation_dir + "/measurements.csv"))
-    throw InputError(validation_dir + ": no recorded validation run (measurements.csv) to report");
+    throw InputError((vm.count("validation") ? "--validation " : "") + validation_dir +
+                     ": no recorded validation run (measurements.csv) to report");
   const ValidationRun run = read_validation_run(validation_dir);
-  make_directory(dir);
+  StagedDirectory stage(target, "--out");
+  const std::string dir = stage.path();
 
   // Every figure first, each in its own folder with its data and script.
-  run_plot({"plot", "microbench", "--out", dir + "/microbench", "--profile", loaded.path});
-  if (profile.pcie) run_plot({"plot", "transfers", "--out", dir + "/transfers", "--profile", loaded.path});
-  if (profile.cpu) run_plot({"plot", "cpu", "--out", dir + "/cpu", "--profile", loaded.path});
+  run_plot(plot_microbench, {"--out", dir + "/microbench", "--profile", loaded.path}, inv);
+  if (profile.pcie) run_plot(cmd_plot, {"transfers", "--out", dir + "/transfers", "--profile", loaded.path}, inv);
+  run_plot(plot_cpu, {"--out", dir + "/cpu", "--profile", loaded.path}, inv);
   const ValidationAnalysis analysis = analyse_validation(run, profile);
   const std::string plot_note = write_validation_outputs(dir + "/validation", run, analysis, loaded.path);
   if (!plot_note.empty()) throw RuntimeFailure("report: " + plot_note);
@@ -165,7 +175,7 @@ int cmd_report(const Invocation& inv) {
   page.heading("Calibration", 2);
   page.figure("microbench/microbench.svg", "GPU microbenchmarks: bandwidth vs bytes in flight, bank conflicts, strides, camping, working set, latency");
   if (profile.pcie) page.figure("transfers/transfers.svg", "Host-device copies: measured and modelled time and bandwidth vs size");
-  if (profile.cpu) page.figure("cpu/cpu.svg", "CPU bandwidth vs working set per thread count, with the cache plateaus");
+  page.figure("cpu/cpu.svg", "CPU bandwidth vs working set per thread count, with the cache plateaus");
 
   page.heading("GPU kernel time: validation", 2);
   std::vector<std::vector<std::string>> rows;
@@ -210,7 +220,8 @@ int cmd_report(const Invocation& inv) {
       page.html.str() + "</body></html>\n";
   write_file_atomically(dir + "/report.html", html);
   write_file_atomically(dir + "/report.md", page.md.str());
-  inv.out << "wrote " << dir << "/report.html (" << page.images << " figures embedded) and " << dir << "/report.md\n";
+  stage.publish();
+  inv.out << "wrote " << target << "/report.html (" << page.images << " figures embedded) and " << target << "/report.md\n";
   return kExitOk;
 }
 

@@ -34,32 +34,32 @@ std::string roofline_script(const Roofline& r, const std::string& title, bool ha
        "set xlabel 'arithmetic intensity (flop per DRAM byte; per byte moved at the roof drawn)'\n"
        "set ylabel 'performance (Gflop/s)'\n"
        "set key below font ',9' samplen 2 maxrows 4\n"
-       "set title \""
-    << title << "\" font ',12'\n"
+       "set title "
+    << gnuplot_text(title) << " font ',12'\n"
     << "mn(a,b) = a < b ? a : b\n";
   std::ostringstream plots;
   int dt = 1;
   for (const Roof& m : r.memory) {
     s << "b_" << m.name << " = " << g(m.value / 1e9) << "\n";
     plots << (plots.tellp() ? ", \\\n     " : "") << "mn(" << g(pi32 / 1e9) << ", b_" << m.name << "*x) with lines lw 2 dt " << dt++
-          << " lc rgb '#000000' title '" << m.name << " " << g(std::round(m.value / 1e9)) << " GB/s'";
+          << " lc rgb '#000000' title " << gnuplot_quote(m.name + " " + g(std::round(m.value / 1e9)) + " GB/s");
     if (m.theoretical > 0)
       plots << ", \\\n     mn(" << g(pi32 / 1e9) << ", " << g(m.theoretical / 1e9) << "*x) with lines lw 1 dt 2 lc rgb '#aaaaaa' notitle";
   }
   for (const Roof& c : r.compute) {
     plots << ", \\\n     (x >= " << g(c.value / r.memory_roof("dram").value) << " ? " << g(c.value / 1e9)
-          << " : 1/0) with lines lw 2 lc rgb '#444444' title '" << c.name << " " << g(std::round(c.value / 1e11) / 10) << " Tflop/s'";
+          << " : 1/0) with lines lw 2 lc rgb '#444444' title " << gnuplot_quote(c.name + " " + g(std::round(c.value / 1e11) / 10) + " Tflop/s");
     if (c.theoretical > 0)
-      plots << ", \\\n     " << g(c.theoretical / 1e9) << " with lines lw 1 dt 2 lc rgb '#aaaaaa' title '" << c.name << " datasheet'";
+      plots << ", \\\n     " << g(c.theoretical / 1e9) << " with lines lw 1 dt 2 lc rgb '#aaaaaa' title " << gnuplot_quote(c.name + " datasheet");
   }
   if (has_points)
     plots << ", \\\n     'points.csv' skip 1 using 3:($4/1e9):(0):(($5-$4)/1e9) with vectors nohead lw 1 lc rgb '#666666' notitle"
              ", \\\n     'points.csv' skip 1 using 3:($4/1e9) with points pt 7 ps 1.0 lc rgb '#000000' title 'measured (validation run)'"
              ", \\\n     'points.csv' skip 1 using 3:($5/1e9) with points pt 6 ps 1.3 lc rgb '#000000' title 'predicted'"
-             ", \\\n     'points.csv' skip 1 using 3:($4/1e9):1 with labels offset 0.8,0.4 left font ',7' notitle";
+             ", \\\n     'points.csv' skip 1 using 3:($4/1e9):1 with labels offset 0.8,0.4 left font ',7' noenhanced notitle";
   if (has_workloads)
     plots << ", \\\n     'workloads.csv' skip 1 using 2:($3/1e9) with points pt 4 ps 1.3 lc rgb '#000000' title 'workloads (predicted)'"
-             ", \\\n     'workloads.csv' skip 1 using 2:($3/1e9):1 with labels offset 0.8,-0.6 left font ',7' notitle";
+             ", \\\n     'workloads.csv' skip 1 using 2:($3/1e9):1 with labels offset 0.8,-0.6 left font ',7' noenhanced notitle";
   s << "plot " << plots.str() << "\n";
   return s.str();
 }
@@ -73,7 +73,13 @@ RooflineOutputs write_roofline(const std::string& dir, const Profile& profile, c
   RooflineOutputs out;
   // Every input is read and checked before anything is written.
   std::vector<GpuWorkloadFile> files;
-  for (const std::string& file : workload_files) files.push_back(read_gpu_workload(file, gpu));
+  for (const std::string& file : workload_files) {
+    files.push_back(read_gpu_workload(file, gpu));
+    const GpuWorkload& w = files.back().workload;
+    if (!(w.dram_bytes() > 0) || !(w.flops > 0))
+      throw InputError(file + ": a roofline point needs flops and DRAM bytes (this workload has " + g(w.flops) + " flops, " +
+                       g(w.dram_bytes()) + " DRAM bytes)");
+  }
   make_directory(dir);
   std::ostringstream roofs;
   roofs << "name,kind,value,theoretical\n";
@@ -107,13 +113,10 @@ RooflineOutputs write_roofline(const std::string& dir, const Profile& profile, c
   workloads << "workload,intensity,predicted_flops,attainable_flops,bound\n";
   for (const GpuWorkloadFile& f : files) {
     const double bytes = f.workload.dram_bytes();
-    if (!(bytes > 0) || !(f.workload.flops > 0)) throw InputError(f.name + ": a roofline point needs flops and DRAM bytes");
     const double predicted = f.workload.flops / predict_gpu(gpu, f.workload, dirty_l2_where_measured(gpu)).seconds;
     const RooflineBound b = roofline_bound(r, f.workload.flops / bytes, "dram", "fp32", predicted);
     out.workloads.push_back({f.name, 0, b, predicted});
-    std::string label = f.name;
-    std::replace(label.begin(), label.end(), ',', ' ');
-    workloads << label << ',' << g(b.intensity) << ',' << g(predicted) << ',' << g(b.attainable) << ','
+    workloads << csv_label(f.name) << ',' << g(b.intensity) << ',' << g(predicted) << ',' << g(b.attainable) << ','
               << (b.memory_bound ? "memory" : "compute") << "\n";
   }
   write_file_atomically(dir + "/workloads.csv", workloads.str());
@@ -145,7 +148,11 @@ int cmd_roofline(const Invocation& inv) {
                      options, nullptr, vm))
     return kExitOk;
   const Format format = selected_format(vm);
+  const std::string out_dir = vm["out"].as<std::string>();
+  check_output_directory(out_dir, "--out");
+  require_gnuplot();
   const LoadedProfile loaded = load_selected_profile(vm);
+  loaded.gpu();
   std::optional<ValidationRun> run;
   if (!vm.count("no-kernels")) {
     const std::string dir = vm.count("validation") ? vm["validation"].as<std::string>() : bundled_validation_dir();
@@ -158,9 +165,19 @@ int cmd_roofline(const Invocation& inv) {
     for (const std::string& text : vm["intensity"].as<std::vector<std::string>>())
       intensities.push_back(parse_positive_number(text, "--intensity"));
   const Roofline named = roofline_of(loaded.profile);  // --memory and --precision name roofs that exist
-  named.memory_roof(vm["memory"].as<std::string>());
-  named.compute_roof(vm["precision"].as<std::string>());
-  const RooflineOutputs out = write_roofline(vm["out"].as<std::string>(), loaded.profile, run ? &*run : nullptr, workloads);
+  try {
+    named.memory_roof(vm["memory"].as<std::string>());
+  } catch (const InputError& e) {
+    throw InputError("--memory: " + std::string(e.what()));
+  }
+  try {
+    named.compute_roof(vm["precision"].as<std::string>());
+  } catch (const InputError& e) {
+    throw InputError("--precision: " + std::string(e.what()));
+  }
+  StagedDirectory stage(out_dir, "--out");
+  const RooflineOutputs out = write_roofline(stage.path(), loaded.profile, run ? &*run : nullptr, workloads);
+  stage.publish();
   Report report;
   add_profile_meta(report, loaded);
   Table roofs{"roofs", {}};

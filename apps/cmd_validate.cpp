@@ -30,6 +30,11 @@ int cmd_validate(const Invocation& inv) {
     return kExitOk;
   const Format format = selected_format(vm);
   const std::string out_dir = vm["out"].as<std::string>();
+  // The output folder and the profile are checked before anything is measured: a full run takes
+  // minutes of GPU time.
+  check_output_directory(out_dir, "--out");
+  const LoadedProfile loaded = load_selected_profile(vm);
+  loaded.gpu();
   ValidationRun run;
   std::vector<std::string> failures;
   if (vm.count("from")) {
@@ -43,7 +48,6 @@ int cmd_validate(const Invocation& inv) {
     run = run_validation(options_v, inv.command_line, &inv.err, failures);
     write_validation_run(out_dir, run);
   }
-  const LoadedProfile loaded = load_selected_profile(vm);
   const ValidationAnalysis analysis = analyse_validation(run, loaded.profile);
   const std::string plot_note = write_validation_outputs(out_dir, run, analysis, loaded.path);
 

@@ -9,9 +9,28 @@ struct PlotSize {
   int width = 1000, height = 700;
 };
 
-// Runs `gnuplot` on dir/stem.gp, writing dir/stem.svg and dir/stem.png (each atomically).
-// Throws RuntimeFailure if gnuplot is missing or fails (its stderr is kept in dir/stem.log).
+// Runs gnuplot on dir/stem.gp, writing dir/stem.svg and dir/stem.png (each atomically). No shell
+// is involved: gnuplot is found on PATH and started with an argument vector in dir, and the
+// terminal, the output file and `load 'stem.gp'` reach it on its standard input. Throws
+// RuntimeFailure if gnuplot is missing or fails (with the first lines it wrote to stderr).
 void render_gnuplot(const std::string& dir, const std::string& stem, PlotSize size);
+// gnuplot's path on PATH; RuntimeFailure naming what to install when there is none. Commands
+// that draw call it before their work, so that a missing gnuplot is not found at the end.
+std::string require_gnuplot();
+
+// The one way a string enters a gnuplot script (titles, labels, key entries, file names): a
+// single-quoted literal. gnuplot substitutes backquotes (`cmd` runs cmd) and @macros inside
+// double quotes but not inside single quotes, where the only special character is the quote
+// itself (doubled here); a newline or another control character would end the command, so each
+// becomes a space.
+std::string gnuplot_quote(const std::string& text);
+// Text shown as it is (a title holding a device or host name): gnuplot_quote(text) followed by
+// `noenhanced`, so that ^ _ @ & { } are not read as enhanced-text markup (gnuplot's SVG terminal
+// writes an escaped '&' unescaped: a file no browser shows).
+std::string gnuplot_text(const std::string& text);
+// A label written into a plot's CSV data: commas, quotes and control characters as spaces (one
+// field on one line).
+std::string csv_label(const std::string& text);
 
 // Helpers every plot command shares.
 std::string plot_number(double v);                 // "%.9g"

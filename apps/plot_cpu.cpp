@@ -26,16 +26,16 @@ std::string cpu_script(const std::string& title, const std::vector<double>& thre
        "set logscale x 2\nset format x '%.0b%B'\nset logscale y 10\n"
        "set xlabel 'working set (all threads)'\nset ylabel 'GB/s (10^9 B/s)'\n"
        "set key top right font ',8' samplen 2\n"
-       "set multiplot layout 2,2 title \""
-    << title << "\" font ',13'\n";
+       "set multiplot layout 2,2 title "
+    << gnuplot_text(title) << " font ',13'\n";
   for (const char* kind : {"read", "write", "copy", "triad"}) {
-    s << "set title '" << kind << "' font ',11'\nplot ";
+    s << "set title " << gnuplot_quote(kind) << " font ',11'\nplot ";
     bool first = true;
     int style = 0;
     for (double t : thread_counts) {
-      s << (first ? "" : ", \\\n     ") << "'cpu_bandwidth.csv' using 3:((strcol(1) eq '" << kind << "' && $2 == " << g(t)
+      s << (first ? "" : ", \\\n     ") << "'cpu_bandwidth.csv' using 3:((strcol(1) eq " << gnuplot_quote(kind) << " && $2 == " << g(t)
         << ") ? $4/1e9 : 1/0) with linespoints pt " << (4 + style % 8) << " ps 0.5 dt " << (1 + style % 4)
-        << " lc rgb '#333333' title '" << g(t) << (t == 1 ? " thread'" : " threads'");
+        << " lc rgb '#333333' title " << gnuplot_quote(g(t) + (t == 1 ? " thread" : " threads"));
       first = false;
       ++style;
     }
@@ -59,11 +59,12 @@ int plot_cpu(const Invocation& inv) {
                      "Writes DIR/cpu.{gp,svg,png} and its data DIR/cpu_bandwidth.csv, DIR/cpu_plateaus.csv.",
                      options, nullptr, vm))
     return kExitOk;
-  const LoadedProfile loaded = load_selected_profile(vm);
-  const CpuCalibration& cpu = loaded.profile.require_cpu();
-  if (cpu.bandwidth.empty()) throw InputError(loaded.path + ": the cpu section has no bandwidth curves to plot");
   const std::string dir = vm["out"].as<std::string>();
-  make_directory(dir);
+  check_output_directory(dir, "--out");
+  require_gnuplot();
+  const LoadedProfile loaded = load_selected_profile(vm);
+  const CpuCalibration& cpu = loaded.cpu();
+  if (cpu.bandwidth.empty()) throw InputError(loaded.path + ": the cpu section has no bandwidth curves to plot");
   std::ostringstream data, plateaus;
   data << "kind,threads,working_set_bytes,Bps\n";
   std::map<double, bool> threads;
@@ -81,12 +82,14 @@ int plot_cpu(const Invocation& inv) {
                << g(std::isinf(p.to_bytes) ? largest : p.to_bytes) << ',' << g(p.read_Bps) << "\n";
   std::vector<double> counts;
   for (const auto& entry : threads) counts.push_back(entry.first);
-  write_file_atomically(dir + "/cpu_bandwidth.csv", data.str());
-  write_file_atomically(dir + "/cpu_plateaus.csv", plateaus.str());
+  StagedDirectory stage(dir, "--out");
+  write_file_atomically(stage.path() + "/cpu_bandwidth.csv", data.str());
+  write_file_atomically(stage.path() + "/cpu_plateaus.csv", plateaus.str());
   const std::string title = "CPU bandwidth: " + loaded.profile.provenance.host_cpu + ", " + g(cpu.cpu.logical_cpus) + " CPUs (" +
                             loaded.profile.provenance.date_utc.substr(0, 10) + ")";
-  write_file_atomically(dir + "/cpu.gp", cpu_script(title, counts));
-  render_gnuplot(dir, "cpu", {1300, 1000});
+  write_file_atomically(stage.path() + "/cpu.gp", cpu_script(title, counts));
+  render_gnuplot(stage.path(), "cpu", {1300, 1000});
+  stage.publish();
   if (loaded.bundled) inv.err << loaded.note() << "\n";
   inv.out << "wrote " << dir << "/cpu.svg, cpu.png (data: cpu_bandwidth.csv, cpu_plateaus.csv; script: cpu.gp)\n";
   return kExitOk;

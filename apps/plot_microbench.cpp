@@ -33,8 +33,8 @@ std::string microbench_script(const std::string& title, double l2_bytes, const s
        "set datafile separator ','\n"
        "set grid lc rgb '#dddddd'\n"
        "set key font ',9' samplen 2\n"
-       "set multiplot layout 3,2 title \""
-    << title << "\" font ',13'\n"
+       "set multiplot layout 3,2 title "
+    << gnuplot_text(title) << " font ',13'\n"
     << "\n# 1. DRAM bandwidth vs bytes in flight\n"
        "set title 'DRAM read bandwidth vs bytes in flight' font ',11'\n"
        "set logscale x 2\nset format x '%.0b%B'\nset xlabel 'bytes in flight (SMs x warps x min(ILP, limit) x 256 B)'\n"
@@ -60,9 +60,10 @@ std::string microbench_script(const std::string& title, double l2_bytes, const s
        "set title 'partition/channel camping: bandwidth vs slots used' font ',11'\n"
        "set logscale x 2\nset format x '%g'\nset xlabel 'slots of the period used (1 = all chunks camped on one)'\n"
        "set ylabel 'TB/s'\nset key bottom right font ',7'\nset yrange [0:*]\n"
-       "cases = \"";
-  for (const std::string& label : partition_cases) s << label << ' ';
-  s << "\"\n"
+       "cases = ";
+  std::string words;
+  for (const std::string& label : partition_cases) words += label + ' ';
+  s << gnuplot_quote(words) << "\n"
        "plot for [i=0:"
     << (partition_cases.empty() ? 0 : partition_cases.size() - 1)
     << "] 'microbench_partition.csv' using 4:(($1==i) ? $5/1e12 : 1/0) with linespoints pt (i%7)+4 ps 0.6 lc rgb '#333333' "
@@ -97,16 +98,17 @@ int plot_microbench(const Invocation& inv) {
                      "Writes DIR/microbench.{gp,svg,png} and its data DIR/microbench_*.csv.",
                      options, nullptr, vm))
     return kExitOk;
+  const std::string dir = vm["out"].as<std::string>();
+  check_output_directory(dir, "--out");
+  require_gnuplot();
   const LoadedProfile loaded = load_selected_profile(vm);
-  const GpuCalibration& gpu = loaded.profile.require_gpu();
+  const GpuCalibration& gpu = loaded.gpu();
   const std::string samples_path =
       vm.count("samples") ? vm["samples"].as<std::string>() : directory_of(loaded.path) + "/" + gpu.samples_file;
   const GpuSampleFile samples = load_gpu_samples(samples_path);
   if (!gpu.dram_concurrency || gpu.bank_conflicts.empty() || !gpu.partition || !gpu.latency)
     throw InputError(loaded.path + ": the gpu section lacks the concurrency, bank-conflict, partition or latency results to plot");
 
-  const std::string dir = vm["out"].as<std::string>();
-  make_directory(dir);
   // 1. concurrency
   const SaturationCurve& c = *gpu.dram_concurrency;
   std::ostringstream concurrency, concurrency_model;
@@ -167,17 +169,19 @@ int plot_microbench(const Invocation& inv) {
   for (const auto& [footprint, seconds] : chase_latency_by_footprint(series_medians(samples.samples, "latency.chase")))
     latency << g(footprint) << ',' << g(seconds) << "\n";
 
-  write_file_atomically(dir + "/microbench_concurrency.csv", concurrency.str());
-  write_file_atomically(dir + "/microbench_concurrency_model.csv", concurrency_model.str());
-  write_file_atomically(dir + "/microbench_conflicts.csv", conflicts.str());
-  write_file_atomically(dir + "/microbench_strided.csv", strided.str());
-  write_file_atomically(dir + "/microbench_partition.csv", partition.str());
-  write_file_atomically(dir + "/microbench_hierarchy.csv", hierarchy.str());
-  write_file_atomically(dir + "/microbench_latency.csv", latency.str());
+  StagedDirectory stage(dir, "--out");
+  write_file_atomically(stage.path() + "/microbench_concurrency.csv", concurrency.str());
+  write_file_atomically(stage.path() + "/microbench_concurrency_model.csv", concurrency_model.str());
+  write_file_atomically(stage.path() + "/microbench_conflicts.csv", conflicts.str());
+  write_file_atomically(stage.path() + "/microbench_strided.csv", strided.str());
+  write_file_atomically(stage.path() + "/microbench_partition.csv", partition.str());
+  write_file_atomically(stage.path() + "/microbench_hierarchy.csv", hierarchy.str());
+  write_file_atomically(stage.path() + "/microbench_latency.csv", latency.str());
   const std::string title = "GPU microbenchmarks: " + loaded.profile.provenance.device_name + " (" +
                             loaded.profile.provenance.date_utc.substr(0, 10) + ")";
-  write_file_atomically(dir + "/microbench.gp", microbench_script(title, gpu.device.l2_cache_bytes, case_labels));
-  render_gnuplot(dir, "microbench", {1300, 1400});
+  write_file_atomically(stage.path() + "/microbench.gp", microbench_script(title, gpu.device.l2_cache_bytes, case_labels));
+  render_gnuplot(stage.path(), "microbench", {1300, 1400});
+  stage.publish();
   if (loaded.bundled) inv.err << loaded.note() << "\n";
   inv.out << "wrote " << dir << "/microbench.svg, microbench.png (data: microbench_*.csv; script: microbench.gp)\n";
   return kExitOk;

@@ -71,21 +71,21 @@ std::string speedup_script(const std::string& title, const std::vector<SpeedupCu
        "set logscale xy 10\nset format y '%g'\n"
        "set ylabel 'speedup (CPU / GPU)'\n"
        "set key top left font ',8' samplen 2\n"
-       "set multiplot layout 2,4 title \""
-    << title << "\" font ',12'\n";
+       "set multiplot layout 2,4 title "
+    << gnuplot_text(title) << " font ',12'\n";
   for (const SpeedupCurve& c : curves) {
-    s << "set title '" << c.cpu_kernel << " (GPU: " << c.gpu_kernel << ")' font ',10'\n"
-      << "set xlabel '" << size_meaning(c.cpu_kernel) << "' font ',8'\n"
+    s << "set title " << gnuplot_quote(c.cpu_kernel + " (GPU: " + c.gpu_kernel + ")") << " font ',10'\n"
+      << "set xlabel " << gnuplot_quote(size_meaning(c.cpu_kernel)) << " font ',8'\n"
       << "unset arrow\n";
     if (c.crossover_n > 0)
       s << "set arrow from " << g(c.crossover_n) << ", graph 0 to " << g(c.crossover_n)
         << ", graph 1 nohead dt 3 lc rgb '#555555'\n";
     s << "plot 1 with lines lc rgb '#aaaaaa' notitle, "
-      << "'speedup_predicted.csv' skip 1 using (strcol(1) eq '" << c.cpu_kernel
-      << "' ? $3 : 1/0):4 with lines lw 2 lc rgb '#000000' title 'predicted', "
-      << "'speedup_measured.csv' skip 1 using (strcol(1) eq '" << c.cpu_kernel
-      << "' ? $3 : 1/0):4 with points pt 7 ps 0.9 lc rgb '#000000' title 'measured'"
-      << (c.crossover_n > 0 ? ", 1/0 with lines dt 3 lc rgb '#555555' title 'crossover n = " + g(std::round(c.crossover_n)) + "'" : "")
+      << "'speedup_predicted.csv' skip 1 using (strcol(1) eq " << gnuplot_quote(c.cpu_kernel)
+      << " ? $3 : 1/0):4 with lines lw 2 lc rgb '#000000' title 'predicted', "
+      << "'speedup_measured.csv' skip 1 using (strcol(1) eq " << gnuplot_quote(c.cpu_kernel)
+      << " ? $3 : 1/0):4 with points pt 7 ps 0.9 lc rgb '#000000' title 'measured'"
+      << (c.crossover_n > 0 ? ", 1/0 with lines dt 3 lc rgb '#555555' title " + gnuplot_quote("crossover n = " + g(std::round(c.crossover_n))) : "")
       << "\n";
   }
   s << "unset multiplot\n";
@@ -101,15 +101,15 @@ std::string variants_script(const std::string& title) {
        "set logscale xy 10\nset format y '%g'\n"
        "set xlabel 'n (matrix order / image side)'\nset ylabel 'effective bandwidth (GB/s, S0 units)'\n"
        "set key outside right font ',8' samplen 2\n"
-       "set multiplot layout 3,1 title \""
-    << title << "\" font ',12'\n";
+       "set multiplot layout 3,1 title "
+    << gnuplot_text(title) << " font ',12'\n";
   for (const auto& [family, kernels] : kVariants) {
-    s << "set title '" << family << ": measured (points) and predicted (lines)' font ',10'\nplot ";
+    s << "set title " << gnuplot_quote(family + ": measured (points) and predicted (lines)") << " font ',10'\nplot ";
     int style = 0;
     for (const std::string& k : kernels) {
-      s << (style ? ", \\\n     " : "") << "'variants.csv' skip 1 using (strcol(2) eq '" << k << "' ? $3 : 1/0):($5/1e9) with lines dt "
-        << (1 + style % 5) << " lc rgb '#000000' notitle, 'variants.csv' skip 1 using (strcol(2) eq '" << k
-        << "' ? $3 : 1/0):($4/1e9) with points pt " << (4 + 2 * style) << " ps 0.8 lc rgb '#000000' title '" << k << "'";
+      s << (style ? ", \\\n     " : "") << "'variants.csv' skip 1 using (strcol(2) eq " << gnuplot_quote(k) << " ? $3 : 1/0):($5/1e9) with lines dt "
+        << (1 + style % 5) << " lc rgb '#000000' notitle, 'variants.csv' skip 1 using (strcol(2) eq " << gnuplot_quote(k)
+        << " ? $3 : 1/0):($4/1e9) with points pt " << (4 + 2 * style) << " ps 0.8 lc rgb '#000000' title " << gnuplot_quote(k);
       ++style;
     }
     s << "\n";
@@ -222,13 +222,20 @@ int plot_speedup(const Invocation& inv) {
                      options, nullptr, vm))
     return kExitOk;
   const Format format = selected_format(vm);
+  const std::string out_dir = vm["out"].as<std::string>();
+  check_output_directory(out_dir, "--out");
+  require_gnuplot();
   const LoadedProfile loaded = load_selected_profile(vm);
+  loaded.gpu();
+  loaded.cpu();  // the CPU side of the comparison
   const auto memory = parse_host_memory(vm["memory"].as<std::string>());
   if (!memory) throw InputError("--memory: '" + vm["memory"].as<std::string>() + "' is not pinned or pageable");
   std::optional<ValidationRun> run;
   const std::string dir = vm.count("validation") ? vm["validation"].as<std::string>() : bundled_validation_dir();
   if (vm.count("validation") || std::filesystem::exists(dir + "/measurements.csv")) run = read_validation_run(dir);
-  const SpeedupOutputs out = write_speedup(vm["out"].as<std::string>(), loaded.profile, loaded.path, run ? &*run : nullptr, *memory);
+  StagedDirectory stage(out_dir, "--out");
+  const SpeedupOutputs out = write_speedup(stage.path(), loaded.profile, loaded.path, run ? &*run : nullptr, *memory);
+  stage.publish();
   Report report;
   add_profile_meta(report, loaded);
   Table t{"speedup", {}};

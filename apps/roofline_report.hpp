@@ -21,7 +21,8 @@ struct RooflineOutputs {
   std::vector<RooflinePoint> points, workloads;
 };
 
-// Writes DIR/roofline.{gp,svg,png}, roofs.csv, points.csv, workloads.csv.
+// Writes DIR/roofline.{gp,svg,png}, roofs.csv, points.csv, workloads.csv (DIR is created; callers
+// stage it, see StagedDirectory). Every workload file is read and checked before anything is written.
 RooflineOutputs write_roofline(const std::string& dir, const Profile& profile, const ValidationRun* run,
                                const std::vector<std::string>& workload_files);
 

@@ -21,6 +21,7 @@ struct SpeedupOutputs {
   std::size_t variant_points = 0;
 };
 
+// Writes DIR/{speedup,variants}.{gp,svg,png} and their CSV data (DIR is created; callers stage it).
 SpeedupOutputs write_speedup(const std::string& dir, const Profile& profile, const std::string& profile_path, const ValidationRun* run,
                              HostMemory memory);
 

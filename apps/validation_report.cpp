@@ -49,15 +49,16 @@ std::string plot_script(const ValidationRun& run, const ValidationAnalysis& a) {
        "set logscale xy 10\nset format x '10^{%L}'\nset format y '10^{%L}'\n"
        "set xlabel 'measured time (s)'\nset ylabel 'predicted time (s)'\n"
        "set key top left font ',9' samplen 2\n"
-       "set title \"GPU kernel time, "
-    << run.provenance.device_name << ": median |error| " << pct(a.overall.median) << ", p90 " << pct(a.overall.p90) << " ("
-    << a.overall.count << " runs)\" font ',12'\n"
+       "set title "
+    << gnuplot_text("GPU kernel time, " + run.provenance.device_name + ": median |error| " + pct(a.overall.median) + ", p90 " +
+                     pct(a.overall.p90) + " (" + std::to_string(a.overall.count) + " runs)")
+    << " font ',12'\n"
     << "plot x with lines lc rgb '#000000' dt 1 title 'predicted = measured', \\\n"
        "     1.2*x with lines lc rgb '#888888' dt 2 title '±20 %', 0.8*x with lines lc rgb '#888888' dt 2 notitle";
   int style = 0;
   for (const std::string& f : families) {
-    s << ", \\\n     'predictions.csv' skip 1 using (strcol(2) eq '" << f << "' ? $6 : 1/0):8 with points pt " << (1 + style % 13)
-      << " ps 0.8 lc rgb '#" << (style % 2 ? "555555" : "000000") << "' title '" << f << "'";
+    s << ", \\\n     'predictions.csv' skip 1 using (strcol(2) eq " << gnuplot_quote(f) << " ? $6 : 1/0):8 with points pt " << (1 + style % 13)
+      << " ps 0.8 lc rgb '#" << (style % 2 ? "555555" : "000000") << "' title " << gnuplot_quote(f);
     ++style;
   }
   s << "\n";
@@ -129,16 +130,18 @@ Table error_table(const ValidationAnalysis& a) {
 
 std::string write_validation_outputs(const std::string& dir, const ValidationRun& run, const ValidationAnalysis& analysis,
                                      const std::string& profile_path) {
-  make_directory(dir);
-  write_file_atomically(dir + "/predictions.csv", predictions_csv(analysis));
-  write_file_atomically(dir + "/report.md", markdown(run, analysis, profile_path));
-  write_file_atomically(dir + "/validation.gp", plot_script(run, analysis));
+  StagedDirectory stage(dir, "--out");
+  write_file_atomically(stage.path() + "/predictions.csv", predictions_csv(analysis));
+  write_file_atomically(stage.path() + "/report.md", markdown(run, analysis, profile_path));
+  write_file_atomically(stage.path() + "/validation.gp", plot_script(run, analysis));
+  std::string note;
   try {  // the numbers stand without the picture (GPU machines often lack gnuplot)
-    render_gnuplot(dir, "validation", PlotSize{900, 750});
+    render_gnuplot(stage.path(), "validation", PlotSize{900, 750});
   } catch (const RuntimeFailure& e) {
-    return std::string("plot not drawn: ") + e.what();
+    note = std::string("plot not drawn: ") + e.what();
   }
-  return "";
+  stage.publish();
+  return note;
 }
 
 }  // namespace perfmodel::cli

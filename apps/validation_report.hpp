@@ -13,6 +13,7 @@ std::string pct(double fraction);
 
 Table error_table(const ValidationAnalysis& analysis);
 // Returns "" or a note on what could not be drawn (no gnuplot): the numbers are written regardless.
+// The files are staged and put into dir together (StagedDirectory).
 std::string write_validation_outputs(const std::string& dir, const ValidationRun& run, const ValidationAnalysis& analysis,
                                      const std::string& profile_path);
 

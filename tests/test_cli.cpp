@@ -197,7 +197,7 @@ TEST(Cli, CalibrateChecksTheOutputFolderBeforeMeasuring) {
   const std::string missing = ::testing::TempDir() + "/no_such_folder/sub/p.yaml";
   const Result r = run({"calibrate", "--only", "cpu", "--out", missing});
   EXPECT_EQ(r.code, 1);
-  EXPECT_NE(r.err.find("--out " + missing + ": the folder"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--out '" + missing + "': the folder"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("does not exist"), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find("run  cpu."), std::string::npos) << "measured before failing: " << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;

@@ -6,19 +6,25 @@
 #include "perfmodel/model/errors.hpp"
 
 namespace perfmodel {
+namespace {
+// "dram, l2, shared": the roofs this profile has (pcie only where it has a PCIe calibration).
+std::string names_of(const std::vector<Roof>& roofs) {
+  std::string out;
+  for (const Roof& r : roofs) out += (out.empty() ? "" : ", ") + r.name;
+  return out;
+}
+}  // namespace
 
 const Roof& Roofline::memory_roof(const std::string& name) const {
   for (const Roof& r : memory)
     if (r.name == name) return r;
-  throw InputError("no memory roof '" + name + "' (dram, l2, shared, pcie)");
+  throw InputError("no memory roof '" + name + "' (the profile's memory roofs: " + names_of(memory) + ")");
 }
 
 const Roof& Roofline::compute_roof(const std::string& name) const {
   for (const Roof& r : compute)
     if (r.name == name) return r;
-  std::string names;
-  for (const Roof& r : compute) names += (names.empty() ? "" : ", ") + r.name;
-  throw InputError("no compute roof '" + name + "' in this profile (" + names + ")");
+  throw InputError("no compute roof '" + name + "' (the profile's compute roofs: " + names_of(compute) + ")");
 }
 
 Roofline roofline_of(const Profile& profile) {
