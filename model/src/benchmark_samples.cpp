@@ -6,6 +6,7 @@
 
 #include "perfmodel/model/atomic_file.hpp"
 #include "perfmodel/model/errors.hpp"
+#include "perfmodel/model/input_file.hpp"
 #include "sample_csv.hpp"
 
 namespace perfmodel {
@@ -115,7 +116,7 @@ CpuSampleFile parse_cpu_samples(const std::string& text, const std::string& file
   parse_samples(text, file_name, kCpuMagic, "cpu.", f.provenance, f.cpu, f.calibration_wall_s, f.samples);
   return f;
 }
-GpuSampleFile load_gpu_samples(const std::string& path) { return parse_gpu_samples(read_file(path), path); }
-CpuSampleFile load_cpu_samples(const std::string& path) { return parse_cpu_samples(read_file(path), path); }
+GpuSampleFile load_gpu_samples(const std::string& path) { return parse_gpu_samples(read_input_file(path), path); }
+CpuSampleFile load_cpu_samples(const std::string& path) { return parse_cpu_samples(read_input_file(path), path); }
 
 }  // namespace perfmodel

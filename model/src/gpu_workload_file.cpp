@@ -5,6 +5,7 @@
 
 #include "perfmodel/model/atomic_file.hpp"
 #include "perfmodel/model/errors.hpp"
+#include "perfmodel/model/input_file.hpp"
 #include "yaml_reader.hpp"
 
 namespace perfmodel {
@@ -157,7 +158,7 @@ GpuWorkloadFile parse_gpu_workload(const std::string& text, const std::string& f
 }
 
 GpuWorkloadFile read_gpu_workload(const std::string& path, const GpuCalibration& gpu) {
-  return parse_gpu_workload(read_file(path), path, gpu);
+  return parse_gpu_workload(read_input_file(path), path, gpu);
 }
 
 }  // namespace perfmodel

@@ -6,6 +6,7 @@
 
 #include "perfmodel/model/atomic_file.hpp"
 #include "perfmodel/model/errors.hpp"
+#include "perfmodel/model/input_file.hpp"
 #include "perfmodel/model/statistics.hpp"
 #include "sample_csv.hpp"
 
@@ -73,7 +74,7 @@ TransferSampleFile parse_transfer_samples(const std::string& text, const std::st
   return file;
 }
 
-TransferSampleFile load_transfer_samples(const std::string& path) { return parse_transfer_samples(read_file(path), path); }
+TransferSampleFile load_transfer_samples(const std::string& path) { return parse_transfer_samples(read_input_file(path), path); }
 
 std::vector<SizeTime> typical_times_by_size(const std::vector<TransferSample>& samples, const TransferKey& key,
                                         SizeSet set, TimerSource timer) {

@@ -5,6 +5,7 @@
 
 #include "perfmodel/model/atomic_file.hpp"
 #include "perfmodel/model/errors.hpp"
+#include "perfmodel/model/input_file.hpp"
 #include "sample_csv.hpp"
 
 namespace perfmodel {
@@ -62,7 +63,7 @@ ValidationRun read_validation_run(const std::string& dir) {
   const std::string rpath = (std::filesystem::path(dir) / kResourcesFile).string();
   auto device_fields = run.device.fields();
   csv::read_sample_file(
-      read_file(mpath), mpath, kMeasurementsMagic, kMeasurementsHeader, run.provenance,
+      read_input_file(mpath), mpath, kMeasurementsMagic, kMeasurementsHeader, run.provenance,
       [&](const std::string& key, const std::string& value, const csv::ErrorAt& error) {
         if (key == "validation_wall_s") {
           run.wall_s = csv::parse_number(value, key, error);
@@ -110,7 +111,7 @@ ValidationRun read_validation_run(const std::string& dir) {
         run.measurements.push_back(std::move(k));
       });
   Provenance resources_provenance;
-  csv::read_sample_file(read_file(rpath), rpath, kResourcesMagic, kResourcesHeader, resources_provenance, nullptr,
+  csv::read_sample_file(read_input_file(rpath), rpath, kResourcesMagic, kResourcesHeader, resources_provenance, nullptr,
                         [&](const std::vector<std::string>& cells, const csv::ErrorAt& error) {
     // A phase kernel's name may hold commas (template arguments, "mv_opt<32,8,const>"): it is
     // everything before the five numeric columns.
