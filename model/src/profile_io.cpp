@@ -257,7 +257,14 @@ Profile parse_profile(const std::string& yaml_text, const std::string& file_name
 Profile load_profile(const std::string& path) { return parse_profile(read_input_file(path), path); }
 
 void save_profile(const Profile& profile, const std::string& path) {
-  write_file_atomically(path, profile_to_yaml(profile));
+  // What is written must read back: a profile its own reader refuses is not written at all.
+  const std::string text = profile_to_yaml(profile);
+  try {
+    static_cast<void>(parse_profile(text, path));
+  } catch (const InputError& e) {
+    throw RuntimeFailure(std::string("the profile is not written, it would not read back: ") + e.what());
+  }
+  write_file_atomically(path, text);
 }
 
 }  // namespace perfmodel
