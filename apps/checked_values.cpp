@@ -16,9 +16,11 @@ std::string shortest(double v) {
   return buffer;
 }
 
+// NaN is never a result; infinity is one only as the open end of a range of bytes (the last
+// segment of a transfer curve reaches +inf), never as a time, a rate or a fraction.
 void check_cell(const std::string& where, const Cell& cell) {
   const double* v = std::get_if<double>(&cell.value);
-  if (v && !std::isfinite(*v))
+  if (v && (std::isnan(*v) || (std::isinf(*v) && cell.unit != Unit::bytes)))
     throw InputError("the result's " + where + " is not a finite number (" + shortest(*v) +
                      "): the profile or the options hold values outside what the model covers");
 }

@@ -127,6 +127,10 @@ GpuPhase read_kernel(const yaml::Value& k, const GpuCalibration& gpu) {
 GpuWorkloadFile parse_gpu_workload(const std::string& text, const std::string& file_name, const GpuCalibration& gpu) {
   const yaml::Value root(yaml::parse(text, file_name), "", file_name);
   root.expect_map();
+  if (root.has("schema_version") && !root.has("perfmodel_workload"))
+    throw root.error("this is a perfmodel profile, not a workload file (give it with --profile)");
+  if (!root.has("perfmodel_workload"))
+    throw root.error("not a perfmodel workload file: it has no perfmodel_workload key (see data/workloads/)");
   root.allow_only({"perfmodel_workload", "name", "kernels", "transfers"});
   const yaml::Value version = root.get("perfmodel_workload");
   if (version.as_integer() != 1)

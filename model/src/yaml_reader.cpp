@@ -190,8 +190,8 @@ std::string shortest(double v) {
 
 double Value::as_number_in(double low, double high) const {
   const double v = as_double();
-  if (!(v >= low && v <= high))
-    throw error("must be between " + shortest(low) + " and " + shortest(high) + ", got " + node_.Scalar() + " (limits.hpp)");
+  if (v < low) throw error("must be >= " + shortest(low) + ", got " + node_.Scalar());
+  if (v > high) throw error("must be <= " + shortest(high) + ", got " + node_.Scalar() + " (limits.hpp)");
   return v;
 }
 
