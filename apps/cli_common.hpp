@@ -47,6 +47,11 @@ void add_profile_meta(Report& report, const LoadedProfile& loaded);
 
 // A finite number > 0 ("4096", "1.5e6"); InputError naming `what` otherwise.
 double parse_positive_number(const std::string& text, const std::string& what);
+// A whole number in [low, high] (limits.hpp for the usual bounds); InputError naming `what` otherwise.
+double parse_whole_number(const std::string& text, const std::string& what, double low, double high);
+// The last check before a result is printed: every number in it is finite. Throws InputError
+// naming the field (exit 1) instead of printing inf or nan with exit 0.
+void require_finite(const Report& report);
 
 // The bundled profiles folder: $PERFMODEL_DATA_DIR/profiles, <exe>/../share/perfmodel/profiles,
 // or the source tree's data/profiles, whichever exists first.

@@ -175,6 +175,13 @@ int cmd_fit(const Invocation& inv) {
   // The measurement's provenance stays the calibration run's; the re-fit is recorded beside it.
   profile.provenance.refit = inv.command_line + " (toolkit " + toolkit_version() + ", commit " + toolkit_commit() + ", " +
                              utc_now_iso8601() + ")";
+  // The fitted profile is read back with the reader every command uses before it is written: samples
+  // that fit into values the reader refuses (logical_cpus: 0, no model at all) are bad input.
+  try {
+    static_cast<void>(parse_profile(profile_to_yaml(profile), out_path));
+  } catch (const InputError& e) {
+    throw InputError(std::string("fit: the samples give a profile perfmodel cannot use, so nothing is written: ") + e.what());
+  }
   save_profile(profile, out_path);
   Report report = profile_report(profile);
   report.notes.push_back("wrote " + out_path);

@@ -4,6 +4,7 @@
 #include "cli_common.hpp"
 #include "perfmodel/model/cpu_fit.hpp"
 #include "perfmodel/model/errors.hpp"
+#include "perfmodel/model/limits.hpp"
 #include "perfmodel/model/units.hpp"
 #include "perfmodel/predictors/communication.hpp"
 #include "perfmodel/predictors/cpu_compute.hpp"
@@ -25,7 +26,9 @@ Transfer parse_transfer_spec(const std::string& spec) {
   const auto b = a == std::string::npos ? a : spec.find(':', a + 1);
   if (b == std::string::npos) throw InputError("--add '" + spec + "': expected DIRECTION:MEMORY:BYTES, e.g. h2d:pinned:64MiB");
   const std::string where = "--add '" + spec + "'";
-  return {parse_key(spec.substr(0, a), spec.substr(a + 1, b - a - 1), where), parse_bytes(spec.substr(b + 1), where)};
+  const std::uint64_t bytes = parse_bytes(spec.substr(b + 1), where);
+  if (bytes == 0) throw InputError(where + ": a copy of 0 bytes; sizes must be positive");
+  return {parse_key(spec.substr(0, a), spec.substr(a + 1, b - a - 1), where), bytes};
 }
 
 int predict_transfer(const Invocation& inv) {
@@ -54,8 +57,9 @@ int predict_transfer(const Invocation& inv) {
   std::vector<Transfer> transfers;
   if (vm.count("bytes")) {
     const TransferKey key = parse_key(vm["direction"].as<std::string>(), vm["memory"].as<std::string>(), "--direction/--memory");
-    transfers.push_back({key, parse_bytes(vm["bytes"].as<std::string>(), "--bytes")});
-    if (transfers.back().bytes == 0) throw InputError("--bytes: a copy of 0 bytes; give a positive size");
+    const std::uint64_t bytes = parse_bytes(vm["bytes"].as<std::string>(), "--bytes");
+    if (bytes == 0) throw InputError("--bytes: a copy of 0 bytes; sizes must be positive");
+    transfers.push_back({key, bytes});
   }
   if (vm.count("add"))
     for (const std::string& spec : vm["add"].as<std::vector<std::string>>()) {
@@ -64,18 +68,14 @@ int predict_transfer(const Invocation& inv) {
     }
   if (vm.count("for")) {
     if (!vm.count("n")) throw InputError("--for needs --n (the matrix side)");
-    const std::uint64_t n = parse_bytes(vm["n"].as<std::string>(), "--n");
-    if (n == 0) throw InputError("--n: must be positive");
+    const auto n = static_cast<std::uint64_t>(parse_whole_number(vm["n"].as<std::string>(), "--n", 1, limits::kMaxProblemSize));
     const HostMemory memory = parse_key("h2d", vm["memory"].as<std::string>(), "--memory").memory;
     const std::string kernel = vm["for"].as<std::string>();
     std::vector<Transfer> added;
     if (kernel == "mv") added = mv_transfers(n, memory);
     else if (kernel == "mm") added = mm_transfers(n, memory);
-    else if (kernel == "conv2d") {
-      const std::uint64_t filter = parse_bytes(vm["filter"].as<std::string>(), "--filter");
-      if (filter == 0) throw InputError("--filter: a filter side of 0; give a positive side");
-      added = conv2d_transfers(n, filter, memory);
-    }
+    else if (kernel == "conv2d")
+      added = conv2d_transfers(n, static_cast<std::uint64_t>(parse_whole_number(vm["filter"].as<std::string>(), "--filter", 1, limits::kMaxProblemSize)), memory);
     else throw InputError("--for: '" + kernel + "' is not mv, mm or conv2d");
     transfers.insert(transfers.end(), added.begin(), added.end());
   }
@@ -109,6 +109,7 @@ int predict_transfer(const Invocation& inv) {
   }
   report.tables.push_back(std::move(table));
   if (extrapolated) report.notes.push_back("some sizes lie outside the calibrated range: those predictions are extrapolated");
+  require_finite(report);
   render(report, format, inv.out);
   return kExitOk;
 }
@@ -134,7 +135,7 @@ int predict_cpu_command(const Invocation& inv) {
   const LoadedProfile loaded = load_selected_profile(vm);
   const std::string kernel = vm["kernel"].as<std::string>();
   double threads = 0;
-  if (vm.count("threads")) threads = parse_positive_number(vm["threads"].as<std::string>(), "--threads");
+  if (vm.count("threads")) threads = parse_whole_number(vm["threads"].as<std::string>(), "--threads", 1, limits::kMaxThreads);
   Report report;
   add_profile_meta(report, loaded);
   report.meta.push_back({"kernel", Cell(kernel)});
@@ -142,7 +143,7 @@ int predict_cpu_command(const Invocation& inv) {
   Table table{"predictions", {}};
   bool any_outside = false;
   for (const std::string& text : vm["n"].as<std::vector<std::string>>()) {
-    const CpuPrediction p = predict_cpu(loaded.profile, kernel, parse_positive_number(text, "--n"), threads);
+    const CpuPrediction p = predict_cpu(loaded.profile, kernel, parse_whole_number(text, "--n", 1, limits::kMaxProblemSize), threads);
     table.rows.push_back({{"n", Cell(p.n)},
                           {"threads", Cell(p.threads)},
                           {"seconds", Cell(p.seconds, Unit::seconds)},
@@ -162,6 +163,7 @@ int predict_cpu_command(const Invocation& inv) {
   if (any_outside)
     report.notes.push_back("some predictions lie outside what was calibrated (sizes or threads): they are extrapolated");
   for (const std::string& w : cpu_calibration_warnings(loaded.cpu())) report.notes.push_back("warning: the profile's CPU calibration: " + w);
+  require_finite(report);
   render(report, format, inv.out);
   return kExitOk;
 }

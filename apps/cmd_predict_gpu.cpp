@@ -9,6 +9,8 @@
 #include "cli_common.hpp"
 #include "perfmodel/model/errors.hpp"
 #include "perfmodel/model/gpu_workload_file.hpp"
+#include "perfmodel/model/limits.hpp"
+#include "perfmodel/model/units.hpp"
 #include "perfmodel/model/validation_data.hpp"
 #include "perfmodel/predictors/communication.hpp"
 #include "perfmodel/predictors/gpu_compute.hpp"
@@ -65,8 +67,19 @@ GpuRunStart run_start(const po::variables_map& vm, const GpuCalibration& gpu) {
 
 int parse_n(const po::variables_map& vm) {
   const double n = parse_positive_number(vm["n"].as<std::string>(), "--n");
-  if (n != std::floor(n) || n > 2e9) throw InputError("--n: must be a whole number, got '" + vm["n"].as<std::string>() + "'");
+  if (n != std::floor(n) || n > limits::kMaxProblemSize)
+    throw InputError("--n: must be a whole number from 1 to 2147483647, got '" + vm["n"].as<std::string>() + "'");
   return static_cast<int>(n);
+}
+
+// The kernel's arrays must fit the GPU: its larger copy (inputs in, or results out) is a lower
+// bound of the device memory it needs. Sizes beyond it are refused before any arithmetic on them.
+void require_fits_device(const GpuWorkload& w, const GpuCalibration& gpu, const std::string& kernel, int n) {
+  const double needed = std::max(w.h2d_bytes, w.d2h_bytes);
+  const double memory = gpu.device.global_memory_bytes > 0 ? gpu.device.global_memory_bytes : limits::kMaxBytes;
+  if (!(needed <= memory))
+    throw InputError("--n: " + kernel + " at n = " + std::to_string(n) + " needs at least " + format_bytes(needed) +
+                     " of device memory; the profile's GPU has " + format_bytes(memory));
 }
 
 // Where the workload sits on the profile's DRAM/FP32 roofline.
@@ -106,11 +119,14 @@ Record prediction_meta(const GpuPrediction& p, const GpuWorkload& w) {
 
 Table phase_table(const GpuPrediction& p, const GpuWorkload& w) {
   Table t{"phases", {}};
+  // The predictions follow the described phases in order, leaving out those of no launch
+  // (predict_gpu); names repeat (two unnamed kernels are both "kernel"), so they are matched by place.
+  std::size_t next = 0;
   for (std::size_t i = 0; i < p.phases.size(); ++i) {
     const GpuPhasePrediction& ph = p.phases[i];
-    const GpuPhase* desc = nullptr;
-    for (const GpuPhase& d : w.phases)
-      if (d.name == ph.name) desc = &d;
+    while (next < w.phases.size() && !(w.phases[next].launches > 0)) ++next;
+    const GpuPhase* desc = next < w.phases.size() && w.phases[next].name == ph.name ? &w.phases[next] : nullptr;
+    ++next;
     t.rows.push_back({{"phase", Cell(ph.name)},
                       {"launches", Cell(ph.launches)},
                       {"grid", Cell(desc ? plot_like(desc->grid_x, desc->grid_y) : "")},
@@ -166,6 +182,7 @@ int predict_kernel_command(const Invocation& inv) {
   const Resources res = load_resources(vm, kernel);
   std::vector<std::string> missing;
   const GpuWorkload w = describe_gpu_kernel(kernel, n, config, res.table, gpu.device.l2_cache_bytes, &missing);
+  require_fits_device(w, gpu, kernel, n);
   const GpuPrediction p = predict_gpu(gpu, w, run_start(vm, gpu));
 
   Report report;
@@ -195,6 +212,7 @@ int predict_kernel_command(const Invocation& inv) {
   }
   report.tables.push_back(phase_table(p, w));
   if (!missing.empty()) report.notes.push_back("registers/shared memory estimated (no recorded resources) for " + missing.front());
+  require_finite(report);
   render(report, format, inv.out);
   return kExitOk;
 }
@@ -241,6 +259,7 @@ int predict_workload_command(const Invocation& inv) {
     report.meta.push_back({"with_transfers_s", Cell(transfers + p.seconds, Unit::seconds)});
   }
   report.tables.push_back(phase_table(p, f.workload));
+  require_finite(report);
   render(report, format, inv.out);
   return kExitOk;
 }
@@ -278,8 +297,15 @@ int cmd_tune(const Invocation& inv) {
   const GpuRunStart start = run_start(vm, gpu);
   for (const KernelConfig& c : spec.configs) {
     if (!config_problem(spec, n, c).empty()) continue;
+    GpuWorkload w;
     try {
-      ranked.push_back({c, predict_gpu(gpu, describe_gpu_kernel(kernel, n, c, res.table, gpu.device.l2_cache_bytes), start)});
+      w = describe_gpu_kernel(kernel, n, c, res.table, gpu.device.l2_cache_bytes);
+    } catch (const InputError&) {  // a configuration that cannot be resident on this device
+      continue;
+    }
+    require_fits_device(w, gpu, kernel, n);
+    try {
+      ranked.push_back({c, predict_gpu(gpu, w, start)});
     } catch (const InputError&) {  // a configuration that cannot be resident on this device
     }
   }
@@ -330,6 +356,7 @@ int cmd_tune(const Invocation& inv) {
     t.rows.push_back(row);
   }
   report.tables.push_back(t);
+  require_finite(report);
   render(report, format, inv.out);
   return kExitOk;
 }

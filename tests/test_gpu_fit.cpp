@@ -127,14 +127,14 @@ TEST(GpuSamplesCsv, RoundTripsAndNamesBadLines) {
   } cases[] = {
       {"series,params\n", R"(s\.csv:1: not a perfmodel gpu samples v1 file)"},
       {"# perfmodel gpu samples v1\nseries,params\n", R"(s\.csv:2: header: expected)"},
-      {head + "a,,0,1\n", R"(s\.csv:3: row: expected 5 columns, found 4)"},
-      {head + "a b,,0,1,1\n", R"(s\.csv:3: series: 'a b' is not a series name)"},
-      {head + "a,x,0,1,1\n", R"(s\.csv:3: params: 'x' is not name=value)"},
-      {head + "a,x=1;x=2,0,1,1\n", R"(s\.csv:3: params: parameter 'x' given twice)"},
-      {head + "a,x=one,0,1,1\n", R"(s\.csv:3: params\.x: 'one' is not a number)"},
-      {head + "a,,0,-1,1\n", R"(s\.csv:3: seconds: must be > 0)"},
-      {head + "a,,0,1,nan\n", R"(s\.csv:3: amount: must be finite)"},
-      {head + "a,,1.5,1,1\n", R"(s\.csv:3: rep: must be an integer >= 0)"},
+      {head + "a,,0,1\n", R"(s\.csv:3:1: row: expected 5 columns, found 4)"},
+      {head + "a b,,0,1,1\n", R"(s\.csv:3:1: series: 'a b' is not a series name)"},
+      {head + "a,x,0,1,1\n", R"(s\.csv:3:3: params: 'x' is not name=value)"},
+      {head + "a,x=1;x=2,0,1,1\n", R"(s\.csv:3:3: params: parameter 'x' given twice)"},
+      {head + "a,x=one,0,1,1\n", R"(s\.csv:3:3: params\.x: 'one' is not a number)"},
+      {head + "a,,0,-1,1\n", R"(s\.csv:3:6: seconds: must be a positive time)"},
+      {head + "a,,0,1,nan\n", R"(s\.csv:3:8: amount: 'nan' is not a number)"},
+      {head + "a,,1.5,1,1\n", R"(s\.csv:3:4: rep: '1\.5' is not a whole number)"},
       {"# perfmodel gpu samples v1\n# gpu.bogus: 3\n" + head.substr(27), R"(s\.csv:2: gpu\.bogus: unknown gpu property)"},
   };
   for (const auto& c : cases) {

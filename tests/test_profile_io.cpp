@@ -177,7 +177,7 @@ TEST(ProfileYaml, EachKindOfBadProfileGetsItsOwnError) {
       {"unit: B/s", "unit: GB/s", R"(gpu\.ceilings\.dram_read\.unit: must be B/s for dram_read)"},
       {"p10: 3000000000000", "p10: 3300000000000", R"(gpu\.ceilings\.dram_read: needs p10 <= median <= p90)"},
       {"    multiprocessors: 132\n", "", R"(gpu\.device\.multiprocessors: missing key)"},
-      {"multiprocessors: 132", "multiprocessors: 0", R"(gpu\.device\.multiprocessors: must be > 0)"},
+      {"multiprocessors: 132", "multiprocessors: 0", R"(gpu\.device\.multiprocessors: must be >= 1)"},
       {"l1_s: [^\n]+", "l1_s: -2e-08", R"(gpu\.latency\.l1_s: must be >= 0)"},
       {"peak_Bps: [^\n]+", "peak_Bps: 0", R"(gpu\.dram_concurrency\.peak_Bps: must be > 0)"},
       {"cosf_s: [^\n]+", "cosf_s: 0", R"(gpu\.operation_latency\.cosf_s: must be > 0)"},

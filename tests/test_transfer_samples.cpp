@@ -28,19 +28,23 @@ TEST(TransferSamples, CsvRoundTripKeepsEverySampleAndTheProvenance) {
 TEST(TransferSamples, MalformedRowsNameFileLineAndColumn) {
   const std::string head = "# perfmodel transfer samples v1\ndirection,memory,bytes,set,round,batch,event_s,wall_s\n";
   const struct {
-    std::string row, column;
-  } cases[] = {{"h3d,pinned,4,fit,0,1,1e-5,1e-5", "direction"},
-               {"h2d,shared,4,fit,0,1,1e-5,1e-5", "memory"},
-               {"h2d,pinned,-4,fit,0,1,1e-5,1e-5", "bytes"},
-               {"h2d,pinned,4,test,0,1,1e-5,1e-5", "set"},
-               {"h2d,pinned,4,fit,0,1,-1e-5,1e-5", "event_s"},
-               {"h2d,pinned,4,fit,0,1,1e-5", "row"}};
+    std::string row, column;  // column: "character: column name"
+  } cases[] = {{"h3d,pinned,4,fit,0,1,1e-5,1e-5", "1: direction"},
+               {"h2d,shared,4,fit,0,1,1e-5,1e-5", "5: memory"},
+               {"h2d,pinned,-4,fit,0,1,1e-5,1e-5", "12: bytes"},
+               {"h2d,pinned,4,test,0,1,1e-5,1e-5", "14: set"},
+               {"h2d,pinned,4,fit,0,1,-1e-5,1e-5", "22: event_s"},
+               {"h2d,pinned,4,fit,0,1,1.29e-05xyz,1e-5", "22: event_s: '1.29e-05xyz' is not a number"},
+               {"h2d,pinned,4,fit,0,1,1e-5,1e-5 ", "27: wall_s"},
+               {"h2d,pinned,4,fit,0,1, 1e-5,1e-5", "22: event_s"},
+               {"h2d,pinned,4,fit,1e10,1,1e-5,1e-5", "18: round"},
+               {"h2d,pinned,4,fit,0,1,1e-5", "1: row"}};
   for (const auto& c : cases) {
     try {
       parse_transfer_samples(head + c.row + "\n", "s.csv");
       ADD_FAILURE() << "accepted " << c.row;
     } catch (const InputError& e) {
-      EXPECT_NE(std::string(e.what()).find("s.csv:3: " + c.column), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("s.csv:3:" + c.column), std::string::npos) << e.what();
     }
   }
   EXPECT_THROW(parse_transfer_samples("hello\n", "s.csv"), InputError);

@@ -459,10 +459,10 @@ TEST(UntrustedIo, MessagesNameTheFlagOrTheFile) {
   } cases[] = {
       {{"predict", "transfer", "--bytes", "0"}, "--bytes: a copy of 0 bytes"},
       {{"predict", "transfer", "--add", "h2d:pinned:0"}, "--add 'h2d:pinned:0': a copy of 0 bytes"},
-      {{"predict", "transfer", "--for", "conv2d", "--n", "1024", "--filter", "0"}, "--filter: a filter side of 0"},
+      {{"predict", "transfer", "--for", "conv2d", "--n", "1024", "--filter", "0"}, "--filter: must be a positive"},
       {{"roofline", "--out", folder + "/r", "--memory", "hbm", "--intensity", "1"}, "--memory: no memory roof 'hbm' (the profile's memory roofs: dram, l2, shared, pcie)"},
       {{"roofline", "--out", folder + "/r", "--precision", "fp8", "--intensity", "1"}, "--precision: no compute roof 'fp8'"},
-      {{"predict", "workload", folder + "/shared.yaml"}, folder + "/shared.yaml: 300000 bytes of shared memory per block exceed"},
+      {{"predict", "workload", folder + "/shared.yaml"}, folder + "/shared.yaml:8:29: kernels[0].shared_bytes_per_block: more than the 232448 bytes"},
       {{"predict", "kernel", "--kernel", "mv-opt", "--n", "4096", "--profile", folder + "/cpu_only.yaml"},
        folder + "/cpu_only.yaml: the profile has no gpu section"},
       {{"predict", "transfer", "--bytes", "64", "--profile", folder + "/cpu_only.yaml"}, folder + "/cpu_only.yaml: the profile has no pcie section"},

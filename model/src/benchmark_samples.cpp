@@ -6,6 +6,8 @@
 
 #include "perfmodel/model/atomic_file.hpp"
 #include "perfmodel/model/errors.hpp"
+#include "perfmodel/model/input_file.hpp"
+#include "perfmodel/model/limits.hpp"
 #include "sample_csv.hpp"
 
 namespace perfmodel {
@@ -87,11 +89,9 @@ void parse_samples(const std::string& text, const std::string& file_name, const 
         if (s.params.count(name)) throw error("params", "parameter '" + name + "' given twice");
         s.params[name] = csv::parse_number(pair.substr(eq + 1), "params." + name, error);
       }
-    const double rep = csv::parse_number(cells[2], "rep", error);
-    if (rep < 0 || rep != static_cast<int>(rep)) throw error("rep", "must be an integer >= 0");
-    s.rep = static_cast<int>(rep);
+    s.rep = static_cast<int>(csv::parse_whole(cells[2], "rep", error, 0, 1e9));
     s.seconds = csv::parse_number(cells[3], "seconds", error);
-    if (!(s.seconds > 0)) throw error("seconds", "must be > 0");
+    if (!(s.seconds > 0 && s.seconds <= limits::kMaxSampleSeconds)) throw error("seconds", "must be a positive time of at most a day");
     s.amount = csv::parse_number(cells[4], "amount", error);
     if (!(s.amount > 0)) throw error("amount", "must be > 0");
     samples.push_back(std::move(s));
@@ -115,7 +115,7 @@ CpuSampleFile parse_cpu_samples(const std::string& text, const std::string& file
   parse_samples(text, file_name, kCpuMagic, "cpu.", f.provenance, f.cpu, f.calibration_wall_s, f.samples);
   return f;
 }
-GpuSampleFile load_gpu_samples(const std::string& path) { return parse_gpu_samples(read_file(path), path); }
-CpuSampleFile load_cpu_samples(const std::string& path) { return parse_cpu_samples(read_file(path), path); }
+GpuSampleFile load_gpu_samples(const std::string& path) { return parse_gpu_samples(read_input_file(path), path); }
+CpuSampleFile load_cpu_samples(const std::string& path) { return parse_cpu_samples(read_input_file(path), path); }
 
 }  // namespace perfmodel

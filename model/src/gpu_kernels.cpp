@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "perfmodel/model/errors.hpp"
+#include "perfmodel/model/limits.hpp"
 
 namespace perfmodel {
 namespace {
@@ -136,6 +137,7 @@ std::string config_problem(const GpuKernelSpec& spec, double n, const KernelConf
     return spec.name + " is not compiled for " + to_string(c, spec) + " (configurations: " + list + ")";
   }
   if (!(n >= 1) || n != std::floor(n)) return "n must be a positive integer";
+  if (n > limits::kMaxProblemSize) return "n must be at most 2^31 - 1";
   const auto ni = static_cast<long long>(n);
   auto need_multiple = [&](long long m, const char* why) -> std::string {
     return ni % m == 0 ? "" : "n = " + std::to_string(ni) + " must be a multiple of " + std::to_string(m) + " (" + why + ")";

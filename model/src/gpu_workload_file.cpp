@@ -5,6 +5,8 @@
 
 #include "perfmodel/model/atomic_file.hpp"
 #include "perfmodel/model/errors.hpp"
+#include "perfmodel/model/input_file.hpp"
+#include "perfmodel/model/limits.hpp"
 #include "yaml_reader.hpp"
 
 namespace perfmodel {
@@ -41,22 +43,27 @@ GpuPhase read_kernel(const yaml::Value& k, const GpuCalibration& gpu) {
                 "loads_in_flight", "loads_issued_together", "shared_accesses", "conflict_degree", "latency_chain"});
   GpuPhase p;
   p.name = k.has("name") ? k.get("name").as_string() : "kernel";
-  auto number = [&](const char* key, double fallback) { return k.has(key) ? k.get(key).as_nonnegative() : fallback; };
-  auto pair = [&](const char* key) {
+  // Every amount is bounded (limits.hpp) so that no product of them overflows on the way to a time.
+  auto number = [&](const char* key, double fallback) {
+    return k.has(key) ? k.get(key).as_number_in(0, limits::kMaxWorkAmount) : fallback;
+  };
+  auto pair = [&](const char* key, double max_x, double max_y) {
     const yaml::Value v = k.get(key);
     if (v.sequence_size() < 1 || v.sequence_size() > 2) throw v.error("expected [x] or [x, y]");
-    std::pair<double, double> xy{static_cast<double>(v.at(0).as_count()), v.sequence_size() == 2 ? static_cast<double>(v.at(1).as_count()) : 1.0};
-    if (xy.first < 1 || xy.second < 1) throw v.error("sizes must be >= 1");
-    return xy;
+    return std::pair<double, double>{v.at(0).as_whole_in(1, max_x), v.sequence_size() == 2 ? v.at(1).as_whole_in(1, max_y) : 1.0};
   };
-  p.launches = number("launches", 1);
-  if (p.launches < 1 || p.launches != std::floor(p.launches)) throw k.get("launches").error("must be a whole number >= 1");
-  std::tie(p.grid_x, p.grid_y) = pair("grid");
-  std::tie(p.block_x, p.block_y) = pair("block");
-  if (p.block_x * p.block_y > 1024) throw k.get("block").error("more than 1024 threads per block");
+  p.launches = k.has("launches") ? k.get("launches").as_whole_in(1, limits::kMaxLaunches) : 1;
+  // CUDA's limits on a launch (Programming Guide, "Compute capabilities").
+  std::tie(p.grid_x, p.grid_y) = pair("grid", limits::kMaxGridX, limits::kMaxGridY);
+  std::tie(p.block_x, p.block_y) = pair("block", limits::kMaxThreadsPerBlock, limits::kMaxThreadsPerBlock);
+  if (p.block_x * p.block_y > limits::kMaxThreadsPerBlock) throw k.get("block").error("more than 1024 threads per block");
   p.registers_per_thread = number("registers_per_thread", 32);
   if (p.registers_per_thread < 1 || p.registers_per_thread > 255) throw k.get("registers_per_thread").error("must be 1 … 255");
-  p.shared_bytes_per_block = number("shared_bytes_per_block", 0);
+  p.shared_bytes_per_block = k.has("shared_bytes_per_block") ? k.get("shared_bytes_per_block").as_whole_in(0, limits::kMaxBytes) : 0;
+  if (gpu.device.shared_memory_per_block_optin > 0 && p.shared_bytes_per_block > gpu.device.shared_memory_per_block_optin)
+    throw k.get("shared_bytes_per_block")
+        .error("more than the " + std::to_string(static_cast<long long>(gpu.device.shared_memory_per_block_optin)) +
+               " bytes a block may have on the profile's GPU (shared_memory_per_block_optin)");
   p.flops_fp32 = number("flops_fp32", 0);
   p.flops_fp64 = number("flops_fp64", 0);
   p.special_calls = number("special_calls", 0);
@@ -120,6 +127,10 @@ GpuPhase read_kernel(const yaml::Value& k, const GpuCalibration& gpu) {
 GpuWorkloadFile parse_gpu_workload(const std::string& text, const std::string& file_name, const GpuCalibration& gpu) {
   const yaml::Value root(yaml::parse(text, file_name), "", file_name);
   root.expect_map();
+  if (root.has("schema_version") && !root.has("perfmodel_workload"))
+    throw root.error("this is a perfmodel profile, not a workload file (give it with --profile)");
+  if (!root.has("perfmodel_workload"))
+    throw root.error("not a perfmodel workload file: it has no perfmodel_workload key (see data/workloads/)");
   root.allow_only({"perfmodel_workload", "name", "kernels", "transfers"});
   const yaml::Value version = root.get("perfmodel_workload");
   if (version.as_integer() != 1)
@@ -147,8 +158,7 @@ GpuWorkloadFile parse_gpu_workload(const std::string& text, const std::string& f
       const auto mem = parse_host_memory(x.has("memory") ? x.get("memory").as_string() : "pinned");
       if (!mem) throw x.get("memory").error("must be pinned or pageable");
       d.key = {*dir, *mem};
-      d.bytes = x.get("bytes").as_nonnegative();
-      if (!(d.bytes >= 1)) throw x.get("bytes").error("must be >= 1");
+      d.bytes = x.get("bytes").as_whole_in(1, limits::kMaxBytes);
       (*dir == Direction::d2h ? f.workload.d2h_bytes : f.workload.h2d_bytes) += d.bytes;
       f.transfers.push_back(d);
     }
@@ -157,7 +167,7 @@ GpuWorkloadFile parse_gpu_workload(const std::string& text, const std::string& f
 }
 
 GpuWorkloadFile read_gpu_workload(const std::string& path, const GpuCalibration& gpu) {
-  return parse_gpu_workload(read_file(path), path, gpu);
+  return parse_gpu_workload(read_input_file(path), path, gpu);
 }
 
 }  // namespace perfmodel

@@ -2,14 +2,21 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "perfmodel/model/atomic_file.hpp"
 #include "perfmodel/model/errors.hpp"
+#include "perfmodel/model/limits.hpp"
+#include "perfmodel/model/input_file.hpp"
 #include "profile_sections.hpp"
 #include "yaml_reader.hpp"
 
 namespace perfmodel {
+namespace {
+constexpr const char* kProfileFirstLine = "# perfmodel calibration profile";
+constexpr const char* kProfileEndLine = "...";  // YAML's document end marker
+}  // namespace
 
 using sections::emit_quality;
 using sections::read_quality;
@@ -107,7 +114,9 @@ std::string profile_to_yaml(const Profile& profile) {
     sections::emit_cpu(out, *profile.cpu);
   }
   out << YAML::EndMap;
-  return std::string("# perfmodel calibration profile\n") + out.c_str() + "\n";
+  // The document end marker closes every profile perfmodel writes: a copy cut short at any byte
+  // lacks it, and the reader refuses it (see parse_profile).
+  return std::string(kProfileFirstLine) + "\n" + out.c_str() + "\n" + kProfileEndLine + "\n";
 }
 
 // ---------------------------------------------------------------- reading
@@ -118,8 +127,8 @@ TransferCurve read_curve(const yaml::Value& v, int schema) {
   TransferCurve c;
   c.criterion = v.get("criterion").as_string();
   c.samples = v.get("samples").as_count();
-  c.min_bytes = v.get("min_bytes").as_nonnegative();
-  c.max_bytes = v.get("max_bytes").as_nonnegative();
+  c.min_bytes = v.get("min_bytes").as_number_in(0, limits::kMaxBytes);
+  c.max_bytes = v.get("max_bytes").as_number_in(0, limits::kMaxBytes);
   if (c.max_bytes < c.min_bytes) throw v.get("max_bytes").error("is smaller than min_bytes");
   c.fit = read_quality(v.get("fit"));
   if (v.has("holdout")) c.holdout = read_quality(v.get("holdout"));
@@ -131,15 +140,15 @@ TransferCurve read_curve(const yaml::Value& v, int schema) {
     s.allow_only({"from_bytes", "to_bytes", "setup_s", "s_per_byte", "misaligned_s", "sizes", "mean_rel_error",
                   "max_rel_error"});
     TransferSegment seg;
-    seg.from_bytes = s.get("from_bytes").as_nonnegative();
+    seg.from_bytes = s.get("from_bytes").as_number_in(0, limits::kMaxBytes);
     seg.to_bytes = s.get("to_bytes").as_nonnegative_or_inf();
     seg.sizes = s.get("sizes").as_count();
     // A bridge (schema 3: fitted on no sizes) is a line across a gap: only its values there mean
     // anything, so its intercept may be negative, not its time.
     const bool bridge = schema >= 3 && seg.sizes == 0;
-    seg.setup_s = bridge ? s.get("setup_s").as_double() : s.get("setup_s").as_nonnegative();
-    seg.s_per_byte = s.get("s_per_byte").as_nonnegative();
-    seg.misaligned_s = s.get("misaligned_s").as_nonnegative();
+    seg.setup_s = s.get("setup_s").as_number_in(bridge ? -limits::kMaxConstantSeconds : 0, limits::kMaxConstantSeconds);
+    seg.s_per_byte = s.get("s_per_byte").as_number_in(0, 1 / limits::kMinRate);
+    seg.misaligned_s = s.get("misaligned_s").as_number_in(0, limits::kMaxConstantSeconds);
     if (bridge && (i == 0 || i + 1 == n))
       throw s.get("sizes").error("a bridge (a segment fitted on no sizes) must lie between two fitted segments");
     if (bridge && !(seg.setup_s + seg.s_per_byte * seg.from_bytes > 0))
@@ -189,10 +198,35 @@ PcieCalibration read_pcie(const yaml::Value& v, int schema) {
 
 }  // namespace
 
+namespace {
+
+// A file that starts as perfmodel writes profiles must end as it writes them; anything else was
+// cut short (an interrupted copy or download) and would be read as a smaller profile.
+void require_whole(const std::string& text, const std::string& file_name) {
+  if (text.rfind(kProfileFirstLine, 0) != 0) return;  // written by hand: nothing to compare with
+  std::size_t end = text.size();
+  while (end > 0 && (text[end - 1] == '\n' || text[end - 1] == '\r' || text[end - 1] == ' ')) --end;
+  const std::string marker(kProfileEndLine);
+  const std::size_t start = text.rfind('\n', end == 0 ? 0 : end - 1);
+  const std::string last = text.substr(start == std::string::npos ? 0 : start + 1, end - (start == std::string::npos ? 0 : start + 1));
+  if (last == marker) return;
+  const int lines = static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(end), '\n')) + 1;
+  throw input_error_at({file_name, lines, 0}, "",
+                       "the profile ends without its last line '" + marker +
+                           "': the file is cut short (an interrupted copy?); copy it again or re-run `perfmodel fit` on its "
+                           "samples (a profile written before perfmodel ended profiles so: check that it is whole, "
+                           "then append the line '...')");
+}
+
+}  // namespace
+
 Profile parse_profile(const std::string& yaml_text, const std::string& file_name) {
   const yaml::Value root(yaml::parse(yaml_text, file_name), "", file_name);
   if (!root.node().IsMap()) throw root.error("a profile must be a YAML mapping, starting with schema_version");
-  root.allow_only({"schema_version", "provenance", "pcie", "gpu", "cpu"});
+  if (root.has("perfmodel_workload"))
+    throw root.error("this is a perfmodel workload file, not a profile (give it to `perfmodel predict workload`)");
+  if (!root.has("schema_version"))
+    throw root.error("not a perfmodel profile: it has no schema_version (profiles are written by `perfmodel calibrate` or `fit`)");
   Profile profile;
   const yaml::Value version = root.get("schema_version");
   const long long found = version.as_integer();
@@ -201,6 +235,8 @@ Profile parse_profile(const std::string& yaml_text, const std::string& file_name
                         std::to_string(kOldestReadableProfileSchemaVersion) + "-" + std::to_string(kProfileSchemaVersion) +
                         " (re-run `perfmodel calibrate` to produce one)");
   profile.schema_version = static_cast<int>(found);
+  require_whole(yaml_text, file_name);
+  root.allow_only({"schema_version", "provenance", "pcie", "gpu", "cpu"});
 
   const yaml::Value provenance = root.get("provenance");
   provenance.expect_map();
@@ -218,10 +254,17 @@ Profile parse_profile(const std::string& yaml_text, const std::string& file_name
   return profile;
 }
 
-Profile load_profile(const std::string& path) { return parse_profile(read_file(path), path); }
+Profile load_profile(const std::string& path) { return parse_profile(read_input_file(path), path); }
 
 void save_profile(const Profile& profile, const std::string& path) {
-  write_file_atomically(path, profile_to_yaml(profile));
+  // What is written must read back: a profile its own reader refuses is not written at all.
+  const std::string text = profile_to_yaml(profile);
+  try {
+    static_cast<void>(parse_profile(text, path));
+  } catch (const InputError& e) {
+    throw RuntimeFailure(std::string("the profile is not written, it would not read back: ") + e.what());
+  }
+  write_file_atomically(path, text);
 }
 
 }  // namespace perfmodel

@@ -51,6 +51,22 @@ void emit_cpu(YAML::Emitter& out, const CpuCalibration& c) {
   out << YAML::EndMap;
 }
 
+namespace {
+
+// Column `column` of every row of t (read from `rows`) lies in [low, high] (and is whole).
+void check_column(const yaml::Value& rows, const NumericTable& t, std::size_t column, double low, double high, bool whole) {
+  for (std::size_t i = 0; i < t.rows.size(); ++i) {
+    const double x = t.rows[i][column];
+    if (!(x >= low && x <= high) || (whole && x != std::floor(x))) {
+      const yaml::Value cell = rows.at(i).at(column);
+      if (whole) static_cast<void>(cell.as_whole_in(low, high));  // throws, naming the cell
+      static_cast<void>(cell.as_number_in(low, high));
+    }
+  }
+}
+
+}  // namespace
+
 CpuCalibration read_cpu(const yaml::Value& v) {
   v.allow_only({"samples_file", "calibration_wall_s", "model", "info", "bandwidth", "plateaus", "compute", "dispatch", "kernels"});
   CpuCalibration c;
@@ -60,17 +76,23 @@ CpuCalibration read_cpu(const yaml::Value& v) {
   std::vector<std::string> names;
   for (const auto& field : c.cpu.fields()) names.push_back(field.first);
   info.allow_only(names);
-  for (auto& [name, value] : c.cpu.fields()) *value = info.get(name).as_nonnegative();
-  if (!(c.cpu.logical_cpus >= 1)) throw info.get("logical_cpus").error("must be >= 1");
+  for (auto& [name, value] : c.cpu.fields()) {
+    const yaml::Value field = info.get(name);
+    if (name == "logical_cpus") *value = field.as_whole_in(1, limits::kMaxThreads);
+    else if (name.find("shared_by") != std::string::npos) *value = field.as_whole_in(0, limits::kMaxThreads);
+    else *value = field.as_whole_in(0, limits::kMaxBytes);
+  }
   if (v.has("bandwidth")) {
     const yaml::Value b = v.get("bandwidth");
     b.allow_only(cpu_bandwidth_kinds());
     for (const std::string& kind : cpu_bandwidth_kinds())
       if (b.has(kind)) {
         NumericTable t = read_table(b.get(kind), {"threads", "working_set_bytes", "Bps"});
-        for (std::size_t i = 0; i < t.rows.size(); ++i)
-          if (!(t.rows[i][0] >= 1 && t.rows[i][2] > 0))
-            throw b.get(kind).get("rows").at(i).error("needs threads >= 1 and a positive bandwidth");
+        const yaml::Value rows = b.get(kind).get("rows");
+        if (t.rows.empty()) throw rows.error("needs at least one measured point");
+        check_column(rows, t, 0, 1, limits::kMaxThreads, true);
+        check_column(rows, t, 1, 0, limits::kMaxBytes, false);
+        check_column(rows, t, 2, limits::kMinRate, limits::kMaxRate, false);
         c.bandwidth[kind] = t;
       }
   }
@@ -80,20 +102,33 @@ CpuCalibration read_cpu(const yaml::Value& v) {
       const yaml::Value p = list.at(i);
       p.allow_only({"threads", "level", "from_bytes", "to_bytes", "read_Bps", "points"});
       CachePlateau plateau;
-      plateau.threads = p.get("threads").as_nonnegative();
+      plateau.threads = p.get("threads").as_whole_in(1, limits::kMaxThreads);
       plateau.level = p.get("level").as_string();
       if (plateau.level != "L1" && plateau.level != "L2" && plateau.level != "L3" && plateau.level != "memory")
         throw p.get("level").error("must be L1, L2, L3 or memory, got '" + plateau.level + "'");
-      plateau.from_bytes = p.get("from_bytes").as_nonnegative();
+      plateau.from_bytes = p.get("from_bytes").as_number_in(0, limits::kMaxBytes);
       plateau.to_bytes = p.get("to_bytes").as_nonnegative_or_inf();
       if (!(plateau.to_bytes > plateau.from_bytes)) throw p.get("to_bytes").error("must be greater than from_bytes");
-      plateau.read_Bps = p.get("read_Bps").as_nonnegative();
+      plateau.read_Bps = p.get("read_Bps").as_number_in(0, limits::kMaxRate);
       plateau.points = p.get("points").as_nonnegative();
       c.plateaus.push_back(plateau);
     }
   }
-  if (v.has("compute")) c.compute = read_table(v.get("compute"), {"threads", "fp32_flops", "fp64_flops"});
-  if (v.has("dispatch")) c.dispatch = read_table(v.get("dispatch"), {"threads", "seconds"});
+  if (v.has("compute")) {
+    c.compute = read_table(v.get("compute"), {"threads", "fp32_flops", "fp64_flops"});
+    const yaml::Value rows = v.get("compute").get("rows");
+    if (c.compute.rows.empty()) throw rows.error("needs at least one measured point");
+    check_column(rows, c.compute, 0, 1, limits::kMaxThreads, true);
+    check_column(rows, c.compute, 1, limits::kMinRate, limits::kMaxRate, false);
+    check_column(rows, c.compute, 2, 0, limits::kMaxRate, false);
+  }
+  if (v.has("dispatch")) {
+    c.dispatch = read_table(v.get("dispatch"), {"threads", "seconds"});
+    const yaml::Value rows = v.get("dispatch").get("rows");
+    if (c.dispatch.rows.empty()) throw rows.error("needs at least one measured point");
+    check_column(rows, c.dispatch, 0, 1, limits::kMaxThreads, true);
+    check_column(rows, c.dispatch, 1, 0, limits::kMaxConstantSeconds, false);
+  }
   if (v.has("kernels")) {
     const yaml::Value k = v.get("kernels");
     k.allow_only(cpu_kernel_names());
@@ -102,13 +137,15 @@ CpuCalibration read_cpu(const yaml::Value& v) {
       const yaml::Value m = k.get(name);
       m.allow_only({"threads", "holdout", "efficiency"});
       CpuKernelModel model;
-      model.threads = m.get("threads").as_nonnegative();
+      model.threads = m.get("threads").as_whole_in(1, limits::kMaxThreads);
       if (m.has("holdout")) model.holdout = read_quality(m.get("holdout"));
       model.efficiency = read_table(m.get("efficiency"), {"working_set_bytes", "efficiency"});
       if (model.efficiency.rows.empty()) throw m.get("efficiency").error("needs at least one node");
       for (std::size_t i = 0; i < model.efficiency.rows.size(); ++i) {
         const auto& row = model.efficiency.rows[i];
-        if (!(row[1] > 0)) throw m.get("efficiency").get("rows").at(i).error("efficiency must be > 0");
+        // A ratio of roofline to measured time: far outside [1e-6, 1e6] it is no longer a measurement.
+        if (!(row[1] >= 1e-6 && row[1] <= 1e6)) throw m.get("efficiency").get("rows").at(i).error("efficiency must be between 1e-6 and 1e6");
+        if (!(row[0] <= limits::kMaxBytes)) throw m.get("efficiency").get("rows").at(i).error("working set beyond 2^50 bytes (limits.hpp)");
         if (i > 0 && !(row[0] > model.efficiency.rows[i - 1][0]))
           throw m.get("efficiency").get("rows").at(i).error("working sets must be ascending");
       }

@@ -55,9 +55,58 @@ std::vector<std::string> names_of(T& object, std::vector<std::string> extra = {}
   return extra;
 }
 
+// What a named number of the gpu section may hold (limits.hpp): times of one step are constants,
+// sizes are bytes, rates are rates; whatever else is a count or a ratio below kMaxProfileNumber.
+struct Range {
+  double low, high;
+  bool whole;
+};
+
+bool ends_with(const std::string& s, const char* suffix) {
+  const std::string t(suffix);
+  return s.size() >= t.size() && s.compare(s.size() - t.size(), t.size(), t) == 0;
+}
+
+Range range_of(const std::string& name) {
+  using namespace limits;
+  if (name == "copy_engines" || name == "max_concurrent_kernels" || name == "blocks_per_wave") return {0, kMaxLanes * kMaxMultiprocessors, false};
+  if (name == "all_s" || name == "h2d_s" || name == "d2h_s" || name == "kernel_s" || ends_with(name, "_kernel_s") ||
+      name == "h2d_d2h_s")
+    return {0, kMaxSampleSeconds, false};  // overlap runs: measured times of whole copies and kernels
+  if (ends_with(name, "_s")) return {0, kMaxConstantSeconds, false};
+  if (name == "sharpness") return {0, 1000, false};  // an exponent: beyond this the curve is a corner
+  if (ends_with(name, "_bytes")) return {0, kMaxBytes, false};
+  if (ends_with(name, "_Bps")) return {0, kMaxRate, false};
+  return {0, kMaxProfileNumber, false};
+}
+
 template <class T>
 void read_numbers(const yaml::Value& v, T& object) {
-  for (auto& [name, value] : number_fields(object)) *value = v.get(name).as_nonnegative();
+  for (auto& [name, value] : number_fields(object)) {
+    const Range r = range_of(name);
+    *value = v.get(name).as_number_in(r.low, r.high);
+  }
+}
+
+// The device as the CUDA runtime reports it: whole numbers, within what any GPU could have.
+Range device_range(const std::string& name) {
+  using namespace limits;
+  if (name == "multiprocessors") return {1, kMaxMultiprocessors, true};
+  if (name == "warp_size") return {1, kMaxWarpSize, true};
+  if (name == "max_threads_per_block") return {1, kMaxThreadsPerBlock, true};
+  if (name == "max_threads_per_multiprocessor" || name == "max_blocks_per_multiprocessor" || name == "shared_memory_banks")
+    return {1, kMaxLanes, true};
+  if (name == "registers_per_multiprocessor") return {1, kMaxRegisters, true};
+  if (name == "registers_per_block" || name == "max_registers_per_thread" || name == "register_allocation_unit")
+    return {0, kMaxRegisters, true};
+  if (name == "shared_memory_bank_bytes" || name == "sector_bytes") return {1, 65536, true};
+  if (name == "cache_line_bytes") return {0, 65536, true};
+  if (ends_with(name, "_hz")) return {0, kMaxClockHz, false};
+  if (name == "memory_bus_width_bits") return {0, kMaxBusWidthBits, true};
+  if (name == "max_grid_x") return {0, 4294967296.0, true};
+  if (name.rfind("compute_capability", 0) == 0) return {0, 1000, true};
+  if (ends_with(name, "_bytes") || name.rfind("shared_memory", 0) == 0) return {0, kMaxBytes, true};
+  return {0, kMaxLanes, true};  // lanes per SM, copy engines, concurrent kernels
 }
 
 double read_positive(const yaml::Value& v) {
@@ -244,11 +293,10 @@ GpuCalibration read_gpu(const yaml::Value& v) {
   std::vector<std::string> device_names;
   for (const auto& field : gpu.device.fields()) device_names.push_back(field.first);
   device.allow_only(device_names);
-  for (auto& [name, value] : gpu.device.fields()) *value = device.get(name).as_nonnegative();
-  for (const char* positive : {"multiprocessors", "warp_size", "max_threads_per_block", "max_threads_per_multiprocessor",
-                               "max_blocks_per_multiprocessor", "registers_per_multiprocessor", "shared_memory_banks",
-                               "shared_memory_bank_bytes", "sector_bytes"})
-    read_positive(device.get(positive));
+  for (auto& [name, value] : gpu.device.fields()) {
+    const Range r = device_range(name);
+    *value = r.whole ? device.get(name).as_whole_in(r.low, r.high) : device.get(name).as_number_in(r.low, r.high);
+  }
 
   if (v.has("ceilings")) {
     const yaml::Value ceilings = v.get("ceilings");
@@ -260,7 +308,7 @@ GpuCalibration read_gpu(const yaml::Value& v) {
       const yaml::Value c = ceilings.get(k.name);
       c.allow_only({"median", "unit", "p10", "p90", "samples", "config"});
       MeasuredRate r;
-      r.median = read_positive(c.get("median"));
+      r.median = c.get("median").as_number_in(limits::kMinRate, limits::kMaxRate);
       if (c.get("unit").as_string() != k.unit)
         throw c.get("unit").error(std::string("must be ") + k.unit + " for " + k.name);
       r.p10 = c.get("p10").as_nonnegative();
@@ -277,6 +325,7 @@ GpuCalibration read_gpu(const yaml::Value& v) {
     d.allow_only(names_of(c, {"model", "points", "fit", "holdout"}));
     read_numbers(d, c);
     for (const char* positive : {"peak_Bps", "latency_s", "sharpness"}) read_positive(d.get(positive));
+    if (c.peak_Bps < limits::kMinRate) throw d.get("peak_Bps").error("must be at least 1e3 B/s (limits.hpp)");
     c.points = d.get("points").as_count();
     c.fit = read_quality(d.get("fit"));
     if (d.has("holdout")) c.holdout = read_quality(d.get("holdout"));
@@ -313,7 +362,12 @@ GpuCalibration read_gpu(const yaml::Value& v) {
       curve.fit = read_quality(c.get("fit"));
       const yaml::Value t = c.get("seconds_per_access");
       if (t.sequence_size() == 0) throw t.error("needs the time of at least conflict degree 1");
-      for (std::size_t i = 0; i < t.sequence_size(); ++i) curve.seconds_per_access.push_back(read_positive(t.at(i)));
+      for (std::size_t i = 0; i < t.sequence_size(); ++i) {
+        curve.seconds_per_access.push_back(read_positive(t.at(i)));
+        if (curve.seconds_per_access.back() > limits::kMaxConstantSeconds) throw t.at(i).error("must be at most 10 s (limits.hpp)");
+      }
+      if (std::fabs(curve.intercept_s) > limits::kMaxConstantSeconds) throw c.get("intercept_s").error("must be within ±10 s (limits.hpp)");
+      if (std::fabs(curve.slope_s) > limits::kMaxConstantSeconds) throw c.get("slope_s").error("must be within ±10 s (limits.hpp)");
       gpu.bank_conflicts[word] = curve;
     }
   }

@@ -1,6 +1,11 @@
 #include "sample_csv.hpp"
 
+#include "perfmodel/model/limits.hpp"
+
+#include <cctype>
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <sstream>
 
@@ -34,8 +39,27 @@ void read_sample_file(const std::string& text, const std::string& file_name, con
   std::istringstream in(text);
   std::string line;
   int line_no = 0;
+  const std::vector<std::string> header_columns = split(header, ',');
+  bool in_row = false;
+  // In a row, the error names the character column where the cell of `column` starts
+  // ("params.x" is in params; "row" is the whole line).
   const ErrorAt error = [&](const std::string& column, const std::string& problem) {
-    return input_error_at({file_name, line_no, 0}, column, problem);
+    int character = 0;
+    if (in_row) {
+      const std::string name = column.substr(0, column.find('.'));
+      std::size_t index = 0;
+      while (index < header_columns.size() && header_columns[index] != name) ++index;
+      character = 1;
+      if (index < header_columns.size()) {
+        std::size_t at = 0;
+        for (std::size_t i = 0; i < index && at != std::string::npos; ++i) {
+          at = line.find(',', at);
+          if (at != std::string::npos) ++at;
+        }
+        if (at != std::string::npos) character = static_cast<int>(at) + 1;
+      }
+    }
+    return input_error_at({file_name, line_no, character}, column, problem);
   };
   if (!std::getline(in, line) || (++line_no, line != magic))
     throw error("", "not a " + magic.substr(2) + " file (the first line must be '" + magic + "')");
@@ -61,21 +85,35 @@ void read_sample_file(const std::string& text, const std::string& file_name, con
       header_seen = true;
       continue;
     }
+    in_row = true;
     on_row(split(line, ','), error);
+    in_row = false;
   }
   if (!header_seen) throw error("header", "no column header line");
 }
 
 double parse_number(const std::string& cell, const std::string& column, const ErrorAt& error) {
-  double v = 0;
-  try {
-    std::size_t used = 0;
-    v = std::stod(cell, &used);
-    if (used != cell.size()) throw std::invalid_argument(cell);
-  } catch (const std::logic_error&) {
-    throw error(column, "'" + cell + "' is not a number");
-  }
-  if (!std::isfinite(v)) throw error(column, "must be finite, got '" + cell + "'");
+  // Strictly a decimal number, all of the cell: strtod alone would also take leading blanks,
+  // hexadecimal, "inf", "nan", and stop silently before trailing garbage ("1.29e-05xyz").
+  const bool starts_well = !cell.empty() && (std::isdigit(static_cast<unsigned char>(cell[0])) || cell[0] == '-' ||
+                                             cell[0] == '+' || cell[0] == '.');
+  bool decimal = starts_well;
+  for (char c : cell)
+    decimal = decimal && (std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == 'e' || c == 'E' || c == '-' || c == '+');
+  if (!decimal) throw error(column, "'" + cell + "' is not a number");
+  errno = 0;
+  char* end = nullptr;
+  const double v = std::strtod(cell.c_str(), &end);
+  if (end != cell.c_str() + cell.size()) throw error(column, "'" + cell + "' is not a number");
+  if (!std::isfinite(v) || std::fabs(v) > limits::kMaxProfileNumber)
+    throw error(column, "out of range: '" + cell + "' (no number perfmodel reads exceeds 1e21; limits.hpp)");
+  return v;
+}
+
+double parse_whole(const std::string& cell, const std::string& column, const ErrorAt& error, double low, double high) {
+  const double v = parse_number(cell, column, error);
+  if (v != std::floor(v) || v < low || v > high)
+    throw error(column, "'" + cell + "' is not a whole number between " + format_g(low) + " and " + format_g(high));
   return v;
 }
 

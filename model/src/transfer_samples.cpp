@@ -6,6 +6,8 @@
 
 #include "perfmodel/model/atomic_file.hpp"
 #include "perfmodel/model/errors.hpp"
+#include "perfmodel/model/input_file.hpp"
+#include "perfmodel/model/limits.hpp"
 #include "perfmodel/model/statistics.hpp"
 #include "sample_csv.hpp"
 
@@ -46,34 +48,23 @@ TransferSampleFile parse_transfer_samples(const std::string& text, const std::st
     const auto memory = parse_host_memory(cells[1]);
     if (!memory) throw error("memory", "'" + cells[1] + "' is not pinned or pageable");
     s.key = {*direction, *memory};
-    try {
-      std::size_t used = 0;
-      const long long bytes = std::stoll(cells[2], &used);
-      if (used != cells[2].size() || bytes <= 0) throw std::invalid_argument("bytes");
-      s.bytes = static_cast<std::uint64_t>(bytes);
-    } catch (const std::logic_error&) {
-      throw error("bytes", "'" + cells[2] + "' is not a positive integer");
-    }
+    s.bytes = static_cast<std::uint64_t>(csv::parse_whole(cells[2], "bytes", error, 1, limits::kMaxBytes));
     if (cells[3] == "fit") s.set = SizeSet::fit;
     else if (cells[3] == "holdout") s.set = SizeSet::holdout;
     else throw error("set", "'" + cells[3] + "' is not fit or holdout");
-    try {
-      s.round = std::stoi(cells[4]);
-      s.batch = std::stoi(cells[5]);
-      s.event_s = std::stod(cells[6]);
-      s.wall_s = std::stod(cells[7]);
-    } catch (const std::logic_error&) {
-      throw error("row", "round, batch, event_s and wall_s must be numbers");
-    }
+    s.round = static_cast<int>(csv::parse_whole(cells[4], "round", error, 0, 1e9));
+    s.batch = static_cast<int>(csv::parse_whole(cells[5], "batch", error, 1, 1e9));
+    s.event_s = csv::parse_number(cells[6], "event_s", error);
+    s.wall_s = csv::parse_number(cells[7], "wall_s", error);
     if (s.batch < 1) throw error("batch", "must be >= 1");
-    if (!(s.event_s > 0) || !std::isfinite(s.event_s)) throw error("event_s", "must be a positive, finite time");
-    if (!(s.wall_s > 0) || !std::isfinite(s.wall_s)) throw error("wall_s", "must be a positive, finite time");
+    if (!(s.event_s > 0 && s.event_s <= limits::kMaxSampleSeconds)) throw error("event_s", "must be a positive time of at most a day");
+    if (!(s.wall_s > 0 && s.wall_s <= limits::kMaxSampleSeconds)) throw error("wall_s", "must be a positive time of at most a day");
     file.samples.push_back(s);
   });
   return file;
 }
 
-TransferSampleFile load_transfer_samples(const std::string& path) { return parse_transfer_samples(read_file(path), path); }
+TransferSampleFile load_transfer_samples(const std::string& path) { return parse_transfer_samples(read_input_file(path), path); }
 
 std::vector<SizeTime> typical_times_by_size(const std::vector<TransferSample>& samples, const TransferKey& key,
                                         SizeSet set, TimerSource timer) {

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "perfmodel/model/errors.hpp"
+#include "perfmodel/model/limits.hpp"
 
 namespace perfmodel {
 namespace {
@@ -55,7 +56,7 @@ std::uint64_t parse_bytes(const std::string& text, const std::string& what) {
     if (unit == name) scale = factor;
   if (scale < 0) throw bad("unknown unit '" + unit + "'; use B, KB, MB, GB, KiB, MiB, GiB");
   const double bytes = value * scale;
-  if (!std::isfinite(bytes) || bytes > 4.611686018427388e18) throw bad("too large");
+  if (!std::isfinite(bytes) || bytes > limits::kMaxBytes) throw bad("more than 2^50 bytes (1 PiB), the most perfmodel takes; limits.hpp");
   if (bytes != std::floor(bytes)) throw bad("not a whole number of bytes");
   return static_cast<std::uint64_t>(bytes);
 }

@@ -5,6 +5,8 @@
 
 #include "perfmodel/model/atomic_file.hpp"
 #include "perfmodel/model/errors.hpp"
+#include "perfmodel/model/input_file.hpp"
+#include "perfmodel/model/limits.hpp"
 #include "sample_csv.hpp"
 
 namespace perfmodel {
@@ -18,10 +20,7 @@ constexpr const char* kResourcesHeader =
 constexpr const char* kDevicePrefix = "gpu_";
 
 int parse_count(const std::string& cell, const std::string& column, const csv::ErrorAt& error, int min_value) {
-  const double v = csv::parse_number(cell, column, error);
-  if (v != static_cast<double>(static_cast<long long>(v)) || v < min_value || v > 2e9)
-    throw error(column, "'" + cell + "' is not an integer >= " + std::to_string(min_value));
-  return static_cast<int>(v);
+  return static_cast<int>(csv::parse_whole(cell, column, error, min_value, 2147483647.0));
 }
 
 }  // namespace
@@ -57,12 +56,18 @@ void write_validation_run(const std::string& dir, const ValidationRun& run) {
 }
 
 ValidationRun read_validation_run(const std::string& dir) {
-  ValidationRun run;
   const std::string mpath = (std::filesystem::path(dir) / kMeasurementsFile).string();
   const std::string rpath = (std::filesystem::path(dir) / kResourcesFile).string();
+  const std::string measurements = read_input_file(mpath);
+  return parse_validation_run(measurements, mpath, read_input_file(rpath), rpath);
+}
+
+ValidationRun parse_validation_run(const std::string& measurements_text, const std::string& mpath,
+                                   const std::string& resources_text, const std::string& rpath) {
+  ValidationRun run;
   auto device_fields = run.device.fields();
   csv::read_sample_file(
-      read_file(mpath), mpath, kMeasurementsMagic, kMeasurementsHeader, run.provenance,
+      measurements_text, mpath, kMeasurementsMagic, kMeasurementsHeader, run.provenance,
       [&](const std::string& key, const std::string& value, const csv::ErrorAt& error) {
         if (key == "validation_wall_s") {
           run.wall_s = csv::parse_number(value, key, error);
@@ -103,14 +108,14 @@ ValidationRun read_validation_run(const std::string& dir) {
         if (k.check_error > k.check_bound) throw error("check_error", "the result check failed: no time may be recorded");
         for (const std::string& t : csv::split(cells[5], ';')) {
           const double s = csv::parse_number(t, "seconds", error);
-          if (!(s > 0)) throw error("seconds", "times must be > 0");
+          if (!(s > 0 && s <= limits::kMaxSampleSeconds)) throw error("seconds", "times must be > 0 and at most a day");
           k.seconds.push_back(s);
         }
         if (k.seconds.empty()) throw error("seconds", "no repetitions");
         run.measurements.push_back(std::move(k));
       });
   Provenance resources_provenance;
-  csv::read_sample_file(read_file(rpath), rpath, kResourcesMagic, kResourcesHeader, resources_provenance, nullptr,
+  csv::read_sample_file(resources_text, rpath, kResourcesMagic, kResourcesHeader, resources_provenance, nullptr,
                         [&](const std::vector<std::string>& cells, const csv::ErrorAt& error) {
     // A phase kernel's name may hold commas (template arguments, "mv_opt<32,8,const>"): it is
     // everything before the five numeric columns.

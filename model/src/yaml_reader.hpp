@@ -8,6 +8,7 @@
 #include <string>
 
 #include "perfmodel/model/errors.hpp"
+#include "perfmodel/model/limits.hpp"
 
 namespace perfmodel::yaml {
 
@@ -34,13 +35,16 @@ class Value {
   std::size_t sequence_size() const;
   Value at(std::size_t index) const;
 
-  // Scalars
+  // Scalars. Every number is finite and within ±limits::kMaxProfileNumber unless a range says less.
   std::string as_string() const;
   double as_double() const;            // finite
   double as_nonnegative() const;       // finite, ≥ 0
   double as_nonnegative_or_inf() const;  // ≥ 0, may be +.inf
   long long as_integer() const;
   std::size_t as_count() const;        // integer ≥ 0
+  // A number in [low, high] ("must be between …" otherwise); as_whole_in also needs an integer.
+  double as_number_in(double low, double high) const;
+  double as_whole_in(double low, double high) const;
 
  private:
   YAML::Node node_;

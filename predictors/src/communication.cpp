@@ -1,6 +1,12 @@
 #include "perfmodel/predictors/communication.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <string>
+
 #include "perfmodel/model/errors.hpp"
+#include "perfmodel/model/limits.hpp"
+#include "perfmodel/model/units.hpp"
 
 namespace perfmodel {
 
@@ -12,6 +18,8 @@ CommunicationPredictor::CommunicationPredictor(const Profile& profile) : pcie_(n
 TransferPrediction CommunicationPredictor::predict(const Transfer& transfer) const {
   const TransferCurve& curve = pcie_->curve(transfer.key);
   const double bytes = static_cast<double>(transfer.bytes);
+  if (!(bytes <= limits::kMaxBytes))
+    throw InputError("a copy of " + std::to_string(transfer.bytes) + " bytes: at most 2^50 bytes (1 PiB) may be copied at once (limits.hpp)");
   const TransferSegment& segment = curve.segment_for(bytes);
   TransferPrediction p;
   p.transfer = transfer;
@@ -25,6 +33,9 @@ TransferPrediction CommunicationPredictor::predict(const Transfer& transfer) con
   p.segment_to_bytes = segment.to_bytes;
   p.bridge = segment.is_bridge();
   p.extrapolated = curve.extrapolates(bytes);
+  if (!std::isfinite(p.seconds) || p.seconds < 0)
+    throw InputError("the predicted time of a " + std::to_string(transfer.bytes) + "-byte " + transfer.key.name() +
+                     " copy is not a finite, non-negative number: the profile's pcie curve lies outside what the model covers");
   return p;
 }
 
@@ -39,20 +50,31 @@ TransferListPrediction CommunicationPredictor::predict(const std::vector<Transfe
 
 namespace {
 constexpr std::uint64_t kFloat = 4;
+
+// The float arrays of a reference kernel of side n (and filter side f): every copy at most
+// limits::kMaxBytes, checked before the integer products that could overflow.
+std::uint64_t floats(std::uint64_t a, std::uint64_t b, const char* what) {
+  const double bytes = static_cast<double>(kFloat) * static_cast<double>(a) * static_cast<double>(b);
+  if (!(bytes <= limits::kMaxBytes))
+    throw InputError(std::string(what) + " = " + std::to_string(std::max(a, b)) + " makes a copy of " + format_bytes(bytes) +
+                     ", more than the 1 PiB (2^50 bytes) perfmodel predicts (limits.hpp)");
+  return kFloat * a * b;
 }
+}  // namespace
 
 std::vector<Transfer> mv_transfers(std::uint64_t n, HostMemory memory) {
-  return {{{Direction::h2d, memory}, kFloat * n * n}, {{Direction::h2d, memory}, kFloat * n}, {{Direction::d2h, memory}, kFloat * n}};
+  return {{{Direction::h2d, memory}, floats(n, n, "n")}, {{Direction::h2d, memory}, floats(n, 1, "n")}, {{Direction::d2h, memory}, floats(n, 1, "n")}};
 }
 
 std::vector<Transfer> mm_transfers(std::uint64_t n, HostMemory memory) {
-  return {{{Direction::h2d, memory}, kFloat * n * n}, {{Direction::h2d, memory}, kFloat * n * n}, {{Direction::d2h, memory}, kFloat * n * n}};
+  const std::uint64_t matrix = floats(n, n, "n");
+  return {{{Direction::h2d, memory}, matrix}, {{Direction::h2d, memory}, matrix}, {{Direction::d2h, memory}, matrix}};
 }
 
 std::vector<Transfer> conv2d_transfers(std::uint64_t n, std::uint64_t filter, HostMemory memory) {
-  return {{{Direction::h2d, memory}, kFloat * n * n},
-          {{Direction::h2d, memory}, kFloat * filter * filter},
-          {{Direction::d2h, memory}, kFloat * n * n}};
+  return {{{Direction::h2d, memory}, floats(n, n, "n")},
+          {{Direction::h2d, memory}, floats(filter, filter, "filter")},
+          {{Direction::d2h, memory}, floats(n, n, "n")}};
 }
 
 }  // namespace perfmodel

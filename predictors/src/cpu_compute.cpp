@@ -1,8 +1,12 @@
 #include "perfmodel/predictors/cpu_compute.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <string>
 
 #include "perfmodel/model/errors.hpp"
+#include "perfmodel/model/limits.hpp"
+#include "perfmodel/model/units.hpp"
 
 namespace perfmodel {
 
@@ -11,12 +15,21 @@ CpuPrediction predict_cpu(const Profile& profile, const std::string& kernel, dou
   CpuPrediction p;
   p.kernel = kernel;
   p.n = n;
+  if (!(n >= 1 && n <= limits::kMaxProblemSize) || n != std::floor(n))
+    throw InputError("n must be a whole number from 1 to 2147483647, got " + std::to_string(n));
   p.workload = cpu_workload(kernel, n);
+  // The working set must fit the host (its memory where the profile records it): beyond it the
+  // bandwidth curves no longer describe the run.
+  const double memory = c.cpu.memory_bytes > 0 ? c.cpu.memory_bytes : limits::kMaxBytes;
+  if (!(p.workload.working_set_bytes <= memory))
+    throw InputError(kernel + " at n = " + std::to_string(static_cast<long long>(n)) + " works on " + format_bytes(p.workload.working_set_bytes) +
+                     ", more than the host's " + format_bytes(memory) + " of memory");
   const auto it = c.kernels.find(kernel);
   if (it == c.kernels.end()) throw InputError("the profile's cpu section has no fitted model for kernel '" + kernel + "'");
   const CpuKernelModel& m = it->second;
   p.threads = threads > 0 ? threads : m.threads;
-  if (!(p.threads >= 1)) throw InputError("threads must be >= 1");
+  if (!(p.threads >= 1 && p.threads <= limits::kMaxThreads) || p.threads != std::floor(p.threads))
+    throw InputError("threads must be a whole number from 1 to 65536");
   p.extrapolated_threads = p.threads > c.max_threads();
   const CpuWorkload& w = p.workload;
   p.read_Bps = c.bandwidth_Bps("read", w.working_set_bytes, p.threads);
@@ -30,6 +43,10 @@ CpuPrediction predict_cpu(const Profile& profile, const std::string& kernel, dou
   const auto& nodes = m.efficiency.rows;
   p.outside_fitted_sizes = nodes.empty() || w.working_set_bytes < nodes.front()[0] || w.working_set_bytes > nodes.back()[0];
   p.seconds = (p.synchronisation_s + std::max(p.memory_s, p.compute_s)) / p.efficiency;
+  // The last line of defence: a value the profile's limits let through still never becomes a time.
+  if (!std::isfinite(p.seconds) || p.seconds < 0)
+    throw InputError("the predicted time of " + kernel + " at n = " + std::to_string(n) +
+                     " is not a finite, non-negative number: the profile's cpu section or the size lies outside what the model covers");
   return p;
 }
 

@@ -258,6 +258,13 @@ GpuPrediction predict_gpu(const GpuCalibration& gpu, const GpuWorkload& workload
     out.dram_fraction = workload.dram_bytes() / out.seconds / r.dram_peak;
     out.flop_fraction = flops / out.seconds / r.fp32;
   }
+  // The last line of defence: a value the profile's or the workload's limits let through still
+  // never becomes a time.
+  for (const double part : {out.seconds, out.launch_s, out.dram_s, out.l2_s, out.l1_s, out.issue_s, out.fp64_s, out.special_s,
+                            out.chain_s, out.dram_fraction, out.flop_fraction})
+    if (!std::isfinite(part))
+      throw InputError("the predicted time of " + workload.kernel +
+                       " is not a finite number: the profile's gpu section or the workload lies outside what the model covers");
   return out;
 }
 

@@ -49,5 +49,8 @@ inline constexpr const char* kResourcesFile = "resources.csv";
 void write_validation_run(const std::string& dir, const ValidationRun& run);
 // Throws InputError "FILE:LINE: column: problem" for anything malformed.
 ValidationRun read_validation_run(const std::string& dir);
+// The same from the two files' contents (the paths name them in errors).
+ValidationRun parse_validation_run(const std::string& measurements_text, const std::string& measurements_path,
+                                   const std::string& resources_text, const std::string& resources_path);
 
 }  // namespace perfmodel
