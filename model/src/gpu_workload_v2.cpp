@@ -314,12 +314,18 @@ GpuPhase read_kernel(const yaml::Value& k, const Reader& r, const GpuCalibration
     if (it->second == &a) throw at.error("an access cannot wait for itself");
     if (!it->second->reads() || !it->second->memory_path()) throw at.error("'" + a.after + "' is not a global or local read");
   }
+  for (const Access& a : accesses) {  // a chain of `after` longer than the list is a cycle
+    const Access* x = &a;
+    for (std::size_t steps = 0; x && !x->after.empty(); ++steps) {
+      if (steps > accesses.size()) throw a.node.error("its after/index references form a cycle");
+      x = by_name.at(x->after);
+    }
+  }
   std::map<const Access*, int> level;
-  std::function<int(const Access&, int)> level_of = [&](const Access& a, int depth) -> int {
-    if (depth > static_cast<int>(accesses.size())) throw a.node.error("the after/index references form a cycle");
+  std::function<int(const Access&)> level_of = [&](const Access& a) -> int {
     const auto it = level.find(&a);
     if (it != level.end()) return it->second;
-    const int l = a.after.empty() ? 1 : 1 + level_of(*by_name.at(a.after), depth + 1);
+    const int l = a.after.empty() ? 1 : 1 + level_of(*by_name.at(a.after));
     level[&a] = l;
     return l;
   };
@@ -396,7 +402,7 @@ GpuPhase read_kernel(const yaml::Value& k, const Reader& r, const GpuCalibration
     if (a.reads()) {
       p.l2_bytes += moved * (1 - a.l1_hit);
       read_regions[a.array].add(distinct, moved * (1 - a.l1_hit), phi, is_random);
-      in_flight_by_level[level_of(a, 0)] += a.independent;
+      in_flight_by_level[level_of(a)] += a.independent;
       read_warp_accesses += w, read_request_bytes += moved;
     }
     if (a.kind == Kind::write || a.kind == Kind::read_modify_write || a.kind == Kind::atomic) {
