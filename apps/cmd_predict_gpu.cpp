@@ -349,6 +349,16 @@ int predict_workload_command(const Invocation& inv) {
     }
     report.tables.push_back(t);
   }
+  // A parameter named like an output field would make two fields of one name.
+  auto check_unique = [&](const Record& r) {
+    std::set<std::string> names;
+    for (const auto& [name, cell] : r)
+      if (!names.insert(name).second) throw InputError(path + ": params." + name + ": the name of an output field; rename the parameter");
+  };
+  check_unique(report.meta);
+  for (const Table& t : report.tables)
+    if (t.name == "points")
+      for (const Record& row : t.rows) check_unique(row);
   for (const std::string& note : first.notes) report.notes.push_back(note);
   render(report, format, inv.out);
   return kExitOk;

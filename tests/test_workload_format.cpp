@@ -441,6 +441,16 @@ TEST(WorkloadFormatCli, SetSweepsTheParameters) {
     EXPECT_NE(e.err.find(bad[0]), std::string::npos) << e.err;
   }
   EXPECT_EQ(run({"predict", "workload", kData + "/workloads/saxpy.yaml", "--set", "n=1"}).code, 1);
+  // A parameter named like an output field is refused rather than printed twice.
+  const std::string clash = ::testing::TempDir() + "/clash.yaml";
+  std::ofstream(clash) << "format: 2\nparams: {bound: 1024}\nkernels:\n  - grid: [bound/256]\n    block: [256]\n";
+  for (const std::vector<std::string>& extra : std::vector<std::vector<std::string>>{{}, {"--set", "bound=2048"}}) {
+    std::vector<std::string> args{"predict", "workload", clash};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const Result c = run(args);
+    EXPECT_EQ(c.code, 1);
+    EXPECT_NE(c.err.find("params.bound"), std::string::npos) << c.err;
+  }
 }
 
 TEST(WorkloadFormatCli, TimingSingleAndSteady) {
