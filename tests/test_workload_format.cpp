@@ -367,8 +367,8 @@ TEST(WorkloadFormat2, TwinsPredictTheirFormat1Originals) {
   }
 }
 
-// Every `format: 2` example of docs/workload-format.md, and every file in data/workloads/v2,
-// parses and predicts a finite, positive time with the bundled profile.
+// Every `format: 2` example of docs/workload-format.md, and every workload file under
+// data/workloads, parses and predicts a finite, positive time with the bundled profile.
 TEST(WorkloadFormatDoc, EveryExampleParsesAndPredicts) {
   const Profile profile = load_profile(bundled_profile());
   const GpuCalibration& gpu = profile.require_gpu();
@@ -393,14 +393,22 @@ TEST(WorkloadFormatDoc, EveryExampleParsesAndPredicts) {
     }
   }
   EXPECT_GE(examples, 15);  // one per kernel class, at least
-  int files = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(kData + "/workloads/v2")) {
+  // Every workload file shipped under data/workloads, in either format.
+  int files = 0, format2 = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(kData + "/workloads")) {
     if (entry.path().extension() != ".yaml") continue;
     ++files;
-    const GpuWorkloadFile f = read_gpu_workload(entry.path().string(), gpu);
-    EXPECT_GT(predict_gpu(gpu, f.workload).seconds, 0) << entry.path();
+    try {
+      const GpuWorkloadFile f = read_gpu_workload(entry.path().string(), gpu);
+      format2 += f.format == 2;
+      const double s = predict_gpu(gpu, f.workload).seconds;
+      EXPECT_TRUE(std::isfinite(s) && s > 0) << entry.path();
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << e.what();
+    }
   }
-  EXPECT_GE(files, 2);
+  EXPECT_GE(files, 7);
+  EXPECT_GE(format2, 3);
 }
 
 TEST(WorkloadFormatCli, SetSweepsTheParameters) {
