@@ -202,6 +202,27 @@ int predict_kernel_command(const Invocation& inv) {
   return kExitOk;
 }
 
+// What the reader derived for each kernel, per launch: the descriptor the prediction rests on
+// (for format 2, from the accesses by the rules of docs/workload-format.md).
+Table descriptor_table(const GpuWorkload& w) {
+  Table t{"descriptor", {}};
+  for (const GpuPhase& p : w.phases) {
+    double shared = 0;
+    for (const auto& [degree, accesses] : p.shared_accesses) shared += accesses;
+    t.rows.push_back({{"phase", Cell(p.name)},
+                      {"dram_bytes", Cell(p.dram_bytes, Unit::bytes)},
+                      {"l2_bytes", Cell(p.l2_bytes, Unit::bytes)},
+                      {"l1_wavefronts", Cell(p.l1_wavefronts)},
+                      {"shared_wavefronts", Cell(shared)},
+                      {"loads_in_flight", Cell(p.loads_in_flight)},
+                      {"request_bytes", Cell(p.request_bytes, Unit::bytes)},
+                      {"warp_instructions", Cell(p.warp_instructions)},
+                      {"special_calls", Cell(p.special_calls)},
+                      {"chain_l2_loads", Cell(p.chain_l2_loads)}});
+  }
+  return t;
+}
+
 // `--set k=v1,v2,...` flags: every combination of the values, in the order given.
 std::vector<WorkloadParams> parameter_points(const std::vector<std::string>& sets) {
   std::vector<WorkloadParams> points{{}};
@@ -330,6 +351,7 @@ int predict_workload_command(const Invocation& inv) {
       report.meta.push_back({"with_transfers_s", Cell(transfers + p.seconds, Unit::seconds)});
     }
     report.tables.push_back(phase_table(p, f.workload));
+    report.tables.push_back(descriptor_table(f.workload));
   } else {
     Table t{"points", {}};
     for (const GpuWorkloadFile& f : files) {
