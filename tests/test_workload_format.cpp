@@ -429,6 +429,9 @@ TEST(WorkloadFormatCli, SetSweepsTheParameters) {
   const YAML::Node one = YAML::Load(run({"predict", "workload", saxpy, "--format", "json"}).out);
   EXPECT_EQ(one["predicted_s"].as<double>(), j["points"][2]["predicted_s"].as<double>());
   EXPECT_EQ(one["seconds"].as<double>(), one["predicted_s"].as<double>());
+  ASSERT_EQ(one["descriptor"].size(), 1u);  // what the reader derived, beside the prediction
+  EXPECT_EQ(one["descriptor"][0]["dram_bytes"].as<double>(), 12 * 64 * kMiB);
+  EXPECT_EQ(one["descriptor"][0]["loads_in_flight"].as<double>(), 2);
   // Two --set flags: every combination, the first flag varying slowest.
   const std::string gather = ::testing::TempDir() + "/gather.yaml";
   std::ofstream(gather) << "format: 2\nparams: {n: 1Mi, table: 64MiB}\nkernels:\n  - grid: [n/256]\n    block: [256]\n"
