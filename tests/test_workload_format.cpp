@@ -354,7 +354,7 @@ TEST(WorkloadFormat2, SharedConflictsWorkLaunchAndCopies) {
 TEST(WorkloadFormat2, TwinsPredictTheirFormat1Originals) {
   const Profile profile = load_profile(bundled_profile());
   const GpuCalibration& gpu = profile.require_gpu();
-  for (const char* name : {"saxpy", "stencil-2d", "gather-strided"}) {
+  for (const char* name : {"saxpy", "stencil-2d", "gather-strided", "mv-tiled-one-warp"}) {
     const GpuWorkloadFile one = read_gpu_workload(kData + "/workloads/" + name + ".yaml", gpu);
     const GpuWorkloadFile two = read_gpu_workload(kData + "/workloads/v2/" + name + ".yaml", gpu);
     EXPECT_EQ(one.format, 1);
