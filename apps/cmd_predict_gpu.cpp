@@ -1,10 +1,12 @@
 // perfmodel predict kernel --kernel K --n N [--config C] [--resources DIR] [--profile P]
-// perfmodel predict workload FILE.yaml [--profile P]
+// perfmodel predict workload FILE.yaml [--set k=v1,v2,...]... [--timing single|steady] [--profile P]
 // perfmodel tune --kernel K --n N [--top T] [--resources DIR] [--profile P]
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <ostream>
+#include <set>
 
 #include "cli_common.hpp"
 #include "perfmodel/model/errors.hpp"
@@ -12,6 +14,7 @@
 #include "perfmodel/model/limits.hpp"
 #include "perfmodel/model/units.hpp"
 #include "perfmodel/model/validation_data.hpp"
+#include "perfmodel/model/workload_expression.hpp"
 #include "perfmodel/predictors/communication.hpp"
 #include "perfmodel/predictors/gpu_compute.hpp"
 #include "perfmodel/predictors/roofline.hpp"
@@ -217,9 +220,92 @@ int predict_kernel_command(const Invocation& inv) {
   return kExitOk;
 }
 
+// What the reader derived for each kernel, per launch: the descriptor the prediction rests on
+// (for format 2, from the accesses by the rules of docs/workload-format.md).
+Table descriptor_table(const GpuWorkload& w) {
+  Table t{"descriptor", {}};
+  for (const GpuPhase& p : w.phases) {
+    double shared = 0;
+    for (const auto& [degree, accesses] : p.shared_accesses) shared += accesses;
+    t.rows.push_back({{"phase", Cell(p.name)},
+                      {"dram_bytes", Cell(p.dram_bytes, Unit::bytes)},
+                      {"l2_bytes", Cell(p.l2_bytes, Unit::bytes)},
+                      {"l1_wavefronts", Cell(p.l1_wavefronts)},
+                      {"shared_wavefronts", Cell(shared)},
+                      {"loads_in_flight", Cell(p.loads_in_flight)},
+                      {"request_bytes", Cell(p.request_bytes, Unit::bytes)},
+                      {"warp_instructions", Cell(p.warp_instructions)},
+                      {"special_calls", Cell(p.special_calls)},
+                      {"chain_l2_loads", Cell(p.chain_l2_loads)}});
+  }
+  return t;
+}
+
+// `--set k=v1,v2,...` flags: every combination of the values, in the order given.
+std::vector<WorkloadParams> parameter_points(const std::vector<std::string>& sets) {
+  std::vector<WorkloadParams> points{{}};
+  std::set<std::string> seen;
+  for (const std::string& s : sets) {
+    const std::size_t eq = s.find('=');
+    const std::string name = eq == std::string::npos ? "" : s.substr(0, eq);
+    if (name.empty() || eq + 1 >= s.size()) throw InputError("--set " + s + ": expected NAME=V1[,V2,...]");
+    if (!valid_parameter_name(name)) throw InputError("--set " + s + ": '" + name + "' is not a parameter name");
+    if (!seen.insert(name).second) throw InputError("--set " + name + ": given twice");
+    std::vector<double> values;
+    std::size_t from = eq + 1;
+    for (;;) {
+      const std::size_t comma = s.find(',', from);
+      const std::string item = s.substr(from, comma == std::string::npos ? std::string::npos : comma - from);
+      try {
+        values.push_back(evaluate_expression(item));
+      } catch (const ExpressionError& e) {
+        throw InputError("--set " + name + ": " + e.what());
+      }
+      if (comma == std::string::npos) break;
+      from = comma + 1;
+    }
+    std::vector<WorkloadParams> next;
+    for (const WorkloadParams& p : points)
+      for (double v : values) {
+        WorkloadParams q = p;
+        q[name] = v;
+        next.push_back(q);
+      }
+    points = next;
+  }
+  return points;
+}
+
+// The cost of the workload per repetition when it runs back to back: the difference between
+// 2m and m repetitions from an idle GPU, divided by m, so that the first repetition's start (the
+// host's lead, a dirty L2) cancels and what remains is the launch timeline's steady rate.
+double steady_seconds(const GpuCalibration& gpu, const GpuWorkload& w) {
+  auto repeated = [&](int m) {
+    GpuWorkload r = w;
+    r.phases.clear();
+    for (int i = 0; i < m; ++i) r.phases.insert(r.phases.end(), w.phases.begin(), w.phases.end());
+    return predict_gpu(gpu, r, GpuRunStart{}).seconds;
+  };
+  constexpr int m = 16;
+  return (repeated(2 * m) - repeated(m)) / m;
+}
+
+std::string prediction_of(const std::string& timing, const GpuRunStart& start) {
+  if (timing == "steady")
+    return "the workload (every kernel and launch) repeated back to back: time per repetition, a loop of repetitions "
+           "timed as a whole and divided by their number";
+  return std::string("the workload (every kernel and launch) run once, timed with CUDA events around it, ") +
+         (start.l2_dirty ? "right after an L2 flush (a dirty L2, as the validation runner times)" : "from an idle GPU with a clean L2");
+}
+
 int predict_workload_command(const Invocation& inv) {
   po::options_description options("perfmodel predict workload options");
-  options.add_options()("workload,w", po::value<std::string>()->required(), "workload file (YAML, perfmodel_workload: 1)");
+  options.add_options()("workload,w", po::value<std::string>()->required(), "workload file (YAML: format: 2, or perfmodel_workload: 1)")(
+      "set", po::value<std::vector<std::string>>()->composing(),
+      "NAME=V1[,V2,...]: replace a parameter of the file; several values or several --set flags predict every combination, a row each")(
+      "timing", po::value<std::string>(),
+      "single (the workload run once, timed with events, as a user times it) | steady (per repetition, back to back); default: the "
+      "file's timing key, else single");
   add_l2_option(options);
   add_profile_option(options);
   add_format_option(options);
@@ -227,38 +313,98 @@ int predict_workload_command(const Invocation& inv) {
   positional.add("workload", 1);
   po::variables_map vm;
   if (!parse_or_help(inv,
-                     "usage: perfmodel predict workload FILE.yaml [--l2 dirty|clean] [--profile P]\n\n"
-                     "Predicts a kernel you have only described (its launches, bytes, flops, access pattern, shared traffic\n"
-                     "and transfers): see model/include/perfmodel/model/gpu_workload_file.hpp and data/workloads/.",
+                     "usage: perfmodel predict workload FILE.yaml [--set k=v1,v2,...]... [--timing single|steady] [--l2 dirty|clean] [--profile P]\n\n"
+                     "Predicts kernels you have only described (launches, memory accesses, work, copies): the format is\n"
+                     "documented in docs/workload-format.md, with an example per kernel class; data/workloads/ has more.",
                      options, &positional, vm))
     return kExitOk;
   const Format format = selected_format(vm);
-  const LoadedProfile loaded = load_selected_profile(vm);
-  const GpuCalibration& gpu = loaded.gpu();
-  const std::string workload_path = vm["workload"].as<std::string>();
-  const GpuWorkloadFile f = read_gpu_workload(workload_path, gpu);
-  GpuPrediction p;
-  try {  // a kernel the device cannot run (shared memory or registers over its limits) is the file's error
-    p = predict_gpu(gpu, f.workload, run_start(vm, gpu));
-  } catch (const InputError& e) {
-    throw InputError(workload_path + ": " + e.what());
+  if (vm.count("timing")) {
+    const std::string t = vm["timing"].as<std::string>();
+    if (t != "single" && t != "steady") throw InputError("--timing: expected single or steady, got '" + t + "'");
   }
+  const std::vector<WorkloadParams> points = parameter_points(vm.count("set") ? vm["set"].as<std::vector<std::string>>() : std::vector<std::string>{});
+  const LoadedProfile loaded = load_selected_profile(vm);
+  const GpuCalibration& gpu = loaded.profile.require_gpu();
+  const std::string path = vm["workload"].as<std::string>();
+  // Every point is read (and checked) before any is predicted.
+  std::vector<GpuWorkloadFile> files;
+  for (const WorkloadParams& point : points) files.push_back(read_gpu_workload(path, gpu, point));
+  const GpuWorkloadFile& first = files.front();
+  const std::string timing = vm.count("timing") ? vm["timing"].as<std::string>() : first.timing.empty() ? "single" : first.timing;
+  const GpuRunStart start = timing == "steady" ? GpuRunStart{} : run_start(vm, gpu);
+  const bool any_transfers = !first.transfers.empty();
+  if (any_transfers && !loaded.profile.pcie)
+    throw InputError(loaded.path + ": the workload has copies but the profile has no pcie section");
+  const std::optional<CommunicationPredictor> comm =
+      any_transfers ? std::optional<CommunicationPredictor>(std::in_place, loaded.profile) : std::nullopt;
+  auto transfer_seconds = [&](const GpuWorkloadFile& f) {
+    double s = 0;
+    for (const DescribedTransfer& d : f.transfers) s += d.repeats * comm->predict(std::vector<Transfer>{{d.key, static_cast<std::uint64_t>(d.bytes)}}).total_seconds;
+    return s;
+  };
+  auto predict = [&](const GpuWorkloadFile& f) {
+    GpuPrediction p;
+    try {  // a kernel the device cannot run (shared memory or registers over its limits) is the file's error
+      p = predict_gpu(gpu, f.workload, start);
+    } catch (const InputError& e) {
+      throw InputError(path + ": " + e.what());
+    }
+    if (timing == "steady") p.seconds = steady_seconds(gpu, f.workload);
+    return p;
+  };
+
   Report report;
   add_profile_meta(report, loaded);
-  report.meta.push_back({"workload", Cell(f.name)});
-  for (auto& cell : prediction_meta(p, f.workload)) report.meta.push_back(cell);
-  add_roofline(report.meta, loaded.profile, p, f.workload);
-  if (!f.transfers.empty()) {
-    if (!loaded.profile.pcie)
-      throw InputError(workload_path + ": the workload has transfers but the profile " + loaded.path + " has no pcie section");
-    const CommunicationPredictor comm(loaded.profile);
-    std::vector<Transfer> t;
-    for (const DescribedTransfer& d : f.transfers) t.push_back({d.key, static_cast<std::uint64_t>(d.bytes)});
-    const double transfers = comm.predict(t).total_seconds;
-    report.meta.push_back({"transfers_s", Cell(transfers, Unit::seconds)});
-    report.meta.push_back({"with_transfers_s", Cell(transfers + p.seconds, Unit::seconds)});
+  report.meta.push_back({"workload", Cell(first.name)});
+  report.meta.push_back({"workload_format", Cell(static_cast<std::int64_t>(first.format))});
+  report.meta.push_back({"timing", Cell(timing)});
+  report.meta.push_back({"prediction_of", Cell(prediction_of(timing, start))});
+  if (files.size() == 1 && !vm.count("set")) {
+    const GpuWorkloadFile& f = first;
+    const GpuPrediction p = predict(f);
+    for (const auto& [name, value] : f.params) report.meta.push_back({name, Cell(value)});
+    report.meta.push_back({"predicted_s", Cell(p.seconds, Unit::seconds)});
+    report.meta.push_back({"per_launch_s", Cell(p.seconds / f.launches(), Unit::seconds)});
+    for (auto& cell : prediction_meta(p, f.workload)) report.meta.push_back(cell);
+    add_roofline(report.meta, loaded.profile, p, f.workload);
+    if (any_transfers) {
+      const double transfers = transfer_seconds(f);
+      report.meta.push_back({"transfers_s", Cell(transfers, Unit::seconds)});
+      report.meta.push_back({"with_transfers_s", Cell(transfers + p.seconds, Unit::seconds)});
+    }
+    report.tables.push_back(phase_table(p, f.workload));
+    report.tables.push_back(descriptor_table(f.workload));
+  } else {
+    Table t{"points", {}};
+    for (const GpuWorkloadFile& f : files) {
+      const GpuPrediction p = predict(f);
+      Record row;
+      for (const auto& [name, value] : f.params) row.push_back({name, Cell(value)});
+      row.push_back({"predicted_s", Cell(p.seconds, Unit::seconds)});
+      row.push_back({"per_launch_s", Cell(p.seconds / f.launches(), Unit::seconds)});
+      row.push_back({"bound", Cell(p.bound)});
+      row.push_back({"dram_bytes", Cell(f.workload.dram_bytes(), Unit::bytes)});
+      if (any_transfers) {
+        const double transfers = transfer_seconds(f);
+        row.push_back({"transfers_s", Cell(transfers, Unit::seconds)});
+        row.push_back({"with_transfers_s", Cell(transfers + p.seconds, Unit::seconds)});
+      }
+      t.rows.push_back(row);
+    }
+    report.tables.push_back(t);
   }
-  report.tables.push_back(phase_table(p, f.workload));
+  // A parameter named like an output field would make two fields of one name.
+  auto check_unique = [&](const Record& r) {
+    std::set<std::string> names;
+    for (const auto& [name, cell] : r)
+      if (!names.insert(name).second) throw InputError(path + ": params." + name + ": the name of an output field; rename the parameter");
+  };
+  check_unique(report.meta);
+  for (const Table& t : report.tables)
+    if (t.name == "points")
+      for (const Record& row : t.rows) check_unique(row);
+  for (const std::string& note : first.notes) report.notes.push_back(note);
   require_finite(report);
   render(report, format, inv.out);
   return kExitOk;

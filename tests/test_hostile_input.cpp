@@ -218,7 +218,7 @@ TEST(HostileInput, FilesOfAnotherKindAreNamedAsSuch) {
   const std::string other = write("other.yaml", "name: something\nversion: 7\n");
   expect_refused(run({"profile", "show", other}), "other\\.yaml:1:1: not a perfmodel profile: it has no schema_version");
   expect_refused(run({"predict", "workload", h100()}), "nvidia-h100-80gb-hbm3\\.yaml:.*this is a perfmodel profile, not a workload file");
-  expect_refused(run({"predict", "workload", other}), "other\\.yaml:1:1: not a perfmodel workload file");
+  expect_refused(run({"predict", "workload", other}), "other\\.yaml:1:1: not a workload file");
 }
 
 TEST(HostileInput, InputFilesHaveASizeLimit) {

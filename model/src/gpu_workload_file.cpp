@@ -7,15 +7,14 @@
 #include "perfmodel/model/errors.hpp"
 #include "perfmodel/model/input_file.hpp"
 #include "perfmodel/model/limits.hpp"
+#include "gpu_workload_detail.hpp"
 #include "yaml_reader.hpp"
 
 namespace perfmodel {
-namespace {
+namespace detail {
 
-constexpr double kWarp = 32, kLine = 128, kSector = 32;
+bool has_strided_efficiency(const GpuCalibration& gpu) { return gpu.partition && !gpu.partition->strided.rows.empty(); }
 
-// Useful fraction of DRAM bandwidth for stride s (elements) from the profile's measured table,
-// interpolated in log stride; 1 when the profile has none.
 double strided_efficiency(const GpuCalibration& gpu, double stride, double element_bytes) {
   if (!gpu.partition || gpu.partition->strided.rows.empty()) return 1;
   const NumericTable& t = gpu.partition->strided;
@@ -35,6 +34,14 @@ double strided_efficiency(const GpuCalibration& gpu, double stride, double eleme
     }
   return curve.back().second;
 }
+
+}  // namespace detail
+
+namespace {
+
+using detail::strided_efficiency;
+
+constexpr double kWarp = 32, kLine = 128, kSector = 32;
 
 GpuPhase read_kernel(const yaml::Value& k, const GpuCalibration& gpu) {
   k.expect_map();
@@ -124,17 +131,22 @@ GpuPhase read_kernel(const yaml::Value& k, const GpuCalibration& gpu) {
 
 }  // namespace
 
-GpuWorkloadFile parse_gpu_workload(const std::string& text, const std::string& file_name, const GpuCalibration& gpu) {
+GpuWorkloadFile parse_gpu_workload(const std::string& text, const std::string& file_name, const GpuCalibration& gpu,
+                                   const WorkloadParams& set) {
   const yaml::Value root(yaml::parse(text, file_name), "", file_name);
   root.expect_map();
-  if (root.has("schema_version") && !root.has("perfmodel_workload"))
+  if (root.has("schema_version") && !root.has("perfmodel_workload") && !root.has("format"))
     throw root.error("this is a perfmodel profile, not a workload file (give it with --profile)");
+  if (root.has("format")) return detail::parse_workload_format2(root, file_name, gpu, set);
   if (!root.has("perfmodel_workload"))
-    throw root.error("not a perfmodel workload file: it has no perfmodel_workload key (see data/workloads/)");
+    throw root.error("not a workload file: it needs 'format: 2' (docs/workload-format.md) or 'perfmodel_workload: 1'");
+  if (!set.empty())
+    throw InputError("--set " + set.begin()->first + ": " + file_name + " is a format 1 workload, which has no params");
   root.allow_only({"perfmodel_workload", "name", "kernels", "transfers"});
   const yaml::Value version = root.get("perfmodel_workload");
   if (version.as_integer() != 1)
-    throw version.error("workload schema " + version.as_string() + " is not supported (this perfmodel reads schema 1)");
+    throw version.error("workload schema " + version.as_string() +
+                        " is not supported (perfmodel_workload: 1 is the older form; newer files say 'format: 2')");
   GpuWorkloadFile f;
   f.name = root.has("name") ? root.get("name").as_string() : file_name;
   f.workload.kernel = f.name;
@@ -166,8 +178,8 @@ GpuWorkloadFile parse_gpu_workload(const std::string& text, const std::string& f
   return f;
 }
 
-GpuWorkloadFile read_gpu_workload(const std::string& path, const GpuCalibration& gpu) {
-  return parse_gpu_workload(read_input_file(path), path, gpu);
+GpuWorkloadFile read_gpu_workload(const std::string& path, const GpuCalibration& gpu, const WorkloadParams& set) {
+  return parse_gpu_workload(read_input_file(path), path, gpu, set);
 }
 
 }  // namespace perfmodel

@@ -1,5 +1,17 @@
 #pragma once
-// A kernel the user has only described — "prediction before coding". YAML, schema 1:
+// A kernel the user has only described — "prediction before coding". Two formats:
+//
+// Format 2 (`format: 2`), the reference in docs/workload-format.md: parameters and arithmetic
+// expressions (workload_expression.hpp), 3-D launches, a list of memory accesses per kernel
+// (space, kind, element size, count per launch, pattern, footprint), work by type, copies per
+// launch or per task, and the timing the prediction is of. The reader derives the descriptor
+// (GpuPhase) from the accesses by one general path: DRAM bytes from distinct footprints with the
+// L2 reuse rule, L2 bytes from the sectors each pattern touches, L1 passes from the lines,
+// loads in flight from the independent reads, shared passes per access at its own conflict
+// degree; docs/workload-format.md states each rule and what is used where the profile has no
+// rate (atomics, tensor cores).
+//
+// Format 1 (`perfmodel_workload: 1`), the older flat form, still read unchanged:
 //
 //   perfmodel_workload: 1
 //   name: saxpy                       # free text
@@ -34,7 +46,9 @@
 //     - {direction: h2d, memory: pinned, bytes: 1.3e8}
 //
 // Unknown keys, wrong types and impossible values are errors naming file, line and key.
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "perfmodel/model/gpu_calibration.hpp"
@@ -46,17 +60,36 @@ namespace perfmodel {
 struct DescribedTransfer {
   TransferKey key;
   double bytes = 0;
+  double repeats = 1;  // how often it happens in the task (a per-launch copy: the kernel's launches)
 };
 
 struct GpuWorkloadFile {
+  int format = 1;
   std::string name;
+  std::string timing;  // "single" | "steady" as the file states it; "" where it does not (format 1)
+  std::vector<std::pair<std::string, double>> params;  // in file order, after the overrides
   GpuWorkload workload;
   std::vector<DescribedTransfer> transfers;
+  // What the prediction of this workload rests on that the profile did not measure (atomics on
+  // the L2 write path, tensor-core issue slots, …), one line each, for the output's notes.
+  std::vector<std::string> notes;
+  double launches() const {
+    double n = 0;
+    for (const GpuPhase& p : workload.phases) n += p.launches;
+    return n;
+  }
 };
 
-// Reads and validates; the access pattern is turned into sectors and wavefronts with the
-// profile's measured strided-access efficiency where it has one.
-GpuWorkloadFile read_gpu_workload(const std::string& path, const GpuCalibration& gpu);
-GpuWorkloadFile parse_gpu_workload(const std::string& text, const std::string& file_name, const GpuCalibration& gpu);
+// Parameter values replacing the file's (`--set`); a name the file does not declare is an
+// InputError naming `--set` and the file's params. Format 1 files take none.
+using WorkloadParams = std::map<std::string, double>;
+
+// Reads and validates either format. Format 1: the access pattern is turned into sectors and
+// wavefronts with the profile's measured strided-access efficiency where it has one. Format 2:
+// see docs/workload-format.md. `gpu` supplies the L2 capacity (reuse rule), the strided-read
+// efficiency and the ceilings that convert FP16/INT32/fast special work to issue slots.
+GpuWorkloadFile read_gpu_workload(const std::string& path, const GpuCalibration& gpu, const WorkloadParams& set = {});
+GpuWorkloadFile parse_gpu_workload(const std::string& text, const std::string& file_name, const GpuCalibration& gpu,
+                                   const WorkloadParams& set = {});
 
 }  // namespace perfmodel

@@ -1,0 +1,497 @@
+// Workload format 2 (docs/workload-format.md): the expression evaluator, the reader's errors
+// (each naming file:line:key), the derivation from accesses to the descriptor on hand-computed
+// cases, --set sweeps and --timing, format-1 compatibility (the format-2 twins predict what
+// their format-1 originals do), and every example of the reference page parsing and predicting.
+#include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "cli.hpp"
+#include "perfmodel/model/errors.hpp"
+#include "perfmodel/model/gpu_workload_file.hpp"
+#include "perfmodel/model/profile_io.hpp"
+#include "perfmodel/model/workload_expression.hpp"
+#include "perfmodel/predictors/gpu_compute.hpp"
+
+using namespace perfmodel;
+
+namespace {
+
+const std::string kData = PERFMODEL_TEST_DATA_DIR;
+constexpr double kMiB = 1048576.0;
+
+std::string bundled_profile() { return kData + "/profiles/nvidia-h100-80gb-hbm3.yaml"; }
+
+// The derivation needs only the L2 capacity, the strided table and the ceilings that convert work.
+GpuCalibration small_gpu() {
+  GpuCalibration g;
+  g.device.l2_cache_bytes = 50 * kMiB;
+  auto rate = [](double v) {
+    MeasuredRate r;
+    r.median = r.p10 = r.p90 = v;
+    return r;
+  };
+  g.ceilings["fp32"] = rate(64e12);
+  g.ceilings["fp16"] = rate(64e12);   // half2: half the FP32 instruction rate
+  g.ceilings["int32"] = rate(32e12);  // IMAD: half the FP32 instruction rate
+  g.ceilings["cosf"] = rate(1e12);
+  g.ceilings["fast_cosf"] = rate(4e12);
+  return g;
+}
+
+GpuWorkloadFile parse(const std::string& text, const GpuCalibration& g = small_gpu(), const WorkloadParams& set = {}) {
+  return parse_gpu_workload(text, "w.yaml", g, set);
+}
+
+std::string error_of(const std::string& text, const WorkloadParams& set = {}) {
+  try {
+    parse(text, small_gpu(), set);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+struct Result {
+  int code;
+  std::string out, err;
+};
+Result run(const std::vector<std::string>& args) {
+  std::ostringstream out, err;
+  const int code = cli::run(args, out, err);
+  return {code, out.str(), err.str()};
+}
+
+const std::string kKernelHead = "format: 2\nparams: {n: 1Mi}\nkernels:\n  - name: k\n    grid: [n/256]\n    block: [256]\n";
+
+}  // namespace
+
+TEST(WorkloadExpression, ArithmeticUnitsAndFunctions) {
+  const std::map<std::string, double> n{{"n", 8192}, {"b", 256}};
+  EXPECT_EQ(evaluate_expression("4*n*n", n), 4.0 * 8192 * 8192);
+  EXPECT_EQ(evaluate_expression("ceil(n/3)", n), 2731);
+  EXPECT_EQ(evaluate_expression("floor(n/3)", n), 2730);
+  EXPECT_EQ(evaluate_expression("min(n, b, 7)", n), 7);
+  EXPECT_EQ(evaluate_expression("max(1, n/b)", n), 32);
+  EXPECT_EQ(evaluate_expression("256MiB"), 268435456);
+  EXPECT_EQ(evaluate_expression("64KiB"), 65536);
+  EXPECT_EQ(evaluate_expression("64Ki"), 65536);
+  EXPECT_EQ(evaluate_expression("1.5e9"), 1.5e9);
+  EXPECT_EQ(evaluate_expression("2.5E-3"), 2.5e-3);
+  EXPECT_EQ(evaluate_expression("2GB"), 2e9);
+  EXPECT_EQ(evaluate_expression("3M"), 3e6);
+  EXPECT_EQ(evaluate_expression("4B"), 4);
+  EXPECT_EQ(evaluate_expression("1Ti"), 1099511627776.0);
+  EXPECT_EQ(evaluate_expression("(1 + 2) * 3 - 4 / 2"), 7);
+  EXPECT_EQ(evaluate_expression("-2^2"), -4);
+  EXPECT_EQ(evaluate_expression("2^3^2"), 512);
+  EXPECT_EQ(evaluate_expression("2**10"), 1024);
+  EXPECT_EQ(evaluate_expression("2^-1"), 0.5);
+  EXPECT_EQ(evaluate_expression("7 % 4"), 3);
+  EXPECT_EQ(evaluate_expression("log2(1024) + sqrt(16) + abs(-1) + round(2.4)"), 17);
+  EXPECT_EQ(evaluate_expression(" n ", n), 8192);
+  EXPECT_TRUE(valid_parameter_name("n_rows2"));
+  EXPECT_FALSE(valid_parameter_name("2n"));
+  EXPECT_FALSE(valid_parameter_name("ceil"));
+}
+
+TEST(WorkloadExpression, RejectsWhatIsNotAnExpression) {
+  auto message = [](const std::string& text) {
+    try {
+      evaluate_expression(text, {{"n", 4}});
+    } catch (const ExpressionError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(message("2n").find("unknown unit 'n'"), std::string::npos);
+  EXPECT_NE(message("m + 1").find("undefined parameter 'm'"), std::string::npos);
+  EXPECT_NE(message("system(1)").find("unknown function"), std::string::npos);
+  EXPECT_NE(message("n +").find("ends too early"), std::string::npos);
+  EXPECT_NE(message("1/0").find("division by zero"), std::string::npos);
+  EXPECT_NE(message("10^400").find("not finite"), std::string::npos);
+  EXPECT_NE(message("1e999").find("out of range"), std::string::npos);
+  EXPECT_NE(message("").find("empty"), std::string::npos);
+  EXPECT_NE(message("2 3").find("unexpected '3'"), std::string::npos);
+  EXPECT_NE(message("(2").find("missing ')'"), std::string::npos);
+  EXPECT_NE(message("min(1)").find("two or more"), std::string::npos);
+  EXPECT_NE(message("ceil(1, 2)").find("one argument"), std::string::npos);
+  EXPECT_NE(message("sqrt(-1)").find("negative"), std::string::npos);
+  EXPECT_NE(message("n; rm").find("unexpected ';'"), std::string::npos);
+}
+
+// Every error names the file, the line and the key path.
+TEST(WorkloadFormat2, EveryErrorNamesFileLineAndKey) {
+  struct Case {
+    std::string text;
+    std::string where;  // "w.yaml:LINE"
+    std::string key;    // in the message
+  };
+  const std::string h = kKernelHead;  // kernel keys start on line 7
+  const std::vector<Case> cases = {
+      {"format: 2\nkernel: []\n", "w.yaml:2", "kernel"},                                           // unknown top-level key
+      {"format: 3\nkernels: []\n", "w.yaml:1", "format"},                                          // unsupported format
+      {"format: 2\nparams: {n: 2x}\nkernels: []\n", "w.yaml:2", "params.n"},                       // bad expression
+      {"format: 2\nparams: {ceil: 2}\nkernels: []\n", "w.yaml:2", "params.ceil"},                  // a function's name
+      {"format: 2\nparams: {n: m}\nkernels: []\n", "w.yaml:2", "params.n"},                        // undefined param
+      {"format: 2\ntiming: warm\nkernels: []\n", "w.yaml:2", "timing"},
+      {"format: 2\ncpu: {flops: 1}\nkernels: []\n", "w.yaml:2", "cpu"},                            // reserved
+      {"format: 2\nkernels: []\n", "w.yaml:2", "kernels"},                                         // empty
+      {h + "    launch: 2\n", "w.yaml:7", "kernels[0].launch"},                                     // unknown kernel key
+      {h + "    launches: 0\n", "w.yaml:7", "kernels[0].launches"},
+      {h + "    launches: 1.5\n", "w.yaml:7", "kernels[0].launches"},
+      {h + "    registers: 300\n", "w.yaml:7", "kernels[0].registers"},
+      {"format: 2\nkernels:\n  - grid: [1]\n    block: [64, 32]\n", "w.yaml:4", "kernels[0].block"},  // > 1024 threads
+      {"format: 2\nkernels:\n  - grid: [0]\n    block: [32]\n", "w.yaml:3", "kernels[0].grid[0]"},
+      {"format: 2\nkernels:\n  - grid: [1, 1, 1, 1]\n    block: [32]\n", "w.yaml:3", "kernels[0].grid"},
+      {h + "    accesses:\n      - {count: n, size: 4}\n", "w.yaml:8", "kernels[0].accesses[0].size"},  // unknown access key
+      {h + "    accesses:\n      - {pattern: strided, stride: 4}\n", "w.yaml:8", "kernels[0].accesses[0].count"},  // missing
+      {h + "    accesses:\n      - {count: -n}\n", "w.yaml:8", "kernels[0].accesses[0].count"},
+      {h + "    accesses:\n      - {count: 10^400}\n", "w.yaml:8", "kernels[0].accesses[0].count"},  // not finite
+      {h + "    accesses:\n      - {count: 2^70}\n", "w.yaml:8", "kernels[0].accesses[0].count"},    // absurd
+      {h + "    accesses:\n      - {count: n*q}\n", "w.yaml:8", "kernels[0].accesses[0].count"},     // undefined param
+      {h + "    accesses:\n      - {count: n, element_bytes: 3}\n", "w.yaml:8", "kernels[0].accesses[0].element_bytes"},
+      {h + "    accesses:\n      - {count: n, pattern: diagonal}\n", "w.yaml:8", "kernels[0].accesses[0].pattern"},
+      {h + "    accesses:\n      - {count: n, space: texture}\n", "w.yaml:8", "kernels[0].accesses[0].space"},
+      {h + "    accesses:\n      - {count: n, kind: prefetch}\n", "w.yaml:8", "kernels[0].accesses[0].kind"},
+      {h + "    accesses:\n      - {count: n, stride: 4}\n", "w.yaml:8", "kernels[0].accesses[0].stride"},
+      {h + "    accesses:\n      - {count: n, pattern: strided}\n", "w.yaml:8", "kernels[0].accesses[0].stride"},
+      {h + "    accesses:\n      - {count: n, pattern: gather}\n", "w.yaml:8", "kernels[0].accesses[0].index"},
+      {h + "    accesses:\n      - {count: n, pattern: gather, index: idx}\n", "w.yaml:8", "kernels[0].accesses[0].index"},
+      {h + "    accesses:\n      - {name: a, count: n, after: b}\n      - {name: b, count: n, after: a}\n", "w.yaml:8",
+       "kernels[0].accesses[0]"},  // a cycle
+      {h + "    accesses:\n      - {name: a, count: n}\n      - {name: a, count: n}\n", "w.yaml:9", "kernels[0].accesses[1]"},
+      {h + "    accesses:\n      - {count: n, conflict_degree: 2}\n", "w.yaml:8", "kernels[0].accesses[0].conflict_degree"},
+      {h + "    accesses:\n      - {count: n, space: shared, conflict_degree: 33}\n", "w.yaml:8",
+       "kernels[0].accesses[0].conflict_degree"},
+      {h + "    accesses:\n      - {count: n, l1_hit: 1.5}\n", "w.yaml:8", "kernels[0].accesses[0].l1_hit"},
+      {h + "    accesses:\n      - {count: n, kind: write, independent: 2}\n", "w.yaml:8", "kernels[0].accesses[0].independent"},
+      {h + "    accesses:\n      - {count: n, addresses_per_warp: 4}\n", "w.yaml:8", "kernels[0].accesses[0].addresses_per_warp"},
+      {h + "    accesses:\n      - {count: n, footprint: 0}\n", "w.yaml:8", "kernels[0].accesses[0].footprint"},
+      {h + "    accesses:\n      - {count: n, space: constant, kind: write}\n", "w.yaml:8", "kernels[0].accesses[0].kind"},
+      {h + "    accesses:\n      - {count: n, space: shared, pattern: random}\n", "w.yaml:8", "kernels[0].accesses[0].pattern"},
+      {h + "    work: {fp32: n, fp128: n}\n", "w.yaml:7", "kernels[0].work.fp128"},
+      {h + "    work: {fp32: -1}\n", "w.yaml:7", "kernels[0].work.fp32"},
+      {h + "    work:\n      mma: [{shape: 16x8x16, precision: fp16, flops: n}]\n", "w.yaml:8", "kernels[0].work.mma[0].shape"},
+      {h + "    work:\n      mma: [{shape: m16n8k16, precision: fp4, flops: n}]\n", "w.yaml:8", "kernels[0].work.mma[0].precision"},
+      {h + "    chain: {l3_loads: 2}\n", "w.yaml:7", "kernels[0].chain.l3_loads"},
+      {h + "    loads_issued_together: maybe\n", "w.yaml:7", "kernels[0].loads_issued_together"},
+      {h + "    copies: [{direction: sideways, bytes: n}]\n", "w.yaml:7", "kernels[0].copies[0].direction"},
+      {kKernelHead + "copies: [{direction: h2d, bytes: 0}]\n", "w.yaml:7", "copies[0].bytes"},
+  };
+  for (const Case& c : cases) {
+    const std::string e = error_of(c.text);
+    EXPECT_NE(e.find(c.where), std::string::npos) << c.text << "\n→ " << e;
+    EXPECT_NE(e.find(c.key), std::string::npos) << c.text << "\n→ " << e;
+  }
+  EXPECT_NE(error_of("format: 2\ncpu: {}\nkernels: []\n").find("not supported yet"), std::string::npos);
+  // --set names a parameter the file does not have; a format 1 file has none.
+  const std::string e = error_of(kKernelHead, {{"m", 2}});
+  EXPECT_NE(e.find("--set m"), std::string::npos) << e;
+  EXPECT_NE(e.find("its params: n"), std::string::npos) << e;
+  EXPECT_NE(error_of("perfmodel_workload: 1\nkernels:\n  - {grid: [1], block: [32]}\n", {{"n", 2}}).find("--set n"), std::string::npos);
+  EXPECT_NE(error_of("name: x\nkernels: []\n").find("format: 2"), std::string::npos);
+}
+
+// A coalesced copy of n floats: everything follows from the count.
+TEST(WorkloadFormat2, DerivesACoalescedCopy) {
+  const GpuWorkloadFile f = parse(kKernelHead + "    accesses:\n      - {name: in, count: n}\n      - {name: out, kind: write, count: n}\n");
+  const double n = kMiB;
+  ASSERT_EQ(f.workload.phases.size(), 1u);
+  const GpuPhase& p = f.workload.phases[0];
+  EXPECT_EQ(p.grid_x * p.block_x, n);
+  EXPECT_EQ(p.dram_bytes, 8 * n);                // each array once
+  EXPECT_EQ(p.l2_bytes, 8 * n);                  // 4 sectors per warp access
+  EXPECT_EQ(p.l1_wavefronts, 2 * n / 32);        // one 128-byte line per warp access
+  EXPECT_EQ(p.l1_data_bytes, 8 * n);
+  EXPECT_EQ(p.request_bytes, 128);
+  EXPECT_EQ(p.loads_in_flight, 1);
+  EXPECT_EQ(p.chain_l2_loads, 2);                // two accesses per thread, one at a time
+  EXPECT_EQ(p.warp_instructions, 3 * 2 * n / 32);
+  EXPECT_EQ(f.format, 2);
+  EXPECT_EQ(f.timing, "single");
+  ASSERT_EQ(f.params.size(), 1u);
+  EXPECT_EQ(f.params[0].second, n);
+}
+
+// Every 16th float: each lane its own sector; a profile's measured strided efficiency scales DRAM.
+TEST(WorkloadFormat2, DerivesAStridedRead) {
+  const std::string text = kKernelHead + "    accesses:\n      - {name: x, count: n, pattern: strided, stride: 16, independent: 4}\n";
+  const double n = kMiB;
+  const GpuWorkloadFile f = parse(text);
+  const GpuPhase& p = f.workload.phases[0];
+  EXPECT_EQ(p.l2_bytes, 32 * n);           // a sector per element
+  EXPECT_EQ(p.dram_bytes, 32 * n);         // sparse: the sectors are the distinct bytes (footprint 64 n)
+  EXPECT_EQ(p.l1_wavefronts, n / 32 * 16); // 32 lanes × 64 bytes span 16 lines
+  EXPECT_EQ(p.request_bytes, 1024);
+  EXPECT_EQ(p.loads_in_flight, 4);
+  EXPECT_EQ(p.chain_l2_loads, 1);
+  // The measured efficiency at stride 16: 1/16 of the peak where the sector model says 1/8 → twice the bytes.
+  GpuCalibration g = small_gpu();
+  g.partition = PartitionCalibration{};
+  g.partition->strided.columns = {"stride_elements", "element_bytes", "Bps", "efficiency", "sectors_per_request"};
+  g.partition->strided.rows = {{1, 4, 3e12, 1, 4}, {16, 4, 0.1875e12, 0.0625, 32}};
+  EXPECT_NEAR(parse(text, g).workload.phases[0].dram_bytes, 64 * n, 1e-6 * n);
+  // Dense: a naive transpose's strided write covers its whole region, so DRAM sees each byte once.
+  const GpuWorkloadFile t = parse(kKernelHead + "    accesses:\n      - {count: n, kind: write, pattern: strided, stride: 1024, footprint: 4*n}\n");
+  EXPECT_EQ(t.workload.phases[0].l2_bytes, 32 * n);
+  EXPECT_EQ(t.workload.phases[0].dram_bytes, 4 * n);
+  ASSERT_EQ(t.notes.size(), 1u);
+  EXPECT_NE(t.notes[0].find("strided-write"), std::string::npos);
+}
+
+// y = table[idx]: the index stream, then a dependent random read over the table.
+TEST(WorkloadFormat2, DerivesAGather) {
+  const double n = 16 * kMiB, C = 50 * kMiB;
+  const std::string head = "format: 2\nparams: {n: 16Mi, table: 1GiB}\nkernels:\n  - grid: [n/256]\n    block: [256]\n";
+  const std::string body = "    accesses:\n      - {name: idx, count: n}\n      - {name: data, count: n, pattern: gather, index: idx, footprint: table}\n";
+  const GpuPhase p = parse(head + body).workload.phases[0];
+  // 512 MiB of sectors moved over a 1 GiB table: the expected distinct share, and re-touches
+  // that hit L2 with probability C/D.
+  const double F = 1024 * kMiB, T = 32 * n, D = F * (1 - std::exp(-T / F));
+  ASSERT_GT(D, C);
+  EXPECT_EQ(p.l2_bytes, 4 * n + T);
+  EXPECT_NEAR(p.dram_bytes, 4 * n + D + (T - D) * (1 - C / D), 1e-6 * n);
+  EXPECT_EQ(p.loads_in_flight, 1);   // the data read waits for its index
+  EXPECT_EQ(p.chain_l2_loads, 2);    // two levels
+  EXPECT_EQ(p.request_bytes, (128 + 1024) / 2.0);
+  // A table that fits in L2 is read from DRAM once, however often it is gathered from.
+  const GpuPhase small = parse(head + body, small_gpu(), {{"table", 64 * 1024}}).workload.phases[0];
+  EXPECT_NEAR(small.dram_bytes, 4 * n + 64 * 1024, 1);
+  // A partly local gather: 4 sectors per warp access.
+  const GpuPhase local = parse(head + "    accesses:\n      - {name: idx, count: n}\n"
+                                      "      - {name: data, count: n, pattern: gather, index: idx, sectors_per_warp: 4}\n")
+                             .workload.phases[0];
+  EXPECT_EQ(local.l2_bytes, 8 * n);
+}
+
+// A 5-point stencil reading its neighbours from global memory over a grid larger than L2.
+TEST(WorkloadFormat2, DerivesAStencilWithReuse) {
+  const std::string text =
+      "format: 2\nparams: {n: 4096}\nkernels:\n  - grid: [n/32, n/8]\n    block: [32, 8]\n    accesses:\n"
+      "      - {name: c, array: u, count: n*n}\n      - {name: w, array: u, count: n*n, l1_hit: 1}\n"
+      "      - {name: e, array: u, count: n*n, l1_hit: 1}\n      - {name: s, array: u, count: n*n, l1_hit: 7/8}\n"
+      "      - {name: nn, array: u, count: n*n, l1_hit: 7/8}\n      - {name: out, kind: write, count: n*n}\n";
+  const GpuPhase p = parse(text).workload.phases[0];
+  const double bytes = 4.0 * 4096 * 4096;  // 64 MiB: more than the L2, yet its rows are re-read by neighbouring blocks
+  EXPECT_EQ(p.dram_bytes, 2 * bytes);
+  EXPECT_EQ(p.l2_bytes, bytes * (1 + 0.125 + 0.125) + bytes);
+  EXPECT_EQ(p.l1_wavefronts, 6 * 4096.0 * 4096 / 32);
+  EXPECT_EQ(p.loads_in_flight, 5);  // five independent reads
+  EXPECT_EQ(p.chain_l2_loads, 2);   // six accesses per thread, five at a time
+}
+
+// A 256-bin histogram with global atomics: L2 write path, the bins read and written once.
+TEST(WorkloadFormat2, DerivesAnAtomicHistogram) {
+  const GpuWorkloadFile f = parse(kKernelHead +
+                                  "    accesses:\n      - {name: data, count: n}\n"
+                                  "      - {name: bins, kind: atomic, count: n, footprint: 256*4, addresses_per_warp: 16}\n"
+                                  "    work: {int: 4*n}\n");
+  const double n = kMiB;
+  const GpuPhase& p = f.workload.phases[0];
+  EXPECT_EQ(p.l2_bytes, 4 * n + n / 32 * 16 * 32);
+  EXPECT_EQ(p.dram_bytes, 4 * n + 2 * 1024);
+  EXPECT_EQ(p.l1_wavefronts, n / 32 + n / 32 * 16);
+  // int32 at half the FP32 instruction rate: 4n / 32 instructions, two slots each.
+  EXPECT_EQ(p.warp_instructions, 4 * n / 32 * 2 + 3 * 2 * n / 32);
+  ASSERT_EQ(f.notes.size(), 1u);
+  EXPECT_NE(f.notes[0].find("atomic"), std::string::npos);
+}
+
+TEST(WorkloadFormat2, SharedConflictsWorkLaunchAndCopies) {
+  const double n = kMiB;
+  const GpuWorkloadFile f = parse(
+      "format: 2\nparams: {n: 1Mi}\ncopies: [{direction: h2d, bytes: 4*n}]\nkernels:\n  - grid: [4, 2, 3]\n    block: [8, 4, 2]\n"
+      "    launches: 10\n    copies: [{direction: d2h, memory: pageable, bytes: 64KiB}]\n    accesses:\n"
+      "      - {count: n, space: shared}\n      - {count: n, space: shared, conflict_degree: 32}\n"
+      "      - {count: n, space: shared, element_bytes: 8}\n      - {count: n, space: shared, kind: atomic, addresses_per_warp: 4}\n"
+      "      - {count: n, space: shared, kind: read-modify-write, conflict_degree: 2}\n"
+      "    work:\n      fp16x2: 128*n\n      special_fast: n\n      shuffles: 32*n\n"
+      "      mma: [{shape: m16n8k16, precision: bf16, flops: 4096*n}]\n    chain: {fp32: 3, fp64: 1, special: 2, shared_loads: 4, dram_loads: 1}\n");
+  const GpuPhase& p = f.workload.phases[0];
+  EXPECT_EQ(p.grid_x, 4);
+  EXPECT_EQ(p.grid_y, 6);
+  EXPECT_EQ(p.block_x, 8);
+  EXPECT_EQ(p.block_y, 8);
+  EXPECT_EQ(p.launches, 10);
+  const double w = n / 32;
+  EXPECT_EQ(p.shared_accesses.at(1), w + 2 * w + n);  // conflict-free, 64-bit (2 passes), the shuffles
+  EXPECT_EQ(p.shared_accesses.at(32), w);
+  EXPECT_EQ(p.shared_accesses.at(8), w);               // 32 lanes on 4 addresses
+  EXPECT_EQ(p.shared_accesses.at(2), 2 * w);           // a read and a write
+  EXPECT_EQ(p.special_calls, n / 4);                   // fast calls at a quarter of a cosf
+  // half2: n instructions at two slots; shuffles: n; mma: 4096 n / 4096 = n; shared: 6 warp accesses.
+  EXPECT_EQ(p.warp_instructions, 2 * n + n + n + 6 * w);
+  EXPECT_EQ(p.chain_fma, 4);
+  EXPECT_EQ(p.chain_cosf, 2);
+  EXPECT_EQ(p.chain_l1_loads, 4);
+  EXPECT_EQ(p.chain_dram_loads, 1);
+  EXPECT_EQ(p.chain_l2_loads, 0);
+  ASSERT_EQ(f.transfers.size(), 2u);
+  EXPECT_EQ(f.transfers[0].repeats, 10);  // per launch
+  EXPECT_EQ(f.transfers[1].repeats, 1);   // per task
+  EXPECT_EQ(f.workload.h2d_bytes, 4 * n);
+  EXPECT_EQ(f.workload.d2h_bytes, 10 * 65536.0);
+  EXPECT_EQ(f.launches(), 10);
+  bool mma_note = false;
+  for (const std::string& note : f.notes) mma_note = mma_note || note.find("tensor-core") != std::string::npos;
+  EXPECT_TRUE(mma_note);
+  // Without an fp16 ceiling the pairs run at the FP32 rate, and the output says so.
+  GpuCalibration g = small_gpu();
+  g.ceilings.erase("fp16");
+  const GpuWorkloadFile nf = parse(kKernelHead + "    work: {fp16x2: 128*n}\n", g);
+  EXPECT_EQ(nf.workload.phases[0].warp_instructions, n);
+  ASSERT_EQ(nf.notes.size(), 1u);
+  EXPECT_NE(nf.notes[0].find("no fp16 ceiling"), std::string::npos);
+}
+
+// The format-2 twins in data/workloads/v2 predict what their format-1 originals do.
+TEST(WorkloadFormat2, TwinsPredictTheirFormat1Originals) {
+  const Profile profile = load_profile(bundled_profile());
+  const GpuCalibration& gpu = profile.require_gpu();
+  for (const char* name : {"saxpy", "stencil-2d", "gather-strided", "mv-tiled-one-warp"}) {
+    const GpuWorkloadFile one = read_gpu_workload(kData + "/workloads/" + name + ".yaml", gpu);
+    const GpuWorkloadFile two = read_gpu_workload(kData + "/workloads/v2/" + name + ".yaml", gpu);
+    EXPECT_EQ(one.format, 1);
+    EXPECT_EQ(two.format, 2);
+    const double t1 = predict_gpu(gpu, one.workload).seconds, t2 = predict_gpu(gpu, two.workload).seconds;
+    EXPECT_NEAR(t2 / t1, 1.0, 0.01) << name;
+    EXPECT_NEAR(two.workload.dram_bytes() / one.workload.dram_bytes(), 1.0, 1e-9) << name;
+    EXPECT_EQ(two.workload.h2d_bytes, one.workload.h2d_bytes) << name;
+    EXPECT_EQ(two.workload.d2h_bytes, one.workload.d2h_bytes) << name;
+  }
+}
+
+// Every `format: 2` example of docs/workload-format.md, and every workload file under
+// data/workloads, parses and predicts a finite, positive time with the bundled profile.
+TEST(WorkloadFormatDoc, EveryExampleParsesAndPredicts) {
+  const Profile profile = load_profile(bundled_profile());
+  const GpuCalibration& gpu = profile.require_gpu();
+  std::ifstream in(kData + "/../docs/workload-format.md");
+  ASSERT_TRUE(in) << "docs/workload-format.md";
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string doc = text.str();
+  const std::regex block("```yaml\n([^`]*)```");
+  int examples = 0;
+  for (auto it = std::sregex_iterator(doc.begin(), doc.end(), block); it != std::sregex_iterator(); ++it) {
+    const std::string yaml = (*it)[1];
+    if (yaml.rfind("format: 2", 0) != 0) continue;
+    ++examples;
+    const std::string label = "docs example " + std::to_string(examples);
+    try {
+      const GpuWorkloadFile f = parse_gpu_workload(yaml, label, gpu);
+      const double s = predict_gpu(gpu, f.workload).seconds;
+      EXPECT_TRUE(std::isfinite(s) && s > 0) << label;
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << label << ": " << e.what() << "\n" << yaml;
+    }
+  }
+  EXPECT_GE(examples, 15);  // one per kernel class, at least
+  // Every workload file shipped under data/workloads, in either format.
+  int files = 0, format2 = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(kData + "/workloads")) {
+    if (entry.path().extension() != ".yaml") continue;
+    ++files;
+    try {
+      const GpuWorkloadFile f = read_gpu_workload(entry.path().string(), gpu);
+      format2 += f.format == 2;
+      const double s = predict_gpu(gpu, f.workload).seconds;
+      EXPECT_TRUE(std::isfinite(s) && s > 0) << entry.path();
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << e.what();
+    }
+  }
+  EXPECT_GE(files, 7);
+  EXPECT_GE(format2, 3);
+}
+
+TEST(WorkloadFormatCli, SetSweepsTheParameters) {
+  const std::string saxpy = kData + "/workloads/v2/saxpy.yaml";
+  const Result r = run({"predict", "workload", saxpy, "--set", "n=1Mi,16Mi,64Mi", "--format", "json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const YAML::Node j = YAML::Load(r.out);
+  ASSERT_EQ(j["points"].size(), 3u);
+  EXPECT_EQ(j["points"][0]["n"].as<double>(), kMiB);
+  EXPECT_EQ(j["points"][2]["n"].as<double>(), 64 * kMiB);
+  EXPECT_LT(j["points"][0]["predicted_s"].as<double>(), j["points"][1]["predicted_s"].as<double>());
+  EXPECT_LT(j["points"][1]["predicted_s"].as<double>(), j["points"][2]["predicted_s"].as<double>());
+  EXPECT_EQ(j["points"][2]["dram_bytes"].as<double>(), 12 * 64 * kMiB);
+  EXPECT_GT(j["points"][0]["transfers_s"].as<double>(), 0);
+  EXPECT_EQ(j["timing"].as<std::string>(), "single");
+  EXPECT_NE(j["prediction_of"].as<std::string>().find("timed with CUDA events"), std::string::npos);
+  // The last point is the file as written: the same time as the single prediction.
+  const YAML::Node one = YAML::Load(run({"predict", "workload", saxpy, "--format", "json"}).out);
+  EXPECT_EQ(one["predicted_s"].as<double>(), j["points"][2]["predicted_s"].as<double>());
+  EXPECT_EQ(one["seconds"].as<double>(), one["predicted_s"].as<double>());
+  ASSERT_EQ(one["descriptor"].size(), 1u);  // what the reader derived, beside the prediction
+  EXPECT_EQ(one["descriptor"][0]["dram_bytes"].as<double>(), 12 * 64 * kMiB);
+  EXPECT_EQ(one["descriptor"][0]["loads_in_flight"].as<double>(), 2);
+  // Two --set flags: every combination, the first flag varying slowest.
+  const std::string gather = ::testing::TempDir() + "/gather.yaml";
+  std::ofstream(gather) << "format: 2\nparams: {n: 1Mi, table: 64MiB}\nkernels:\n  - grid: [n/256]\n    block: [256]\n"
+                           "    accesses:\n      - {name: idx, count: n}\n"
+                           "      - {name: data, count: n, pattern: gather, index: idx, footprint: table}\n";
+  const YAML::Node g = YAML::Load(run({"predict", "workload", gather, "--set", "n=1Mi,4Mi", "--set", "table=1MiB,1GiB", "--format", "json"}).out);
+  ASSERT_EQ(g["points"].size(), 4u);
+  EXPECT_EQ(g["points"][1]["n"].as<double>(), kMiB);
+  EXPECT_EQ(g["points"][1]["table"].as<double>(), 1024 * kMiB);
+  EXPECT_LT(g["points"][0]["dram_bytes"].as<double>(), g["points"][1]["dram_bytes"].as<double>());  // the table misses L2
+  // Bad --set and --timing values are errors naming the flag.
+  for (const std::vector<std::string>& bad : std::vector<std::vector<std::string>>{
+           {"--set", "m=2"}, {"--set", "n"}, {"--set", "n=2x"}, {"--set", "n=1", "--set", "n=2"}, {"--timing", "warm"}}) {
+    std::vector<std::string> args{"predict", "workload", saxpy};
+    args.insert(args.end(), bad.begin(), bad.end());
+    const Result e = run(args);
+    EXPECT_EQ(e.code, 1) << bad[1];
+    EXPECT_NE(e.err.find(bad[0]), std::string::npos) << e.err;
+  }
+  EXPECT_EQ(run({"predict", "workload", kData + "/workloads/saxpy.yaml", "--set", "n=1"}).code, 1);
+  // A parameter named like an output field is refused rather than printed twice.
+  const std::string clash = ::testing::TempDir() + "/clash.yaml";
+  std::ofstream(clash) << "format: 2\nparams: {bound: 1024}\nkernels:\n  - grid: [bound/256]\n    block: [256]\n";
+  for (const std::vector<std::string>& extra : std::vector<std::vector<std::string>>{{}, {"--set", "bound=2048"}}) {
+    std::vector<std::string> args{"predict", "workload", clash};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const Result c = run(args);
+    EXPECT_EQ(c.code, 1);
+    EXPECT_NE(c.err.find("params.bound"), std::string::npos) << c.err;
+  }
+}
+
+TEST(WorkloadFormatCli, TimingSingleAndSteady) {
+  const std::string tiny = ::testing::TempDir() + "/tiny.yaml";
+  std::ofstream(tiny) << "format: 2\nparams: {n: 1024, launches: 100}\nkernels:\n  - launches: launches\n    grid: [n/256]\n"
+                         "    block: [256]\n    accesses:\n      - {name: x, count: n}\n";
+  auto predicted = [&](const std::vector<std::string>& extra) {
+    std::vector<std::string> args{"predict", "workload", tiny, "--format", "json"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const Result r = run(args);
+    EXPECT_EQ(r.code, 0) << r.err;
+    return YAML::Load(r.out);
+  };
+  const YAML::Node single = predicted({}), steady = predicted({"--timing", "steady"});
+  EXPECT_EQ(single["timing"].as<std::string>(), "single");
+  EXPECT_EQ(steady["timing"].as<std::string>(), "steady");
+  EXPECT_NE(steady["prediction_of"].as<std::string>().find("back to back"), std::string::npos);
+  EXPECT_NEAR(steady["per_launch_s"].as<double>() * 100, steady["predicted_s"].as<double>(), 1e-12);
+  // Back to back, a tiny kernel costs at least the host's launch rate per launch, and twice the
+  // launches cost twice as much.
+  const Profile profile = load_profile(bundled_profile());
+  EXPECT_GE(steady["per_launch_s"].as<double>(), profile.require_gpu().launch->empty_kernel_s * 0.999);
+  const YAML::Node twice = predicted({"--timing", "steady", "--set", "launches=200"});
+  EXPECT_NEAR(twice["points"][0]["predicted_s"].as<double>() / steady["predicted_s"].as<double>(), 2.0, 0.01);
+  // The file's timing key is the default; the flag overrides it.
+  std::ofstream(tiny, std::ios::app) << "timing: steady\n";
+  EXPECT_EQ(predicted({})["timing"].as<std::string>(), "steady");
+  EXPECT_EQ(predicted({"--timing", "single"})["timing"].as<std::string>(), "single");
+  // Format 1 files take --timing too.
+  const Result f1 = run({"predict", "workload", kData + "/workloads/saxpy.yaml", "--timing", "steady", "--format", "json"});
+  ASSERT_EQ(f1.code, 0) << f1.err;
+  EXPECT_EQ(YAML::Load(f1.out)["timing"].as<std::string>(), "steady");
+}
