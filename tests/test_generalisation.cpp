@@ -426,7 +426,15 @@ TEST(GeneralisationSignatures, ReadAndPredictAtEverySize) {
     EXPECT_GT(predict_gpu(gpu, file.workload).seconds, 0);
   }
   std::string why;
-  EXPECT_TRUE(format2_predictor(profile, kSignatures, why).has_value()) << why;
+  const std::optional<GenPredictor> predictor = format2_predictor(profile, kSignatures, why);
+  ASSERT_TRUE(predictor.has_value()) << why;
+  GenMeasurement m;
+  m.kernel = "tiny_axpy_4k";
+  m.params = {{"n", 4096}};
+  const GenPrediction p = (*predictor)(m);
+  ASSERT_TRUE(p.single_s.has_value() && p.steady_s.has_value());
+  EXPECT_GT(*p.single_s, 0);
+  EXPECT_GT(*p.steady_s, 0);
 }
 #else
 TEST(GeneralisationSignatures, NoFormat2ReaderInThisBuild) {

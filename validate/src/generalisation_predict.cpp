@@ -16,6 +16,25 @@
 
 namespace perfmodel {
 
+#ifdef PERFMODEL_HAVE_WORKLOAD_FORMAT_2
+namespace {
+// The cost per run when runs follow each other back to back: the difference between 2m and m
+// repetitions from an idle GPU, divided by m, so that the first run's start cancels and what
+// remains is the launch timeline's steady rate (the rule of `perfmodel predict workload
+// --timing steady`).
+double steady_seconds(const GpuCalibration& gpu, const GpuWorkload& w) {
+  auto repeated = [&](int m) {
+    GpuWorkload r = w;
+    r.phases.clear();
+    for (int i = 0; i < m; ++i) r.phases.insert(r.phases.end(), w.phases.begin(), w.phases.end());
+    return predict_gpu(gpu, r, GpuRunStart{}).seconds;
+  };
+  constexpr int m = 16;
+  return (repeated(2 * m) - repeated(m)) / m;
+}
+}  // namespace
+#endif
+
 std::optional<GenPredictor> format2_predictor(const Profile& profile, const std::string& workloads_dir, std::string& why_not) {
 #ifdef PERFMODEL_HAVE_WORKLOAD_FORMAT_2
   if (!profile.gpu) {
@@ -33,6 +52,7 @@ std::optional<GenPredictor> format2_predictor(const Profile& profile, const std:
     // single: the runner's state at every timed run (L2 flushed by a memset just before the start event).
     const GpuPrediction single = predict_gpu(gpu, file.workload, dirty_l2_where_measured(gpu));
     p.single_s = single.seconds;
+    p.steady_s = steady_seconds(gpu, file.workload);
     p.bound = single.bound;
     p.notes = file.notes;
     return p;
