@@ -36,7 +36,9 @@ int cmd_validate_generalisation(const Invocation& inv, const po::variables_map& 
   } else {
     const std::vector<std::string> only = vm.count("only") ? vm["only"].as<std::vector<std::string>>() : std::vector<std::string>{};
     const std::vector<GenPoint> plan = generalisation_plan(only);
-    run = run_generalisation(plan, inv.command_line, &inv.err, failures);
+    run = run_generalisation(plan, inv.command_line, &inv.err, failures, out_dir);
+    if (run.measurements.empty())
+      throw RuntimeFailure("no kernel of the plan was measured" + (failures.empty() ? std::string() : ": " + failures.front()));
     write_generalisation_run(out_dir, run);
   }
   std::string why_not;

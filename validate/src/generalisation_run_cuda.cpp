@@ -3,6 +3,7 @@
 #include <chrono>
 #include <ostream>
 #include <sstream>
+#include <stdexcept>
 
 #include "perfmodel/calibrate/device.hpp"
 #include "perfmodel/kernels/generalisation_runs.hpp"
@@ -13,7 +14,7 @@
 namespace perfmodel {
 
 GenRunRecord run_generalisation(const std::vector<GenPoint>& plan, const std::string& command, std::ostream* progress,
-                                std::vector<std::string>& failures) {
+                                std::vector<std::string>& failures, const std::string& checkpoint_dir) {
   if (const auto why = gpu_unavailable_reason()) throw RuntimeFailure("cannot validate on a GPU: " + *why);
   const auto t0 = std::chrono::steady_clock::now();
   GenRunRecord run;
@@ -28,9 +29,18 @@ GenRunRecord run_generalisation(const std::vector<GenPoint>& plan, const std::st
   for (const GenPoint& point : plan) {
     ++index;
     const auto p0 = std::chrono::steady_clock::now();
-    const gpu::GenResult r = runner.measure(point.kernel, point.params, settings);
-    const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - p0).count();
     const std::string label = point.kernel + " " + gen::params_string(point.params);
+    gpu::GenResult r;
+    try {
+      r = runner.measure(point.kernel, point.params, settings);
+    } catch (const std::runtime_error& e) {
+      // One kernel's failure (a launch the GPU refuses, a CUDA error) costs that kernel only: the
+      // others are still measured and recorded (after a sticky CUDA error they fail the same way).
+      failures.push_back(label + ": " + e.what());
+      if (progress) *progress << "  [" << index << "/" << plan.size() << "] " << label << ": FAILED: " << e.what() << "\n";
+      continue;
+    }
+    const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - p0).count();
     std::ostringstream check;
     check.precision(3);
     check << r.check_error << " <= " << r.check_bound << " over " << r.checked_outputs << " outputs";
@@ -60,6 +70,10 @@ GenRunRecord run_generalisation(const std::vector<GenPoint>& plan, const std::st
                 << m.steady_runs << " runs x " << st.count << "); check " << check.str() << "; " << format_seconds(took) << "\n";
     }
     run.measurements.push_back(std::move(m));
+    if (!checkpoint_dir.empty()) {  // what is measured so far survives an interrupted run
+      run.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      write_generalisation_run(checkpoint_dir, run);
+    }
   }
   run.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return run;

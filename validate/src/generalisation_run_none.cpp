@@ -4,7 +4,8 @@
 
 namespace perfmodel {
 
-GenRunRecord run_generalisation(const std::vector<GenPoint>&, const std::string&, std::ostream*, std::vector<std::string>&) {
+GenRunRecord run_generalisation(const std::vector<GenPoint>&, const std::string&, std::ostream*, std::vector<std::string>&,
+                                const std::string&) {
   throw RuntimeFailure(
       "cannot validate on a GPU: this perfmodel was built without CUDA (use --from DIR to analyse a recorded run)");
 }

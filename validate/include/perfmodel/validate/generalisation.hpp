@@ -72,9 +72,10 @@ GenRunRecord read_generalisation_run(const std::string& dir);
 
 // Measures the plan on GPU 0 (the GPU half lives in kernels/cuda), one progress line per kernel
 // on `progress`. Throws RuntimeFailure when no GPU is usable or this build has no CUDA; a failed
-// result check is reported in `failures` and its point is left out.
+// result check, or an error while running one kernel, is reported in `failures` and its point is
+// left out. With a checkpoint_dir, the files are rewritten there after every kernel.
 GenRunRecord run_generalisation(const std::vector<GenPoint>& plan, const std::string& command, std::ostream* progress,
-                                std::vector<std::string>& failures);
+                                std::vector<std::string>& failures, const std::string& checkpoint_dir = "");
 
 // ------------------------------------------------------------------ measured vs predicted
 // A kernel's prediction from its pre-registered signature (data/workloads/generalisation/<kernel>.yaml,
