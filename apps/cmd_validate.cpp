@@ -1,5 +1,6 @@
 // perfmodel validate [--quick] [--only KERNEL]... --out DIR [--profile P]
 // perfmodel validate --from RECORDED_DIR --out DIR [--profile P]
+// perfmodel validate --suite generalisation ... (cmd_validate_generalisation.cpp)
 #include <ostream>
 
 #include "cli_common.hpp"
@@ -12,22 +13,32 @@
 
 namespace perfmodel::cli {
 
+int cmd_validate_generalisation(const Invocation& inv, const po::variables_map& vm);
+
 int cmd_validate(const Invocation& inv) {
   po::options_description options("perfmodel validate options");
   options.add_options()("quick", "default launch configurations at two sizes per kernel, no configuration sweeps")(
       "only", po::value<std::vector<std::string>>()->composing(), "validate only this kernel or family (repeatable)")(
       "from", po::value<std::string>(), "analyse a recorded run (its measurements.csv and resources.csv) instead of measuring")(
-      "out,o", po::value<std::string>()->required(), "folder for measurements.csv, resources.csv, predictions.csv, report.md and the plots");
+      "out,o", po::value<std::string>()->required(), "folder for measurements.csv, resources.csv, predictions.csv, report.md and the plots")(
+      "suite", po::value<std::string>()->default_value("reference"),
+      "reference (the reference kernels) or generalisation (kernels the model was never tuned on; --only takes a kernel or a class)")(
+      "workloads", po::value<std::string>(), "--suite generalisation: the folder of the kernels' signatures (default: the bundled workloads/generalisation)");
   add_profile_option(options);
   add_format_option(options);
   po::variables_map vm;
   if (!parse_or_help(inv,
                      "usage: perfmodel validate [--quick] [--only KERNEL]... --out DIR [--profile P]\n"
-                     "       perfmodel validate --from RECORDED_DIR --out DIR [--profile P]\n\n"
+                     "       perfmodel validate --from RECORDED_DIR --out DIR [--profile P]\n"
+                     "       perfmodel validate --suite generalisation [--only KERNEL|CLASS]... [--from RECORDED_DIR] --out DIR [--profile P]\n\n"
                      "Runs every GPU reference kernel (checked against its CPU reference first) over its sizes and launch\n"
                      "configurations, predicts each run from the profile, and reports the errors per kernel and overall.",
                      options, nullptr, vm))
     return kExitOk;
+  const std::string suite = vm["suite"].as<std::string>();
+  if (suite == "generalisation") return cmd_validate_generalisation(inv, vm);
+  if (suite != "reference") throw InputError("--suite: '" + suite + "' is not reference or generalisation");
+  if (vm.count("workloads")) throw InputError("--workloads applies to --suite generalisation only");
   const Format format = selected_format(vm);
   const std::string out_dir = vm["out"].as<std::string>();
   // The output folder and the profile are checked before anything is measured: a full run takes

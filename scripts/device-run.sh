@@ -14,6 +14,8 @@
 #              kernels' SASS goes to runs/ as evidence for the workload descriptors
 #   calibrate  time a quick GPU calibration; calibrate everything into profiles/NAME.yaml
 #              (raw samples beside it), then again into NAME.repeat.yaml (run-to-run spread)
+#   generalisation  perfmodel validate --suite generalisation into validation/DAY-h100-generalisation/
+#              (docs/generalisation-suite.md; about a minute), its log beside it
 # A step's command is killed after $STEP_TIMEOUT seconds (default: never), so that its log still
 # comes back when the device tool's own limit is near.
 # Usage: scripts/device-run.sh [STEPS] [NAME]     STEPS: comma list (default tests,validate,calibrate),
@@ -77,6 +79,11 @@ if has calibrate; then
     timed "$runs/$day-h100-calibrate-$run.log" "$bin" calibrate --out "profiles/$run.yaml"
     grep -E "gpu\.|pcie\." "$runs/$day-h100-calibrate-$run.log" | grep -v "^run" | head -20
   done
+fi
+if has generalisation; then
+  echo "== validate --suite generalisation"
+  timed "$work/validation/$day-h100-generalisation.log" "$bin" validate --suite generalisation --out "validation/$day-h100-generalisation"
+  grep -vE '^\s+\[' "$work/validation/$day-h100-generalisation.log" | tail -60
 fi
 tar -czf "$OUT/results.tar.gz" -C "$work" .
 find "$work" -type f | sed "s#$work/##" | sort

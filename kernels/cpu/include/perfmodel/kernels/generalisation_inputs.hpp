@@ -1,0 +1,63 @@
+#pragma once
+// The generalisation suite's inputs: every input element is a pure function of (seed, index),
+// computed the same way on the device (to fill the buffers) and on the host (by the CPU
+// references), so a check needs no host copy of the inputs and gives the same answer on every run.
+// Plain C++ that nvcc also compiles for the device.
+#include <cstdint>
+
+#if defined(__CUDACC__)
+#define PERFMODEL_HD __host__ __device__ __forceinline__
+#else
+#define PERFMODEL_HD inline
+#endif
+
+namespace perfmodel::gen {
+
+// splitmix64's finaliser: a well-mixed 64-bit value from any 64-bit input.
+PERFMODEL_HD std::uint64_t mix64(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+PERFMODEL_HD std::uint64_t draw(std::uint32_t seed, std::uint64_t i) {
+  return mix64((static_cast<std::uint64_t>(seed) << 40) ^ (i * 0x100000001b3ull));
+}
+
+// k/256 − 2 with k in [0, 1024): values in [−2, 2) that binary16, binary32 and binary64 all hold
+// exactly, and whose sums of up to 2^15 terms stay exact in binary32 (so reductions check exactly).
+PERFMODEL_HD float value(std::uint32_t seed, std::uint64_t i) {
+  return static_cast<float>(static_cast<int>(draw(seed, i) >> 54)) * (1.0f / 256.0f) - 2.0f;
+}
+
+// A uniform 32-bit key.
+PERFMODEL_HD std::uint32_t key(std::uint32_t seed, std::uint64_t i) { return static_cast<std::uint32_t>(draw(seed, i) >> 32); }
+
+// A bijection of [0, 2^bits) (1 <= bits <= 32): rounds of an odd multiplication and an
+// xor-shift, each invertible modulo 2^bits. A scatter through it writes every element once.
+PERFMODEL_HD std::uint32_t permute(std::uint32_t i, int bits, std::uint32_t seed) {
+  const std::uint32_t mask = bits >= 32 ? 0xffffffffu : (1u << bits) - 1u;
+  const int shift = (bits + 1) / 2;
+  std::uint32_t x = (i + seed * 0x6a09e667u) & mask;
+  for (int r = 0; r < 3; ++r) {
+    x = (x * 0x9e3779b1u) & mask;
+    x ^= x >> shift;
+  }
+  return x;
+}
+
+// The partly local index: a random element of the aligned window of 2^window_bits elements that
+// holds i (a warp's reads fall in one window: its footprint, not the array's, is what it touches).
+PERFMODEL_HD std::uint32_t local_index(std::uint32_t i, int window_bits, std::uint32_t seed) {
+  const std::uint32_t window = (1u << window_bits) - 1u;
+  return (i & ~window) | (key(seed, i) & window);
+}
+
+// The partly local permutation: a bijection inside each aligned window of 2^window_bits elements.
+PERFMODEL_HD std::uint32_t local_permute(std::uint32_t i, int window_bits, std::uint32_t seed) {
+  const std::uint32_t window = (1u << window_bits) - 1u;
+  return (i & ~window) | permute(i & window, window_bits, seed + (i >> window_bits));
+}
+
+}  // namespace perfmodel::gen

@@ -1,0 +1,393 @@
+#pragma once
+// The generalisation suite's kernels (catalogue and references: perfmodel/kernels/generalisation.hpp).
+// Written as a user writes them on a first try: one element per thread and a bounds check unless
+// the kernel's class is about something else, no tuning, no launch bounds. Their format-2
+// signatures (data/workloads/generalisation/) are written from this source: change a kernel and
+// its signature in the same commit.
+#include <cuda_fp16.h>
+
+#include <cstdint>
+
+#include "perfmodel/kernels/generalisation_inputs.hpp"
+
+namespace perfmodel::gen {
+
+// ------------------------------------------------------------------ input fills (untimed)
+__global__ void fill_value_f32(float* out, long long n, std::uint32_t seed) {
+  const long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  if (i < n) out[i] = value(seed, i);
+}
+__global__ void fill_value_f64(double* out, long long n, std::uint32_t seed) {
+  const long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  if (i < n) out[i] = value(seed, i);
+}
+__global__ void fill_value_f16(__half* out, long long n, std::uint32_t seed) {
+  const long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  if (i < n) out[i] = __float2half_rn(value(seed, i));
+}
+__global__ void fill_key_masked(std::uint32_t* out, long long n, std::uint32_t seed, std::uint32_t mask) {
+  const long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  if (i < n) out[i] = key(seed, i) & mask;
+}
+__global__ void fill_permutation(int* out, long long n, int bits, std::uint32_t seed) {
+  const long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  if (i < n) out[i] = static_cast<int>(permute(static_cast<std::uint32_t>(i), bits, seed));
+}
+__global__ void fill_local_permutation(int* out, long long n, std::uint32_t seed) {
+  const long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  if (i < n) out[i] = static_cast<int>(local_permute(static_cast<std::uint32_t>(i), 12, seed));
+}
+__global__ void fill_local_index(int* out, long long n, std::uint32_t seed) {
+  const long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  if (i < n) out[i] = static_cast<int>(local_index(static_cast<std::uint32_t>(i), 12, seed));
+}
+
+// ------------------------------------------------------------------ streaming
+__global__ void copy_f32(const float* a, float* b, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) b[i] = a[i];
+}
+__global__ void copy_f32x4(const float4* a, float4* b, int n4) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n4) b[i] = a[i];
+}
+__global__ void scale_f32(const float* a, float* b, float s, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) b[i] = s * a[i];
+}
+__global__ void add_f32(const float* a, const float* b, float* c, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) c[i] = a[i] + b[i];
+}
+__global__ void triad_f32(float* a, const float* b, const float* c, float s, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) a[i] = b[i] + s * c[i];
+}
+__global__ void triad_f64(double* a, const double* b, const double* c, double s, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) a[i] = b[i] + s * c[i];
+}
+__global__ void axpy_f32(float a, const float* x, float* y, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a * x[i] + y[i];
+}
+__global__ void axpy_f32x4(float a, const float4* x, float4* y, int n4) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n4) {
+    const float4 xv = x[i];
+    float4 yv = y[i];
+    yv.x = a * xv.x + yv.x;
+    yv.y = a * xv.y + yv.y;
+    yv.z = a * xv.z + yv.z;
+    yv.w = a * xv.w + yv.w;
+    y[i] = yv;
+  }
+}
+__global__ void axpy_f64(double a, const double* x, double* y, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a * x[i] + y[i];
+}
+__global__ void axpy_f16(__half a, const __half* x, __half* y, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a * x[i] + y[i];
+}
+__global__ void axpy_f16x2(__half2 a, const __half2* x, __half2* y, int n2) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n2) y[i] = __hfma2(a, x[i], y[i]);
+}
+
+// ------------------------------------------------------------------ strided
+__global__ void strided_read_f32(const float* a, float* b, int s, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) b[i] = a[static_cast<long long>(i) * s];
+}
+__global__ void strided_write_f32(const float* a, float* b, int s, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) b[static_cast<long long>(i) * s] = a[i];
+}
+
+// ------------------------------------------------------------------ gathers and scatters
+__global__ void gather_f32(const float* data, const int* idx, float* out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = data[idx[i]];
+}
+__global__ void scatter_f32(const float* in, const int* idx, float* out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[idx[i]] = in[i];
+}
+
+// ------------------------------------------------------------------ transposes (32×8 threads, 32×32 elements per block)
+constexpr int kTile = 32, kRows = 8;
+__global__ void transpose_naive(const float* in, float* out, int n) {
+  const int x = blockIdx.x * kTile + threadIdx.x, y = blockIdx.y * kRows + threadIdx.y;
+  out[static_cast<long long>(x) * n + y] = in[static_cast<long long>(y) * n + x];
+}
+template <int Pad>
+__global__ void transpose_tiled(const float* in, float* out, int n) {
+  __shared__ float tile[kTile][kTile + Pad];
+  int x = blockIdx.x * kTile + threadIdx.x, y = blockIdx.y * kTile + threadIdx.y;
+  for (int j = 0; j < kTile; j += kRows) tile[threadIdx.y + j][threadIdx.x] = in[static_cast<long long>(y + j) * n + x];
+  __syncthreads();
+  x = blockIdx.y * kTile + threadIdx.x;
+  y = blockIdx.x * kTile + threadIdx.y;
+  for (int j = 0; j < kTile; j += kRows) out[static_cast<long long>(y + j) * n + x] = tile[threadIdx.x][threadIdx.y + j];
+}
+
+// ------------------------------------------------------------------ stencils
+__global__ void stencil2d_5pt(const float* in, float* out, int n) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x > 0 && x < n - 1 && y > 0 && y < n - 1) {
+    const long long i = static_cast<long long>(y) * n + x;
+    out[i] = 0.5f * in[i] + 0.125f * (in[i - n] + in[i + n] + in[i - 1] + in[i + 1]);
+  }
+}
+// 32×8 threads; the tile holds the block's points and a one-point halo.
+__global__ void stencil2d_5pt_shared(const float* in, float* out, int n) {
+  __shared__ float t[8 + 2][32 + 2];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int x = blockIdx.x * 32 + tx, y = blockIdx.y * 8 + ty;
+  const long long i = static_cast<long long>(y) * n + x;
+  t[ty + 1][tx + 1] = in[i];
+  if (tx == 0 && x > 0) t[ty + 1][0] = in[i - 1];
+  if (tx == 31 && x < n - 1) t[ty + 1][33] = in[i + 1];
+  if (ty == 0 && y > 0) t[0][tx + 1] = in[i - n];
+  if (ty == 7 && y < n - 1) t[9][tx + 1] = in[i + n];
+  __syncthreads();
+  if (x > 0 && x < n - 1 && y > 0 && y < n - 1)
+    out[i] = 0.5f * t[ty + 1][tx + 1] + 0.125f * (t[ty][tx + 1] + t[ty + 2][tx + 1] + t[ty + 1][tx] + t[ty + 1][tx + 2]);
+}
+__global__ void stencil3d_7pt(const float* in, float* out, int n) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y,
+            z = blockIdx.z * blockDim.z + threadIdx.z;
+  if (x > 0 && x < n - 1 && y > 0 && y < n - 1 && z > 0 && z < n - 1) {
+    const long long nn = static_cast<long long>(n) * n, i = z * nn + static_cast<long long>(y) * n + x;
+    out[i] = 0.25f * in[i] + 0.125f * (in[i - 1] + in[i + 1] + in[i - n] + in[i + n] + in[i - nn] + in[i + nn]);
+  }
+}
+
+// ------------------------------------------------------------------ reductions
+__global__ void reduce_atomic_i32(const int* x, int* total, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) atomicAdd(total, x[i]);
+}
+// 256 threads per block.
+__global__ void reduce_shared_tree(const float* x, double* total, int n) {
+  __shared__ float s[256];
+  const int t = threadIdx.x, i = blockIdx.x * blockDim.x + t;
+  s[t] = i < n ? x[i] : 0.0f;
+  __syncthreads();
+  for (int half = blockDim.x / 2; half > 0; half /= 2) {
+    if (t < half) s[t] += s[t + half];
+    __syncthreads();
+  }
+  if (t == 0) atomicAdd(total, static_cast<double>(s[0]));
+}
+__global__ void reduce_warp_shuffle(const float* x, double* total, int n) {
+  float sum = 0;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) sum += x[i];
+  for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_down_sync(0xffffffffu, sum, offset);
+  if ((threadIdx.x & 31) == 0) atomicAdd(total, static_cast<double>(sum));
+}
+
+// ------------------------------------------------------------------ histograms
+__global__ void hist_global(const std::uint32_t* keys, unsigned* hist, int bins, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) atomicAdd(&hist[keys[i] % bins], 1u);
+}
+// 256 threads per block, 256 bins.
+__global__ void hist_shared_256(const std::uint32_t* keys, unsigned* hist, int n) {
+  __shared__ unsigned s[256];
+  s[threadIdx.x] = 0;
+  __syncthreads();
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) atomicAdd(&s[keys[i] % 256], 1u);
+  __syncthreads();
+  atomicAdd(&hist[threadIdx.x], s[threadIdx.x]);
+}
+
+// ------------------------------------------------------------------ scan (1024 threads per block)
+__global__ void scan_blocks(const int* in, int* out, int* block_sums, int n) {
+  __shared__ int buf[2][1024];
+  const int t = threadIdx.x, i = blockIdx.x * 1024 + t;
+  int cur = 0;
+  buf[0][t] = i < n ? in[i] : 0;
+  __syncthreads();
+  for (int offset = 1; offset < 1024; offset *= 2) {
+    buf[1 - cur][t] = t >= offset ? buf[cur][t] + buf[cur][t - offset] : buf[cur][t];
+    cur = 1 - cur;
+    __syncthreads();
+  }
+  if (i < n) out[i] = buf[cur][t];
+  if (t == 1023) block_sums[blockIdx.x] = buf[cur][t];
+}
+// One block of 1024 threads scans the block sums in place: each thread its chunk, then the chunks' totals.
+__global__ void scan_block_sums(int* sums, int count) {
+  __shared__ int buf[2][1024];
+  const int t = threadIdx.x, chunk = (count + 1023) / 1024, first = t * chunk;
+  int run = 0;
+  for (int j = first; j < first + chunk && j < count; ++j) sums[j] = run += sums[j];
+  int cur = 0;
+  buf[0][t] = run;
+  __syncthreads();
+  for (int offset = 1; offset < 1024; offset *= 2) {
+    buf[1 - cur][t] = t >= offset ? buf[cur][t] + buf[cur][t - offset] : buf[cur][t];
+    cur = 1 - cur;
+    __syncthreads();
+  }
+  const int before = t > 0 ? buf[cur][t - 1] : 0;
+  for (int j = first; j < first + chunk && j < count; ++j) sums[j] += before;
+}
+__global__ void scan_add_offsets(int* out, const int* sums, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const int block = i / 1024;
+  if (i < n && block > 0) out[i] += sums[block - 1];
+}
+
+// ------------------------------------------------------------------ batched small matrix products
+// One 16×16 block per matrix.
+__global__ void bgemm16_shared(const float* a, const float* b, float* c) {
+  __shared__ float as[16][16], bs[16][16];
+  const int r = threadIdx.y, col = threadIdx.x;
+  const long long base = blockIdx.x * 256LL;
+  as[r][col] = a[base + r * 16 + col];
+  bs[r][col] = b[base + r * 16 + col];
+  __syncthreads();
+  float sum = 0;
+  for (int j = 0; j < 16; ++j) sum += as[r][j] * bs[j][col];
+  c[base + r * 16 + col] = sum;
+}
+// One 4×4 matrix per thread: rows as float4.
+__global__ void bgemm4_regs(const float4* a, const float4* b, float4* c, int batch) {
+  const int m = blockIdx.x * blockDim.x + threadIdx.x;
+  if (m >= batch) return;
+  float4 ar[4], br[4];
+  for (int r = 0; r < 4; ++r) ar[r] = a[4LL * m + r], br[r] = b[4LL * m + r];
+  for (int r = 0; r < 4; ++r) {
+    float4 o;
+    o.x = ar[r].x * br[0].x + ar[r].y * br[1].x + ar[r].z * br[2].x + ar[r].w * br[3].x;
+    o.y = ar[r].x * br[0].y + ar[r].y * br[1].y + ar[r].z * br[2].y + ar[r].w * br[3].y;
+    o.z = ar[r].x * br[0].z + ar[r].y * br[1].z + ar[r].z * br[2].z + ar[r].w * br[3].z;
+    o.w = ar[r].x * br[0].w + ar[r].y * br[1].w + ar[r].z * br[2].w + ar[r].w * br[3].w;
+    c[4LL * m + r] = o;
+  }
+}
+
+// ------------------------------------------------------------------ compute chains
+__global__ void fma_chain_f32(const float* in, float* out, int k, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const float c = in[i];
+  float y = c;
+  for (int s = 0; s < k; ++s) y = fmaf(y, 0.75f, c);
+  out[i] = y;
+}
+__global__ void fma_ilp4_f32(const float* in, float* out, int k, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const float c = in[i];
+  float y0 = c, y1 = c + 0.25f, y2 = c + 0.5f, y3 = c + 0.75f;
+  for (int s = 0; s < k; ++s) {
+    y0 = fmaf(y0, 0.75f, c);
+    y1 = fmaf(y1, 0.75f, c);
+    y2 = fmaf(y2, 0.75f, c);
+    y3 = fmaf(y3, 0.75f, c);
+  }
+  out[i] = ((y0 + y1) + y2) + y3;
+}
+__global__ void fma_chain_f64(const double* in, double* out, int k, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const double c = in[i];
+  double y = c;
+  for (int s = 0; s < k; ++s) y = fma(y, 0.75, c);
+  out[i] = y;
+}
+__global__ void fma_chain_f16x2(const __half2* in, __half2* out, int k, int n2) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n2) return;
+  const __half2 c = in[i], a = __float2half2_rn(0.75f);
+  __half2 y = c;
+  for (int s = 0; s < k; ++s) y = __hfma2(y, a, c);
+  out[i] = y;
+}
+__global__ void sinf_chain(const float* in, float* out, int k, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const float c = in[i];
+  float y = c;
+  for (int s = 0; s < k; ++s) y = sinf(y) + c;
+  out[i] = y;
+}
+__global__ void sfu_sin_chain(const float* in, float* out, int k, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const float c = in[i];
+  float y = c;
+  for (int s = 0; s < k; ++s) y = __sinf(y) + c;
+  out[i] = y;
+}
+__global__ void int_mix_chain(const std::uint32_t* in, std::uint32_t* out, int k, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  std::uint32_t y = in[i];
+  for (int s = 0; s < k; ++s) y = (y ^ (y >> 15)) * 0x2c1b3c6du + 0x9e3779b9u;
+  out[i] = y;
+}
+
+// ------------------------------------------------------------------ launch-bound
+__global__ void tiny_fill(float* out, int n) {
+  const int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < n) out[t] = 0.5f * static_cast<float>(t);
+}
+// One block of 256 threads.
+__global__ void tiny_reduce(const float* x, double* total, int n) {
+  __shared__ float s[256];
+  float sum = 0;
+  for (int i = threadIdx.x; i < n; i += 256) sum += x[i];
+  s[threadIdx.x] = sum;
+  __syncthreads();
+  for (int half = 128; half > 0; half /= 2) {
+    if (threadIdx.x < half) s[threadIdx.x] += s[threadIdx.x + half];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) *total = s[0];
+}
+
+// ------------------------------------------------------------------ occupancy-starved (grid-stride)
+__global__ void starved_copy(const float* a, float* b, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) b[i] = a[i];
+}
+__global__ void starved_triad(float* a, const float* b, const float* c, float s, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) a[i] = b[i] + s * c[i];
+}
+
+// ------------------------------------------------------------------ register-heavy
+__global__ void regheavy_fma64(const float* in, float* out, int k, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const float c = in[i];
+  float acc[64];
+#pragma unroll
+  for (int j = 0; j < 64; ++j) acc[j] = static_cast<float>(j) * (1.0f / 64.0f);
+  for (int s = 0; s < k; ++s) {
+#pragma unroll
+    for (int j = 0; j < 64; ++j) acc[j] = fmaf(acc[j], 0.75f, c);
+  }
+  float sum = 0;
+#pragma unroll
+  for (int j = 0; j < 64; ++j) sum += acc[j];
+  out[i] = sum;
+}
+// t threads; thread i loads the float4 at i + j·t for j < 16 (all loads before the first store:
+// out may alias in, so the compiler keeps the order and holds all 16 in registers), then writes
+// the 16 slices in reverse order.
+__global__ void regheavy_stream16(const float4* in, float4* out, int t) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= t) return;
+  float4 v[16];
+#pragma unroll
+  for (int j = 0; j < 16; ++j) v[j] = in[i + static_cast<long long>(j) * t];
+#pragma unroll
+  for (int j = 0; j < 16; ++j) out[i + static_cast<long long>(j) * t] = v[15 - j];
+}
+
+}  // namespace perfmodel::gen

@@ -1,0 +1,447 @@
+// The generalisation suite without a GPU: its catalogue and plan, the CPU references against
+// naive implementations on small inputs, the recorded-run files, the analysis, and the
+// pre-registered signatures (data/workloads/generalisation/): every one parses as YAML with the
+// catalogue's parameters, and, where this build has the workload format 2 reader, reads and
+// predicts at every size of the suite.
+#include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <numeric>
+#include <set>
+
+#include "perfmodel/kernels/generalisation.hpp"
+#include "perfmodel/kernels/generalisation_inputs.hpp"
+#include "perfmodel/model/atomic_file.hpp"
+#include "perfmodel/model/errors.hpp"
+#include "perfmodel/model/profile_io.hpp"
+#include "perfmodel/validate/generalisation.hpp"
+
+#if __has_include("perfmodel/model/workload_expression.hpp")
+#define PERFMODEL_TEST_FORMAT_2 1
+#include "perfmodel/model/gpu_workload_file.hpp"
+#include "perfmodel/predictors/gpu_compute.hpp"
+#endif
+
+namespace perfmodel {
+namespace {
+
+const std::string kData = PERFMODEL_TEST_DATA_DIR;
+const std::string kSignatures = kData + "/workloads/generalisation";
+
+double v(std::uint32_t seed, std::uint64_t i) { return gen::value(seed, i); }
+
+// The check's outputs (all of them at these sizes) against a naive implementation's.
+void expect_reference(const std::string& kernel, const gen::Params& p, const std::map<std::size_t, double>& naive) {
+  const gen::ReferenceCheck c = gen::reference_check(kernel, p);
+  ASSERT_EQ(c.count, naive.size()) << kernel;
+  for (std::size_t k : gen::checked_outputs(c)) {
+    const auto it = naive.find(c.where(k));
+    ASSERT_NE(it, naive.end()) << kernel << ": output " << k << " at " << c.where(k) << " is no output of the kernel";
+    EXPECT_NEAR(c.expected(k), it->second, 1e-9 * std::max(1.0, std::abs(it->second))) << kernel << " output " << k;
+  }
+}
+
+TEST(Generalisation, CatalogueCoversTheIssuesClassesWithThirtyOrMoreKernels) {
+  const auto& cat = gen::kernel_catalog();
+  EXPECT_GE(cat.size(), 30u);
+  std::set<std::string> names, classes;
+  for (std::size_t i = 0; i < cat.size(); ++i) {
+    EXPECT_TRUE(names.insert(cat[i].name).second) << cat[i].name << " twice";
+    classes.insert(cat[i].klass);
+    EXPECT_EQ(cat[i].half, i % 2 == 0 ? 'A' : 'B') << cat[i].name;
+    EXPECT_FALSE(cat[i].sizes.empty()) << cat[i].name;
+    EXPECT_FALSE(cat[i].summary.empty()) << cat[i].name;
+  }
+  for (const char* c : {"streaming", "strided", "gather-scatter", "transpose", "stencil", "reduction", "histogram", "scan",
+                        "batched-matmul", "compute", "launch-bound", "occupancy-starved", "register-heavy"})
+    EXPECT_TRUE(classes.count(c)) << c;
+  EXPECT_EQ(classes.size(), 13u);
+  // Every class of two or more kernels is on both sides of the split.
+  for (const std::string& c : classes) {
+    int a = 0, b = 0;
+    for (const auto& e : cat)
+      if (e.klass == c) (e.half == 'A' ? a : b)++;
+    if (a + b >= 2) {
+      EXPECT_TRUE(a > 0 && b > 0) << c;
+    }
+  }
+  EXPECT_THROW(gen::kernel_entry("no_such_kernel"), InputError);
+}
+
+TEST(Generalisation, EverySizeHasAReference) {
+  for (const auto& e : gen::kernel_catalog()) {
+    for (const gen::Params& p : e.sizes) EXPECT_NO_THROW(gen::reference_check(e.name, p)) << e.name;
+    EXPECT_NO_THROW(gen::reference_check(e.name, e.test_size)) << e.name;
+  }
+  EXPECT_THROW(gen::reference_check("copy_f32", {{"m", 4}}), InputError);  // n missing
+}
+
+TEST(Generalisation, PlanIsDeterministicAndFilters) {
+  const std::vector<GenPoint> a = generalisation_plan({}), b = generalisation_plan({});
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].kernel, b[i].kernel);
+    EXPECT_EQ(a[i].params, b[i].params);
+  }
+  std::size_t sizes = 0;
+  for (const auto& e : gen::kernel_catalog()) sizes += e.sizes.size();
+  EXPECT_EQ(a.size(), sizes);
+  EXPECT_EQ(a.front().kernel, gen::kernel_catalog().front().name);
+  EXPECT_EQ(generalisation_plan({}, true).size(), gen::kernel_catalog().size());
+  const std::vector<GenPoint> transposes = generalisation_plan({"transpose", "copy_f32"});
+  ASSERT_EQ(transposes.size(), 5u);  // copy_f32 at two sizes, three transposes
+  EXPECT_EQ(transposes[0].kernel, "copy_f32");
+  EXPECT_EQ(transposes[4].kernel, "transpose_tiled_padded");
+  EXPECT_THROW(generalisation_plan({"transposes"}), InputError);
+}
+
+TEST(Generalisation, ParamsRoundTrip) {
+  const gen::Params p{{"n", 1LL << 27}, {"s", 8}};
+  EXPECT_EQ(gen::params_string(p), "n=134217728 s=8");
+  EXPECT_EQ(gen::parse_params(gen::params_string(p)), p);
+  EXPECT_THROW(gen::parse_params("n=12x"), InputError);
+  EXPECT_THROW(gen::parse_params("n"), InputError);
+  EXPECT_THROW(gen::parse_params("n=1 n=2"), InputError);
+  EXPECT_THROW(gen::parse_params(""), InputError);
+}
+
+TEST(Generalisation, InputsAreExactInHalfAndPermutationsAreBijections) {
+  for (std::uint64_t i = 0; i < 4096; ++i) {
+    const double x = v(1, i);
+    EXPECT_EQ(gen::round_to_half(x), x);
+    EXPECT_GE(x, -2.0);
+    EXPECT_LT(x, 2.0);
+    EXPECT_EQ(x * 256, std::floor(x * 256));
+  }
+  for (int bits : {1, 5, 12, 16}) {
+    std::vector<char> hit(std::size_t{1} << bits, 0);
+    for (std::uint32_t i = 0; i < hit.size(); ++i) {
+      const std::uint32_t p = gen::permute(i, bits, 7);
+      ASSERT_LT(p, hit.size());
+      EXPECT_FALSE(hit[p]) << "bits " << bits << ": " << p << " twice";
+      hit[p] = 1;
+    }
+  }
+  std::vector<char> hit(3 * 4096, 0);
+  for (std::uint32_t i = 0; i < hit.size(); ++i) {
+    const std::uint32_t p = gen::local_permute(i, 12, 8);
+    ASSERT_EQ(p / 4096, i / 4096);
+    EXPECT_FALSE(hit[p]);
+    hit[p] = 1;
+    EXPECT_EQ(gen::local_index(i, 12, 6) / 4096, i / 4096);
+  }
+}
+
+TEST(Generalisation, RoundToHalf) {
+  EXPECT_EQ(gen::round_to_half(1.0 + std::ldexp(1.0, -11)), 1.0);                            // tie to even
+  EXPECT_EQ(gen::round_to_half(1.0 + 3 * std::ldexp(1.0, -11)), 1.0 + std::ldexp(1.0, -9));  // tie to even, up
+  EXPECT_EQ(gen::round_to_half(65504.0), 65504.0);
+  EXPECT_TRUE(std::isinf(gen::round_to_half(65520.0)));
+  EXPECT_EQ(gen::round_to_half(std::ldexp(1.0, -24)), std::ldexp(1.0, -24));  // smallest subnormal
+  EXPECT_EQ(gen::round_to_half(std::ldexp(1.0, -26)), 0.0);
+  EXPECT_EQ(gen::round_to_half(0.1), 0.0999755859375);
+}
+
+TEST(Generalisation, StreamingAndStridedReferences) {
+  const std::size_t n = 64;
+  std::map<std::size_t, double> copy, triad, axpy, strided_read, strided_write;
+  for (std::size_t i = 0; i < n; ++i) {
+    copy[i] = v(1, i);
+    triad[i] = v(2, i) + 1.5 * v(3, i);
+    axpy[i] = 1.5 * v(1, i) + v(2, i);
+    strided_read[i] = v(1, i * 8);
+    strided_write[i * 8] = v(1, i);
+  }
+  expect_reference("copy_f32", {{"n", 64}}, copy);
+  expect_reference("starved_copy_132x128", {{"n", 64}}, copy);
+  expect_reference("triad_f64", {{"n", 64}}, triad);
+  expect_reference("axpy_f32x4", {{"n", 64}}, axpy);
+  expect_reference("strided_read_f32", {{"n", 64}, {"s", 8}}, strided_read);
+  expect_reference("strided_write_f32", {{"n", 64}, {"s", 8}}, strided_write);
+  // FP16: the reference is the exact result rounded once to binary16.
+  const gen::ReferenceCheck h = gen::reference_check("axpy_f16x2", {{"n", 64}});
+  for (std::size_t i = 0; i < n; ++i) EXPECT_EQ(h.expected(i), gen::round_to_half(axpy[i]));
+  EXPECT_GT(h.bound, 0);
+}
+
+TEST(Generalisation, GatherAndScatterReferences) {
+  const std::size_t n = 8192;
+  std::map<std::size_t, double> gather, local, scatter, scatter_local;
+  for (std::size_t i = 0; i < n; ++i) {
+    gather[i] = v(1, gen::key(5, i) & 1023);
+    local[i] = v(1, gen::local_index(static_cast<std::uint32_t>(i), 12, 6));
+    scatter[gen::permute(static_cast<std::uint32_t>(i), 13, 7)] = v(1, i);
+    scatter_local[gen::local_permute(static_cast<std::uint32_t>(i), 12, 8)] = v(1, i);
+  }
+  ASSERT_EQ(scatter.size(), n);  // a permutation: every position written once
+  expect_reference("gather_random", {{"n", 8192}, {"m", 1024}}, gather);
+  expect_reference("gather_local", {{"n", 8192}}, local);
+  expect_reference("scatter_random", {{"n", 8192}}, scatter);
+  expect_reference("scatter_local", {{"n", 8192}}, scatter_local);
+}
+
+TEST(Generalisation, TransposeAndStencilReferences) {
+  const std::size_t n = 32;
+  std::vector<double> in(n * n), in3(n * n * n);
+  for (std::size_t i = 0; i < in.size(); ++i) in[i] = v(1, i);
+  for (std::size_t i = 0; i < in3.size(); ++i) in3[i] = v(1, i);
+  std::map<std::size_t, double> t, s2, s3;
+  for (std::size_t r = 0; r < n; ++r)
+    for (std::size_t c = 0; c < n; ++c) {
+      t[c * n + r] = in[r * n + c];
+      if (r > 0 && r < n - 1 && c > 0 && c < n - 1)
+        s2[r * n + c] = 0.5 * in[r * n + c] + 0.125 * (in[(r - 1) * n + c] + in[(r + 1) * n + c] + in[r * n + c - 1] + in[r * n + c + 1]);
+    }
+  for (std::size_t z = 1; z < n - 1; ++z)
+    for (std::size_t y = 1; y < n - 1; ++y)
+      for (std::size_t x = 1; x < n - 1; ++x) {
+        const std::size_t i = (z * n + y) * n + x;
+        s3[i] = 0.25 * in3[i] + 0.125 * (in3[i - 1] + in3[i + 1] + in3[i - n] + in3[i + n] + in3[i - n * n] + in3[i + n * n]);
+      }
+  expect_reference("transpose_tiled", {{"n", 32}}, t);
+  expect_reference("stencil2d_5pt_shared", {{"n", 32}}, s2);
+  expect_reference("stencil3d_7pt", {{"n", 32}}, s3);
+}
+
+TEST(Generalisation, ReductionHistogramScanReferences) {
+  const std::size_t n = 5000;
+  double sum = 0, isum = 0;
+  std::map<std::size_t, double> h256, h8, scan;
+  for (std::size_t b = 0; b < 256; ++b) h256[b] = 0;
+  for (std::size_t b = 0; b < 8; ++b) h8[b] = 0;
+  long long run = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    sum += v(1, i);
+    isum += gen::key(4, i) & 15u;
+    h256[gen::key(9, i) % 256] += 1;
+    h8[gen::key(9, i) % 8] += 1;
+    scan[i] = static_cast<double>(run += gen::key(10, i) & 7u);
+  }
+  expect_reference("reduce_shared_tree", {{"n", 5000}}, {{0, sum}});
+  expect_reference("tiny_reduce_1block", {{"n", 5000}}, {{0, sum}});
+  expect_reference("reduce_atomic_i32", {{"n", 5000}}, {{0, isum}});
+  expect_reference("hist_global_256", {{"n", 5000}}, h256);
+  expect_reference("hist_global_8", {{"n", 5000}}, h8);
+  expect_reference("scan_i32", {{"n", 5000}}, scan);
+}
+
+TEST(Generalisation, BatchedProductReferences) {
+  for (std::size_t d : {4, 16}) {
+    const std::size_t batch = 3;
+    std::map<std::size_t, double> c;
+    for (std::size_t b = 0; b < batch; ++b)
+      for (std::size_t r = 0; r < d; ++r)
+        for (std::size_t col = 0; col < d; ++col) {
+          double s = 0;
+          for (std::size_t j = 0; j < d; ++j) s += v(1, b * d * d + r * d + j) * v(2, b * d * d + j * d + col);
+          c[b * d * d + r * d + col] = s;
+        }
+    expect_reference(d == 4 ? "bgemm4_regs" : "bgemm16_shared", {{"batch", 3}}, c);
+  }
+}
+
+TEST(Generalisation, ComputeChainReferences) {
+  // y = fma(y, 0.75, c) from y = c converges to the fixed point 4c.
+  for (const char* k : {"fma_chain_f32", "fma_chain_f64"}) {
+    const gen::ReferenceCheck r = gen::reference_check(k, {{"n", 16}, {"k", 1024}});
+    for (std::size_t i = 0; i < 16; ++i) EXPECT_NEAR(r.expected(i), 4 * v(1, i), 1e-5) << k;
+  }
+  const gen::ReferenceCheck ilp = gen::reference_check("fma_ilp4_f32", {{"n", 16}, {"k", 1024}});
+  for (std::size_t i = 0; i < 16; ++i) EXPECT_NEAR(ilp.expected(i), 16 * v(1, i), 1e-4);
+  const gen::ReferenceCheck f16 = gen::reference_check("fma_chain_f16x2", {{"n", 16}, {"k", 1024}});
+  EXPECT_EQ(f16.count, 32u);  // n pairs
+  for (std::size_t e = 0; e < 32; ++e) {
+    EXPECT_EQ(gen::round_to_half(f16.expected(e)), f16.expected(e));
+    EXPECT_NEAR(f16.expected(e), 4 * v(1, e), 0.02);
+  }
+  // y = sin(y) + c: the result satisfies its fixed-point equation when the chain has converged.
+  const gen::ReferenceCheck s = gen::reference_check("sinf_chain", {{"n", 16}, {"k", 64}});
+  const gen::ReferenceCheck s_longer = gen::reference_check("sinf_chain", {{"n", 16}, {"k", 65}});
+  for (std::size_t i = 0; i < 16; ++i) EXPECT_NEAR(std::sin(s.expected(i)) + v(1, i), s_longer.expected(i), 1e-12);
+  const gen::ReferenceCheck m = gen::reference_check("int_mix_chain", {{"n", 4}, {"k", 2}});
+  std::uint32_t y = gen::key(11, 3);
+  y = (y ^ (y >> 15)) * 0x2c1b3c6du + 0x9e3779b9u;
+  y = (y ^ (y >> 15)) * 0x2c1b3c6du + 0x9e3779b9u;
+  EXPECT_EQ(m.expected(3), static_cast<double>(y));
+  // 64 accumulators: acc_j → 4c + (j/64 − 4c)·0.75^k; k = 0 leaves the sum of j/64.
+  const gen::ReferenceCheck rh = gen::reference_check("regheavy_fma64", {{"n", 4}, {"k", 0}});
+  EXPECT_DOUBLE_EQ(rh.expected(2), 63.0 * 64 / 2 / 64);
+  std::map<std::size_t, double> reversed;
+  const std::size_t n = 256, t = n / 64;
+  for (std::size_t j = 0; j < 16; ++j)
+    for (std::size_t i = 0; i < t; ++i)
+      for (std::size_t q = 0; q < 4; ++q) reversed[4 * (i + j * t) + q] = v(1, 4 * (i + (15 - j) * t) + q);
+  expect_reference("regheavy_stream16", {{"n", 256}}, reversed);
+  expect_reference("tiny_fill_1block", {{"n", 4}}, {{0, 0.0}, {1, 0.5}, {2, 1.0}, {3, 1.5}});
+}
+
+TEST(Generalisation, CheckedOutputsSpreadOverLargeOutputs) {
+  gen::ReferenceCheck c = gen::reference_check("copy_f32", {{"n", 1LL << 24}});
+  const std::vector<std::size_t> k = gen::checked_outputs(c);
+  EXPECT_GE(k.size(), c.samples);
+  EXPECT_EQ(k.back(), c.count - 1);
+  EXPECT_TRUE(std::is_sorted(k.begin(), k.end()));
+  EXPECT_LT(k.front(), c.count / c.samples);
+  EXPECT_EQ(k, gen::checked_outputs(c));
+  c.count = 10;
+  EXPECT_EQ(gen::checked_outputs(c).size(), 10u);
+}
+
+GenRunRecord sample_run() {
+  GenRunRecord run;
+  run.provenance.device_name = "NVIDIA H100 80GB HBM3";
+  run.provenance.date_utc = "2026-11-26T20:00:00Z";
+  run.provenance.command = "perfmodel validate --suite generalisation --out x";
+  run.device.multiprocessors = 132;
+  run.wall_s = 61.5;
+  for (const char* k : {"copy_f32", "copy_f32x4"}) {
+    GenMeasurement m;
+    m.kernel = k;
+    m.klass = "streaming";
+    m.half = gen::kernel_entry(k).half;
+    m.params = {{"n", 1LL << 27}};
+    m.check_error = 0;
+    m.check_bound = 0;
+    m.checked_outputs = 1048577;
+    m.steady_runs = 20;
+    m.single_s = {4e-4, 4.2e-4, 4.1e-4};
+    m.steady_s = {3.9e-4, 3.95e-4, 4e-4};
+    m.phases.push_back({k, 524288, 256, {10, 0, 1024}, 8});
+    run.measurements.push_back(m);
+  }
+  return run;
+}
+
+TEST(Generalisation, RecordedRunRoundTripsAndRejectsBadFiles) {
+  const std::string dir = (std::filesystem::temp_directory_path() / "perfmodel-gen-record").string();
+  std::filesystem::remove_all(dir);
+  const GenRunRecord run = sample_run();
+  write_generalisation_run(dir, run);
+  const GenRunRecord back = read_generalisation_run(dir);
+  ASSERT_EQ(back.measurements.size(), 2u);
+  EXPECT_EQ(back.provenance.device_name, run.provenance.device_name);
+  EXPECT_EQ(back.device.multiprocessors, 132.0);
+  EXPECT_DOUBLE_EQ(back.wall_s, 61.5);
+  EXPECT_EQ(back.measurements[1].kernel, "copy_f32x4");
+  EXPECT_EQ(back.measurements[1].half, 'B');
+  EXPECT_EQ(back.measurements[1].single_s, run.measurements[1].single_s);
+  EXPECT_EQ(back.measurements[1].steady_s, run.measurements[1].steady_s);
+  ASSERT_EQ(back.measurements[0].phases.size(), 1u);
+  EXPECT_EQ(back.measurements[0].phases[0].blocks, 524288);
+  EXPECT_EQ(back.measurements[0].phases[0].occupancy_blocks_per_sm, 8);
+  // A failed check may not carry times; the error names the file and line.
+  std::string text = read_file(dir + "/measurements.csv");
+  const auto pos = text.find("copy_f32x4,streaming,B,n=134217728,0,0");
+  ASSERT_NE(pos, std::string::npos);
+  text.replace(pos, std::string("copy_f32x4,streaming,B,n=134217728,0,0").size(), "copy_f32x4,streaming,B,n=134217728,1,0");
+  write_file_atomically(dir + "/measurements.csv", text);
+  try {
+    read_generalisation_run(dir);
+    FAIL() << "a failed check was read";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("measurements.csv:"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("check_error"), std::string::npos) << e.what();
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Generalisation, AnalysisSplitsTheErrorsByHalf) {
+  const GenRunRecord run = sample_run();
+  const GenPredictor predict = [](const GenMeasurement& m) {
+    GenPrediction p;
+    p.single_s = m.kernel == "copy_f32" ? 4.4e-4 : 3.69e-4;  // +7.3 %, −10 %
+    p.bound = "dram";
+    return p;
+  };
+  const GenAnalysis a = analyse_generalisation(run, predict);
+  ASSERT_TRUE(a.predicted);
+  ASSERT_EQ(a.rows.size(), 2u);
+  EXPECT_NEAR(*a.rows[0].error_single, 4.4e-4 / 4.1e-4 - 1, 1e-12);
+  EXPECT_FALSE(a.rows[0].error_steady.has_value());  // no steady prediction: null, not 0
+  EXPECT_EQ(a.single_a.count, 1u);
+  EXPECT_EQ(a.single_b.count, 1u);
+  EXPECT_NEAR(a.single_b.median, 0.1, 1e-12);
+  EXPECT_EQ(a.steady_all.count, 0u);
+  const std::string dir = (std::filesystem::temp_directory_path() / "perfmodel-gen-report").string();
+  std::filesystem::remove_all(dir);
+  const auto files = write_generalisation_report(dir, run, a, "profile: test", "perfmodel validate --suite generalisation --from x --out y");
+  EXPECT_EQ(files.size(), 2u);
+  const std::string md = read_file(dir + "/report.md");
+  EXPECT_NE(md.find("| copy_f32x4 | streaming | B |"), std::string::npos);
+  EXPECT_NE(md.find("half B (held out)"), std::string::npos);
+  const std::string csv = read_file(dir + "/predictions.csv");
+  EXPECT_NE(csv.find("copy_f32,streaming,A,n=134217728,"), std::string::npos);
+  // Without a predictor: the measured table alone, and why.
+  const GenAnalysis none = analyse_generalisation(run, GenPredictor{}, "no reader");
+  EXPECT_FALSE(none.predicted);
+  std::filesystem::remove_all(dir);
+  EXPECT_EQ(write_generalisation_report(dir, run, none, "", "c").size(), 1u);
+  EXPECT_NE(read_file(dir + "/report.md").find("none in this report (no reader)"), std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+// The pre-registered signatures: one per kernel, each a format-2 file whose params name the
+// catalogue's parameters (the suite passes the measured sizes as parameter values).
+TEST(GeneralisationSignatures, OnePerKernelWithTheCataloguesParams) {
+  std::set<std::string> files;
+  for (const auto& f : std::filesystem::directory_iterator(kSignatures))
+    if (f.path().extension() == ".yaml") files.insert(f.path().stem().string());
+  std::set<std::string> kernels;
+  for (const auto& e : gen::kernel_catalog()) kernels.insert(e.name);
+  EXPECT_EQ(files, kernels);
+  for (const auto& e : gen::kernel_catalog()) {
+    const std::string path = kSignatures + "/" + e.name + ".yaml";
+    SCOPED_TRACE(path);
+    const YAML::Node doc = YAML::LoadFile(path);
+    EXPECT_EQ(doc["format"].as<int>(), 2);
+    ASSERT_TRUE(doc["params"].IsMap());
+    for (const gen::Params& p : e.sizes)
+      for (const auto& [key, value] : p) EXPECT_TRUE(doc["params"][key]) << "params lacks " << key;
+    ASSERT_TRUE(doc["kernels"].IsSequence());
+    EXPECT_GE(doc["kernels"].size(), 1u);
+    for (const YAML::Node& k : doc["kernels"]) {
+      EXPECT_TRUE(k["grid"].IsSequence());
+      EXPECT_TRUE(k["block"].IsSequence());
+      EXPECT_TRUE(k["registers"]) << "the compiler's register count is part of the signature";
+    }
+  }
+}
+
+#ifdef PERFMODEL_TEST_FORMAT_2
+// With the format-2 reader: every signature reads and predicts at every size of the suite.
+TEST(GeneralisationSignatures, ReadAndPredictAtEverySize) {
+  const Profile profile = load_profile(kData + "/profiles/nvidia-h100-80gb-hbm3.yaml");
+  const GpuCalibration& gpu = profile.require_gpu();
+  for (const GenPoint& point : generalisation_plan({})) {
+    const std::string path = kSignatures + "/" + point.kernel + ".yaml";
+    SCOPED_TRACE(path + " " + gen::params_string(point.params));
+    WorkloadParams set;
+    for (const auto& [k, value] : point.params) set[k] = static_cast<double>(value);
+    const GpuWorkloadFile file = read_gpu_workload(path, gpu, set);
+    EXPECT_EQ(file.format, 2);
+    EXPECT_GT(predict_gpu(gpu, file.workload).seconds, 0);
+  }
+  std::string why;
+  const std::optional<GenPredictor> predictor = format2_predictor(profile, kSignatures, why);
+  ASSERT_TRUE(predictor.has_value()) << why;
+  GenMeasurement m;
+  m.kernel = "tiny_axpy_4k";
+  m.params = {{"n", 4096}};
+  const GenPrediction p = (*predictor)(m);
+  ASSERT_TRUE(p.single_s.has_value() && p.steady_s.has_value());
+  EXPECT_GT(*p.single_s, 0);
+  EXPECT_GT(*p.steady_s, 0);
+}
+#else
+TEST(GeneralisationSignatures, NoFormat2ReaderInThisBuild) {
+  GTEST_SKIP() << "this build has no workload format 2 reader (perfmodel/model/workload_expression.hpp): the signatures "
+                  "are checked as YAML only";
+}
+#endif
+
+}  // namespace
+}  // namespace perfmodel
