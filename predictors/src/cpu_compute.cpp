@@ -7,11 +7,15 @@
 namespace perfmodel {
 
 CpuPrediction predict_cpu(const Profile& profile, const std::string& kernel, double n, double threads) {
+  return predict_cpu(profile, kernel, n, cpu_workload(kernel, n), threads);
+}
+
+CpuPrediction predict_cpu(const Profile& profile, const std::string& kernel, double n, const CpuWorkload& workload, double threads) {
   const CpuCalibration& c = profile.require_cpu();
   CpuPrediction p;
   p.kernel = kernel;
   p.n = n;
-  p.workload = cpu_workload(kernel, n);
+  p.workload = workload;
   const auto it = c.kernels.find(kernel);
   if (it == c.kernels.end()) throw InputError("the profile's cpu section has no fitted model for kernel '" + kernel + "'");
   const CpuKernelModel& m = it->second;

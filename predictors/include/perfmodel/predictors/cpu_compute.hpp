@@ -32,5 +32,9 @@ struct CpuPrediction {
 // Throws InputError for an unknown kernel, n < 1, threads < 1, or a profile without the cpu
 // section or without a fitted model for the kernel.
 CpuPrediction predict_cpu(const Profile& profile, const std::string& kernel, double n, double threads = 0 /* all measured */);
+// The same for a given workload of the kernel's code (e.g. CG with another iteration count): its
+// fitted efficiency curve, read at the workload's working set.
+CpuPrediction predict_cpu(const Profile& profile, const std::string& kernel, double n, const CpuWorkload& workload,
+                          double threads = 0);
 
 }  // namespace perfmodel
