@@ -194,7 +194,6 @@ Table split_table(const SplitResult& s) {
 int offload_builtin(const Invocation& inv, const po::variables_map& vm, Format format) {
   const std::string kernel = vm["kernel"].as<std::string>();
   offload_gpu_kernel(kernel);  // unknown kernel → exit 1 before any work
-  if (!vm.count("n") && !vm.count("sweep")) throw InputError("--n is required with --kernel (or --sweep for a table over n)");
   const int iterations = vm["iterations"].as<int>();
   if (iterations < 1) throw InputError("--iterations must be >= 1, got " + std::to_string(iterations));
   if (vm.count("iterations") && !vm["iterations"].defaulted() && kernel != "cg")

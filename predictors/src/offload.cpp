@@ -271,9 +271,28 @@ std::optional<double> CrossoverResult::gpu_from_n() const {
 
 void offload_size_range(const std::string& cpu_kernel, double& from_n, double& to_n, double& multiple) {
   const GpuKernelSpec& spec = gpu_kernel_spec(offload_gpu_kernel(cpu_kernel));
-  multiple = spec.n_multiple;
-  from_n = multiple * std::ceil(32.0 / multiple);
   to_n = spec.max_n;
+  const auto ok = [&](double n) { return config_problem(spec, n, default_config(spec, n)).empty(); };
+  // The finest step (a power of two up to the spec's n_multiple, which holds for every compiled
+  // configuration) whose multiples the launch rule's configuration accepts across the range
+  // (mm-opt: 128, where every configuration needs 512), and the smallest such size from 32 up.
+  for (double m = 1; m <= spec.n_multiple; m *= 2) {
+    if (std::fmod(spec.n_multiple, m) != 0) continue;
+    double first = 0;
+    for (double k = std::ceil(32.0 / m); k * m <= to_n && first == 0; ++k)
+      if (ok(k * m)) first = k * m;
+    if (first == 0) continue;
+    bool all = true;
+    for (int i = 0; i <= 32 && all; ++i) {
+      const double n = std::round(std::exp(std::log(first) + i / 32.0 * (std::log(to_n) - std::log(first))) / m) * m;
+      all = ok(n) && (n + m > to_n || ok(n + m));
+    }
+    if (all || m == spec.n_multiple) {
+      multiple = m, from_n = first;
+      return;
+    }
+  }
+  throw InputError(spec.name + " accepts no size up to " + num(to_n, 10));
 }
 
 CrossoverResult find_crossover(const std::function<double(double)>& speedup, double from_n, double to_n, double multiple,

@@ -15,7 +15,7 @@ namespace perfmodel::gpu {
 
 struct OffloadTimingSettings {
   double target_s = 0.1;  // timed time per measurement; repetitions = clamp(target / first run)
-  int min_reps = 3, max_reps = 15;
+  int min_reps = 5, max_reps = 20;
 };
 
 struct OffloadTiming {
