@@ -7,12 +7,16 @@
 #include "perfmodel/model/profile.hpp"
 #include "perfmodel/model/transfer_model.hpp"
 #include "perfmodel/model/validation_data.hpp"
+#include "perfmodel/predictors/offload.hpp"
 
 namespace perfmodel::cli {
 
+// The predicted curve is the offload advisor's (perfmodel/predictors/offload.hpp): the CPU
+// reference kernel against the offloaded operation (copies in, kernels, copies out), and its
+// crossings solved by bisection, each labelled by the side that wins above it.
 struct SpeedupCurve {
   std::string cpu_kernel, gpu_kernel;
-  double crossover_n = 0;  // 0: no crossing over the sizes drawn
+  CrossoverResult crossover;  // crossings empty: none over the sizes drawn (verdict says which side wins)
   std::vector<std::pair<double, double>> predicted, measured;  // (n, speedup)
 };
 
