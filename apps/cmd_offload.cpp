@@ -241,6 +241,10 @@ int offload_builtin(const Invocation& inv, const po::variables_map& vm, Format f
     const BuiltinOffload o = predict_builtin_offload(cpu, gpu, kernel, n, options);
     report.meta.push_back({"n", Cell(n)});
     report.meta.push_back({"cpu_threads", Cell(o.cpu.threads)});
+    if (o.cpu.outside_fitted_sizes)
+      report.notes.push_back("warning: the CPU working set lies outside the sizes the CPU model of " + kernel +
+                             " was fitted on: its efficiency is held at the nearest fitted size (an extrapolation)");
+    if (o.cpu.extrapolated_threads) report.notes.push_back("warning: more CPU threads than the calibration measured");
     OffloadErrorLevels e;
     CpuSide side;
     side.kernel = kernel, side.n = n, side.iterations = iterations, side.threads = threads;

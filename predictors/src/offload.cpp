@@ -75,6 +75,8 @@ CpuSideTime cpu_side_time(const Profile& cpu_profile, const CpuSide& side) {
     t.threads = p.threads;
     t.model = "fitted CPU model of " + side.kernel + " (cpu.kernels." + side.kernel + ", roofline / efficiency at its working set)";
     t.bound = p.memory_bound ? "memory" : "compute";
+    t.outside_fitted_sizes = p.outside_fitted_sizes;
+    t.extrapolated_threads = p.extrapolated_threads;
     return t;
   }
   const CpuSignature& s = side.signature;

@@ -59,6 +59,10 @@ double relative_max_error(const float* got, const float* ref, std::size_t count)
   return scale > 0 ? diff / scale : diff;
 }
 
+// A measurement whose repetitions would take longer than this keeps fewer of them (at least 2):
+// the run must fit its time budget, and runs this long vary little.
+constexpr double kLongMeasurement_s = 1.5;
+
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -298,7 +302,8 @@ OffloadTiming OffloadRunner::time_cpu(const std::string& k, int n, int iteration
   const double first = seconds_since(t0);
   if (threads == m.pool.size()) m.keep_cpu_result();
   OffloadTiming t;
-  const int reps = std::clamp(static_cast<int>(settings.target_s / std::max(first, 1e-7)), settings.min_reps, settings.max_reps);
+  int reps = std::clamp(static_cast<int>(settings.target_s / std::max(first, 1e-7)), settings.min_reps, settings.max_reps);
+  if (first * reps > kLongMeasurement_s) reps = std::max(2, static_cast<int>(kLongMeasurement_s / first));  // a long run: fewer repetitions
   for (int r = 0; r < reps; ++r) {
     m.reset_cpu();
     t0 = std::chrono::steady_clock::now();
@@ -324,7 +329,8 @@ OffloadTiming OffloadRunner::time_gpu(const std::string& k, int n, int iteration
   const double first = seconds_since(t0);
   OffloadTiming t = m.check(mem);
   if (!t.passed()) return t;
-  const int reps = std::clamp(static_cast<int>(settings.target_s / std::max(first, 1e-7)), settings.min_reps, settings.max_reps);
+  int reps = std::clamp(static_cast<int>(settings.target_s / std::max(first, 1e-7)), settings.min_reps, settings.max_reps);
+  if (first * reps > kLongMeasurement_s) reps = std::max(2, static_cast<int>(kLongMeasurement_s / first));
   for (int r = 0; r < reps; ++r) {
     t0 = std::chrono::steady_clock::now();
     m.run_gpu(mem);

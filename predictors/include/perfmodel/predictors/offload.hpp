@@ -66,6 +66,8 @@ struct CpuSideTime {
   double seconds = 0, threads = 0;
   std::string model;          // how it was obtained, in words
   bool lower_bound = false;   // a roofline without efficiency
+  bool outside_fitted_sizes = false;  // built-in: the working set lies outside the CPU model's fitted sizes
+  bool extrapolated_threads = false;  // built-in: more threads than the calibration measured
   std::string bound;          // "memory" | "compute" | "measured"
 };
 // Throws InputError for a profile without the cpu section (unless measured), unknown kernels, n < 1.
