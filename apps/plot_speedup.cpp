@@ -67,10 +67,10 @@ std::string speedup_script(const std::string& title, const std::vector<SpeedupCu
       << "unset arrow\nunset label\n";
     for (const Crossing& x : c.crossover.crossings)
       s << "set arrow from " << g(x.n) << ", graph 0 to " << g(x.n) << ", graph 1 nohead dt 3 lc rgb '#555555'\n"
-        << "set label '" << (x.wins_above == "gpu" ? "GPU" : "CPU") << " wins above' at " << g(x.n) << ", graph 0.92 left offset 0.5,0 font ',7'\n";
+        << "set label '" << (x.wins_above == "gpu" ? "GPU" : "CPU") << " wins above' at " << g(x.n) << ", graph 0.06 left offset 0.5,0 font ',7'\n";
     if (c.crossover.crossings.empty())
       s << "set label '" << (c.crossover.verdict.rfind("GPU always", 0) == 0 ? "GPU wins throughout" : "CPU wins throughout")
-        << "' at graph 0.5, graph 0.92 center font ',7'\n";
+        << "' at graph 0.5, graph 0.06 center font ',7'\n";
     s << "plot 1 with lines lc rgb '#aaaaaa' notitle, "
       << "'speedup_predicted.csv' skip 1 using (strcol(1) eq '" << c.cpu_kernel
       << "' ? $3 : 1/0):4 with lines lw 2 lc rgb '#000000' title 'predicted', "
