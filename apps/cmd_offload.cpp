@@ -85,64 +85,15 @@ void add_offload_meta(Report& report, const OffloadProfiles& p, bool cpu_used) {
   if (cpu_used && p.cpu.path != p.gpu.path) report.notes.push_back("CPU side: " + p.cpu.note());
 }
 
-// The copy curves' recorded error: the largest held-out |error| (or fit error) over the curves used.
-void copy_error_level(const Profile& gpu, const std::vector<Transfer>& copies, OffloadErrorLevels& e) {
-  std::set<std::string> keys;
-  for (const Transfer& t : copies) {
-    const TransferCurve& c = gpu.require_pcie().curve(t.key);
-    const FitQuality& q = c.holdout ? *c.holdout : c.fit;
-    if (q.max_rel_error > e.copies) e.copies = q.max_rel_error;
-    keys.insert(t.key.name());
-  }
-  std::string list;
-  for (const std::string& k : keys) list += (list.empty() ? "" : ", ") + k;
-  e.copies_source = "pcie curves " + list + ": largest |error| on held-out sizes (fit sizes where none were held out)";
-}
-
-// The GPU model's recorded error: p90 |error| on the bundled validation run (of this kernel, or all).
+// The GPU model's recorded error from the bundled validation run (this GPU kernel's runs, or all).
 void gpu_error_level(const Profile& gpu, const std::string& gpu_kernel, OffloadErrorLevels& e) {
   const std::string dir = bundled_validation_dir();
   if (!std::filesystem::exists(dir + "/measurements.csv")) {
     e.gpu_source = "no recorded validation run found (" + dir + "): the GPU model's error is not included";
     return;
   }
-  ValidationRun run = read_validation_run(dir);
-  if (!gpu_kernel.empty()) {
-    std::vector<KernelMeasurement> kept;
-    for (const KernelMeasurement& m : run.measurements)
-      if (m.kernel == gpu_kernel) kept.push_back(m);
-    run.measurements = kept;
-  }
-  if (run.measurements.empty()) {
-    e.gpu_source = "the recorded validation run has no " + gpu_kernel + " runs: the GPU model's error is not included";
-    return;
-  }
-  const ValidationAnalysis a = analyse_validation(run, gpu);
-  e.gpu = a.overall.p90;
-  e.gpu_source = "p90 |error| of the GPU model on " + std::to_string(a.overall.count) + " recorded runs of " +
-                 (gpu_kernel.empty() ? std::string("all reference kernels") : gpu_kernel) + " (" + run.provenance.device_name + ", " +
-                 run.provenance.date_utc + ")";
-}
-
-void cpu_error_level(const Profile& cpu, const CpuSide& side, const CpuSideTime& t, OffloadErrorLevels& e) {
-  if (side.kind == CpuSide::Kind::measured) {
-    e.cpu_source = "measured (given): taken as exact";
-    return;
-  }
-  if (side.kind == CpuSide::Kind::signature) {
-    e.cpu_source = t.lower_bound ? "a roofline lower bound: the CPU time can only be longer (no upper end of the speedup)"
-                                 : "a signature with a given efficiency, taken as exact: its error is not known";
-    return;
-  }
-  const CpuKernelModel& m = cpu.require_cpu().kernels.at(side.kernel);
-  if (m.holdout) {
-    e.cpu = m.holdout->max_rel_error;
-    e.cpu_source = "cpu.kernels." + side.kernel + ".holdout: largest |error| on " + std::to_string(m.holdout->sizes) + " held-out sizes at " +
-                   format_number(m.threads) + " threads";
-    if (std::abs(t.threads - m.threads) > 0.5) e.cpu_source += " (this prediction is at " + format_number(t.threads) + ": not held out there)";
-  } else {
-    e.cpu_source = "cpu.kernels." + side.kernel + " has no held-out check: the CPU model's error is not included";
-  }
+  const ValidationRun run = read_validation_run(dir);
+  offload_gpu_error_level(gpu, run, gpu_kernel, e);
 }
 
 Cell opt(const std::optional<double>& v, Unit u = Unit::none) { return v ? Cell(*v, u) : Cell(nullptr); }
@@ -248,11 +199,11 @@ int offload_builtin(const Invocation& inv, const po::variables_map& vm, Format f
     OffloadErrorLevels e;
     CpuSide side;
     side.kernel = kernel, side.n = n, side.iterations = iterations, side.threads = threads;
-    cpu_error_level(cpu, side, o.cpu, e);
+    offload_cpu_error_level(cpu, side, o.cpu, e);
     gpu_error_level(gpu, gk, e);
     std::vector<Transfer> all = o.gpu.copies_in;
     all.insert(all.end(), o.gpu.copies_out.begin(), o.gpu.copies_out.end());
-    copy_error_level(gpu, all, e);
+    offload_copy_error_level(gpu, all, e);
     const OffloadDecision d = decide_offload(o.terms, e);
     Record r = {{"n", Cell(n)}};
     for (auto& c : decision_record(d)) r.push_back(c);
@@ -350,11 +301,11 @@ int offload_workload(const Invocation& inv, const po::variables_map& vm, Format 
   terms.h2d_s = comm.predict(in).total_seconds;
   terms.d2h_s = comm.predict(out).total_seconds;
   OffloadErrorLevels e;
-  cpu_error_level(cpu, side, ct, e);
+  offload_cpu_error_level(cpu, side, ct, e);
   gpu_error_level(gpu, "", e);
   std::vector<Transfer> all = in;
   all.insert(all.end(), out.begin(), out.end());
-  if (!all.empty()) copy_error_level(gpu, all, e);
+  if (!all.empty()) offload_copy_error_level(gpu, all, e);
   else e.copies_source = "the workload has no transfers";
   const OffloadDecision d = decide_offload(terms, e);
 
@@ -450,7 +401,10 @@ int validate_offload(const Invocation& inv, const po::variables_map& vm, Format 
     run = run_offload_validation(loaded.profile, out_dir, inv.command_line, &inv.err, failures);
     write_offload_run(out_dir, run);
   }
-  const OffloadAnalysis a = analyse_offload(run, loaded.profile, loaded.profile);
+  // The interval's GPU level comes from the bundled recorded GPU validation run, as `perfmodel offload` takes it.
+  std::optional<ValidationRun> gpu_run;
+  if (std::filesystem::exists(bundled_validation_dir() + "/measurements.csv")) gpu_run = read_validation_run(bundled_validation_dir());
+  const OffloadAnalysis a = analyse_offload(run, loaded.profile, loaded.profile, gpu_run ? &*gpu_run : nullptr);
   write_offload_analysis(out_dir, run, a, loaded.note());
   Report report;
   add_profile_meta(report, loaded);
@@ -467,7 +421,9 @@ int validate_offload(const Invocation& inv, const po::variables_map& vm, Format 
                       {"speedup_error_median", s.cases ? Cell(s.speedup_median, Unit::percent) : Cell(nullptr)},
                       {"speedup_error_p90", s.cases ? Cell(s.speedup_p90, Unit::percent) : Cell(nullptr)},
                       {"crossovers_within_25_percent", Cell(static_cast<std::int64_t>(s.crossovers_within_25))},
-                      {"crossovers_compared", Cell(static_cast<std::int64_t>(s.crossovers_compared))}});
+                      {"crossovers_compared", Cell(static_cast<std::int64_t>(s.crossovers_compared))},
+                      {"inside_interval_fraction",
+                       s.with_interval ? Cell(static_cast<double>(s.inside_interval) / s.with_interval, Unit::percent) : Cell(nullptr)}});
   report.tables.push_back(t);
   Table c{"crossovers", {}};
   for (const OffloadCrossoverCheck& x : a.crossovers)

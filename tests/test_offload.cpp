@@ -11,6 +11,7 @@
 #include "cli.hpp"
 #include "perfmodel/model/errors.hpp"
 #include "perfmodel/model/profile_io.hpp"
+#include "perfmodel/model/validation_data.hpp"
 #include "perfmodel/predictors/offload.hpp"
 #include "perfmodel/validate/offload_validation.hpp"
 
@@ -397,6 +398,16 @@ TEST(OffloadValidation, SyntheticRunRoundTripsAndReanalyses) {
   ASSERT_TRUE(a.crossovers[0].measured_n);
   ASSERT_TRUE(a.crossovers[0].predicted_n);
   EXPECT_LT(*a.crossovers[0].predicted_n, *a.crossovers[0].measured_n);  // a slower GPU crosses later
+  // With the recorded GPU validation run for the levels, each point carries the advisor's interval
+  // around its predicted speedup.
+  const ValidationRun gpu_run = read_validation_run(std::string(PERFMODEL_TEST_DATA_DIR) + "/validation/nvidia-h100-80gb-hbm3");
+  const OffloadAnalysis ai = analyse_offload(back, p, p, &gpu_run);
+  for (const OffloadPointAnalysis& pt : ai.points) {
+    ASSERT_TRUE(pt.speedup_low && pt.speedup_high) << pt.n;
+    EXPECT_LT(*pt.speedup_low, pt.predicted_speedup);
+    EXPECT_GT(*pt.speedup_high, pt.predicted_speedup);
+  }
+  EXPECT_EQ(ai.all_threads.with_interval, 8u);
   write_offload_analysis(dir, back, a, "profile: bundled");
   EXPECT_TRUE(std::filesystem::exists(dir + "/report.md"));
   // The same through the CLI, re-analysing the recorded folder.

@@ -12,13 +12,14 @@
 #include "perfmodel/model/errors.hpp"
 #include "perfmodel/model/statistics.hpp"
 #include "perfmodel/predictors/offload.hpp"
+#include "perfmodel/validate/analysis.hpp"
 #include "perfmodel/validate/offload_validation.hpp"
 
 namespace perfmodel {
 namespace {
 
 constexpr const char* kPlanFile = "offload_plan.csv";
-constexpr const char* kMeasurementsFile = "offload_measurements.csv";
+constexpr const char* kOffloadMeasurementsFile = "offload_measurements.csv";
 constexpr const char* kMagic = "# perfmodel offload measurements v1";
 constexpr const char* kPlanMagic = "# perfmodel offload plan v1";
 constexpr const char* kPlanHeader =
@@ -87,6 +88,60 @@ std::optional<double> interpolated_crossing(const std::vector<std::pair<double, 
 }
 
 }  // namespace
+
+// The copy curves' recorded error: the largest held-out |error| (or fit error) over the curves used.
+void offload_copy_error_level(const Profile& gpu, const std::vector<Transfer>& copies, OffloadErrorLevels& e) {
+  std::set<std::string> keys;
+  for (const Transfer& t : copies) {
+    const TransferCurve& c = gpu.require_pcie().curve(t.key);
+    const FitQuality& q = c.holdout ? *c.holdout : c.fit;
+    if (q.max_rel_error > e.copies) e.copies = q.max_rel_error;
+    keys.insert(t.key.name());
+  }
+  std::string list;
+  for (const std::string& k : keys) list += (list.empty() ? "" : ", ") + k;
+  e.copies_source = "pcie curves " + list + ": largest |error| on held-out sizes (fit sizes where none were held out)";
+}
+
+void offload_gpu_error_level(const Profile& gpu, const ValidationRun& recorded, const std::string& gpu_kernel, OffloadErrorLevels& e) {
+  ValidationRun run = recorded;
+  if (!gpu_kernel.empty()) {
+    std::vector<KernelMeasurement> kept;
+    for (const KernelMeasurement& m : run.measurements)
+      if (m.kernel == gpu_kernel) kept.push_back(m);
+    run.measurements = kept;
+  }
+  if (run.measurements.empty()) {
+    e.gpu_source = "the recorded validation run has no " + gpu_kernel + " runs: the GPU model's error is not included";
+    return;
+  }
+  const ValidationAnalysis a = analyse_validation(run, gpu);
+  e.gpu = a.overall.p90;
+  e.gpu_source = "p90 |error| of the GPU model on " + std::to_string(a.overall.count) + " recorded runs of " +
+                 (gpu_kernel.empty() ? std::string("all reference kernels") : gpu_kernel) + " (" + run.provenance.device_name + ", " +
+                 run.provenance.date_utc + ")";
+}
+
+void offload_cpu_error_level(const Profile& cpu, const CpuSide& side, const CpuSideTime& t, OffloadErrorLevels& e) {
+  if (side.kind == CpuSide::Kind::measured) {
+    e.cpu_source = "measured (given): taken as exact";
+    return;
+  }
+  if (side.kind == CpuSide::Kind::signature) {
+    e.cpu_source = t.lower_bound ? "a roofline lower bound: the CPU time can only be longer (no upper end of the speedup)"
+                                 : "a signature with a given efficiency, taken as exact: its error is not known";
+    return;
+  }
+  const CpuKernelModel& m = cpu.require_cpu().kernels.at(side.kernel);
+  if (m.holdout) {
+    e.cpu = m.holdout->max_rel_error;
+    e.cpu_source = "cpu.kernels." + side.kernel + ".holdout: largest |error| on " + std::to_string(m.holdout->sizes) + " held-out sizes at " +
+                   g3(m.threads) + " threads";
+    if (std::abs(t.threads - m.threads) > 0.5) e.cpu_source += " (this prediction is at " + g3(t.threads) + ": not held out there)";
+  } else {
+    e.cpu_source = "cpu.kernels." + side.kernel + " has no held-out check: the CPU model's error is not included";
+  }
+}
 
 std::string OffloadCase::label() const { return kernel == "cg" ? "cg/" + std::to_string(iterations) : kernel; }
 
@@ -181,10 +236,10 @@ void write_offload_run(const std::string& dir, const OffloadRun& run) {
     for (std::size_t i = 0; i < m.seconds.size(); ++i) s << (i ? ";" : "") << g(m.seconds[i]);
     s << ',' << no_commas(m.note) << "\n";
   }
-  write_file_atomically((std::filesystem::path(dir) / kMeasurementsFile).string(), s.str());
+  write_file_atomically((std::filesystem::path(dir) / kOffloadMeasurementsFile).string(), s.str());
 }
 
-bool is_offload_run(const std::string& dir) { return std::filesystem::exists(std::filesystem::path(dir) / kMeasurementsFile); }
+bool is_offload_run(const std::string& dir) { return std::filesystem::exists(std::filesystem::path(dir) / kOffloadMeasurementsFile); }
 
 namespace {
 
@@ -261,7 +316,7 @@ OffloadCase case_of(const std::string& kernel, int iterations, const std::functi
 
 OffloadRun read_offload_run(const std::string& dir) {
   OffloadRun run;
-  const std::string mpath = (std::filesystem::path(dir) / kMeasurementsFile).string();
+  const std::string mpath = (std::filesystem::path(dir) / kOffloadMeasurementsFile).string();
   const std::string ppath = (std::filesystem::path(dir) / kPlanFile).string();
   if (!std::filesystem::exists(mpath)) throw InputError(mpath + ": no such file (not a recorded offload run)");
   read_csv(
@@ -317,8 +372,9 @@ OffloadRun read_offload_run(const std::string& dir) {
 
 // ----------------------------------------------------------------------------- analysis
 
-OffloadAnalysis analyse_offload(const OffloadRun& run, const Profile& cpu_profile, const Profile& gpu_profile) {
+OffloadAnalysis analyse_offload(const OffloadRun& run, const Profile& cpu_profile, const Profile& gpu_profile, const ValidationRun* gpu_run) {
   OffloadAnalysis a;
+  std::map<std::string, OffloadErrorLevels> gpu_levels;  // by GPU kernel
   // (case label, n) → the measured medians.
   struct Measured {
     OffloadCase c;
@@ -351,6 +407,26 @@ OffloadAnalysis analyse_offload(const OffloadRun& run, const Profile& cpu_profil
         p.speedup_error = p.predicted_speedup / p.measured_speedup - 1;
         p.close = std::abs(p.measured_speedup - 1) < 0.05;
         p.correct = (p.predicted_speedup > 1) == (p.measured_speedup > 1);
+        if (gpu_run) {
+          auto level = gpu_levels.find(pr.gpu_kernel);
+          if (level == gpu_levels.end()) {
+            OffloadErrorLevels e;
+            offload_gpu_error_level(gpu_profile, *gpu_run, pr.gpu_kernel, e);
+            level = gpu_levels.emplace(pr.gpu_kernel, e).first;
+          }
+          OffloadErrorLevels e = level->second;
+          CpuSide side;
+          side.kernel = x.c.kernel, side.n = p.n, side.iterations = x.c.kernel == "cg" ? x.c.iterations : kCgIterations;
+          side.threads = threads;
+          offload_cpu_error_level(cpu_profile, side, pr.cpu, e);
+          std::vector<Transfer> copies = pr.gpu.copies_in;
+          copies.insert(copies.end(), pr.gpu.copies_out.begin(), pr.gpu.copies_out.end());
+          offload_copy_error_level(gpu_profile, copies, e);
+          const OffloadDecision d = decide_offload(pr.terms, e);
+          p.speedup_low = d.speedup_low;
+          p.speedup_high = d.speedup_high;
+          p.inside_interval = p.measured_speedup >= d.speedup_low && (!d.speedup_high || p.measured_speedup <= *d.speedup_high);
+        }
         a.points.push_back(p);
       }
   std::stable_sort(a.points.begin(), a.points.end(), [&](const OffloadPointAnalysis& l, const OffloadPointAnalysis& r) {
@@ -388,6 +464,7 @@ OffloadAnalysis analyse_offload(const OffloadRun& run, const Profile& cpu_profil
       if ((p.threads == run.cpu_threads) != all || (!all && p.threads != 1)) continue;
       ++s.cases;
       errors.push_back(std::abs(p.speedup_error));
+      if (p.speedup_low) ++s.with_interval, s.inside_interval += p.inside_interval ? 1 : 0;
       if (p.close) {
         ++s.close;
         continue;
@@ -417,11 +494,13 @@ void write_offload_analysis(const std::string& dir, const OffloadRun& run, const
   std::filesystem::create_directories(dir);
   std::ostringstream pred;
   pred << "case,n,memory,threads,measured_cpu_s,predicted_cpu_s,measured_gpu_s,predicted_gpu_s,measured_speedup,predicted_speedup,relative_error,"
-          "within_5_percent,decision_correct\n";
+          "within_5_percent,decision_correct,speedup_low,speedup_high,inside_interval\n";
   for (const OffloadPointAnalysis& p : a.points)
     pred << p.c.label() << ',' << p.n << ',' << p.memory << ',' << p.threads << ',' << g(p.measured_cpu_s) << ',' << g(p.predicted_cpu_s) << ','
          << g(p.measured_gpu_s) << ',' << g(p.predicted_gpu_s) << ',' << g(p.measured_speedup) << ',' << g(p.predicted_speedup) << ','
-         << g(p.speedup_error) << ',' << (p.close ? "true" : "false") << ',' << (p.close ? "" : p.correct ? "true" : "false") << "\n";
+         << g(p.speedup_error) << ',' << (p.close ? "true" : "false") << ',' << (p.close ? "" : p.correct ? "true" : "false") << ','
+         << (p.speedup_low ? g(*p.speedup_low) : "") << ',' << (p.speedup_high ? g(*p.speedup_high) : "") << ','
+         << (p.speedup_low ? (p.inside_interval ? "true" : "false") : "") << "\n";
   write_file_atomically((std::filesystem::path(dir) / "offload_predictions.csv").string(), pred.str());
   std::ostringstream cr;
   cr << "case,memory,threads,measured_crossover_n,measured_wins_above,predicted_crossover_n,predicted_wins_above,relative_error\n";
@@ -440,10 +519,11 @@ void write_offload_analysis(const std::string& dir, const OffloadRun& run, const
         "(offload_plan.csv, in the order measured).\n\n";
   const auto summary = [&](const char* title, const OffloadAnalysis::Summary& s) {
     md << "| " << title << " | " << s.cases << " | " << s.close << " | " << s.correct << " / " << s.decided << " (" << pct(s.accuracy) << ") | "
-       << pct(s.speedup_median) << " | " << pct(s.speedup_p90) << " | " << s.crossovers_within_25 << " / " << s.crossovers_compared << " |\n";
+       << pct(s.speedup_median) << " | " << pct(s.speedup_p90) << " | " << s.crossovers_within_25 << " / " << s.crossovers_compared << " | "
+       << (s.with_interval ? std::to_string(s.inside_interval) + " / " + std::to_string(s.with_interval) : std::string("-")) << " |\n";
   };
   md << "## Summary\n\n| CPU side | comparisons | within 5 % (not decided) | decision correct | speedup \\|error\\| median | p90 | "
-        "crossovers within ±25 % |\n|---|---|---|---|---|---|---|\n";
+        "crossovers within ±25 % | measured inside the predicted interval |\n|---|---|---|---|---|---|---|---|\n";
   summary("all threads", a.all_threads);
   summary("one thread", a.one_thread);
   md << "\nTargets (all threads): decision ≥ 97 %, speedup |error| median ≤ 10 %, p90 ≤ 25 %, every crossover within ±25 %.\n\n";

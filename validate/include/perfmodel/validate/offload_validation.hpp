@@ -19,6 +19,8 @@
 
 #include "perfmodel/model/profile.hpp"
 #include "perfmodel/model/provenance.hpp"
+#include "perfmodel/model/validation_data.hpp"
+#include "perfmodel/predictors/offload.hpp"
 
 namespace perfmodel {
 
@@ -80,6 +82,15 @@ bool is_offload_run(const std::string& dir);  // DIR holds offload_measurements.
 OffloadRun run_offload_validation(const Profile& profile, const std::string& out_dir, const std::string& command, std::ostream* progress,
                                   std::vector<std::string>& failures, double budget_s = 170);
 
+// ----------------------------------------------------------------------------- error levels
+// The levels the advisor's interval uses, each with where it comes from (predictors/offload.hpp):
+// the GPU model's p90 |error| on a recorded validation run's runs of `gpu_kernel` (all runs when
+// empty), the CPU model's largest held-out |error| (cpu.kernels.K.holdout), the copy curves'
+// largest held-out |error|.
+void offload_gpu_error_level(const Profile& gpu, const ValidationRun& run, const std::string& gpu_kernel, OffloadErrorLevels& e);
+void offload_cpu_error_level(const Profile& cpu, const CpuSide& side, const CpuSideTime& t, OffloadErrorLevels& e);
+void offload_copy_error_level(const Profile& gpu, const std::vector<Transfer>& copies, OffloadErrorLevels& e);
+
 // ----------------------------------------------------------------------------- analysis
 struct OffloadPointAnalysis {
   OffloadCase c;
@@ -90,6 +101,9 @@ struct OffloadPointAnalysis {
   double measured_speedup = 0, predicted_speedup = 0, speedup_error = 0;  // predicted / measured − 1
   bool close = false;    // the two measured times within 5 % of each other: no decision counted
   bool correct = false;  // the predicted decision is the measured one
+  // The advisor's interval (when the analysis had a recorded GPU validation run for the levels).
+  std::optional<double> speedup_low, speedup_high;
+  bool inside_interval = false;
 };
 
 struct OffloadCrossoverCheck {
@@ -110,13 +124,16 @@ struct OffloadAnalysis {
     double accuracy = 0;
     double speedup_median = 0, speedup_p90 = 0;  // of |error|
     std::size_t crossovers_compared = 0, crossovers_within_25 = 0;
+    std::size_t with_interval = 0, inside_interval = 0;  // measured speedups inside the predicted interval
   };
   Summary all_threads, one_thread;
   std::vector<std::string> notes;
 };
 
-// Predicts every measured point from the two profiles (CPU side from cpu_profile, GPU side from gpu_profile).
-OffloadAnalysis analyse_offload(const OffloadRun& run, const Profile& cpu_profile, const Profile& gpu_profile);
+// Predicts every measured point from the two profiles (CPU side from cpu_profile, GPU side from
+// gpu_profile); with `gpu_run` (a recorded GPU validation run), also the advisor's interval.
+OffloadAnalysis analyse_offload(const OffloadRun& run, const Profile& cpu_profile, const Profile& gpu_profile,
+                                const ValidationRun* gpu_run = nullptr);
 // offload_predictions.csv, offload_crossovers.csv, report.md into dir.
 void write_offload_analysis(const std::string& dir, const OffloadRun& run, const OffloadAnalysis& analysis, const std::string& profile_note);
 
