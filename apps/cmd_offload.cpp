@@ -85,15 +85,25 @@ void add_offload_meta(Report& report, const OffloadProfiles& p, bool cpu_used) {
   if (cpu_used && p.cpu.path != p.gpu.path) report.notes.push_back("CPU side: " + p.cpu.note());
 }
 
+// The bundled recorded GPU validation run: the compiled kernels' resources and the GPU model's
+// recorded error (absent: estimated resources, the error not included).
+const std::optional<ValidationRun>& bundled_gpu_run() {
+  static const std::optional<ValidationRun> run = [] {
+    const std::string dir = bundled_validation_dir();
+    return std::filesystem::exists(dir + "/measurements.csv") ? std::optional<ValidationRun>(read_validation_run(dir)) : std::nullopt;
+  }();
+  return run;
+}
+
+ResourceTable bundled_resources() { return bundled_gpu_run() ? bundled_gpu_run()->resource_table() : ResourceTable{}; }
+
 // The GPU model's recorded error from the bundled validation run (this GPU kernel's runs, or all).
 void gpu_error_level(const Profile& gpu, const std::string& gpu_kernel, OffloadErrorLevels& e) {
-  const std::string dir = bundled_validation_dir();
-  if (!std::filesystem::exists(dir + "/measurements.csv")) {
-    e.gpu_source = "no recorded validation run found (" + dir + "): the GPU model's error is not included";
+  if (!bundled_gpu_run()) {
+    e.gpu_source = "no recorded validation run found (" + bundled_validation_dir() + "): the GPU model's error is not included";
     return;
   }
-  const ValidationRun run = read_validation_run(dir);
-  offload_gpu_error_level(gpu, run, gpu_kernel, e);
+  offload_gpu_error_level(gpu, *bundled_gpu_run(), gpu_kernel, e);
 }
 
 Cell opt(const std::optional<double>& v, Unit u = Unit::none) { return v ? Cell(*v, u) : Cell(nullptr); }
@@ -163,8 +173,9 @@ int offload_builtin(const Invocation& inv, const po::variables_map& vm, Format f
   if (vm.count("from-n")) from = parse_positive_number(vm["from-n"].as<std::string>(), "--from-n");
   if (vm.count("to-n")) to = parse_positive_number(vm["to-n"].as<std::string>(), "--to-n");
   if (from > to) throw InputError("--from-n must not exceed --to-n");
+  const ResourceTable resources = bundled_resources();
   const auto speedup = [&](double n) {
-    const OffloadTerms t = predict_builtin_offload(cpu, gpu, kernel, n, options).terms;
+    const OffloadTerms t = predict_builtin_offload(cpu, gpu, kernel, n, options, resources).terms;
     return t.cpu_s / t.gpu_s();
   };
 
@@ -189,7 +200,7 @@ int offload_builtin(const Invocation& inv, const po::variables_map& vm, Format f
 
   if (vm.count("n")) {
     const double n = parse_positive_number(vm["n"].as<std::string>(), "--n");
-    const BuiltinOffload o = predict_builtin_offload(cpu, gpu, kernel, n, options);
+    const BuiltinOffload o = predict_builtin_offload(cpu, gpu, kernel, n, options, resources);
     report.meta.push_back({"n", Cell(n)});
     report.meta.push_back({"cpu_threads", Cell(o.cpu.threads)});
     if (o.cpu.outside_fitted_sizes)
@@ -217,7 +228,7 @@ int offload_builtin(const Invocation& inv, const po::variables_map& vm, Format f
       OffloadOptions om = options;
       om.memory = m;
       try {
-        const BuiltinOffload x = predict_builtin_offload(cpu, gpu, kernel, n, om);
+        const BuiltinOffload x = predict_builtin_offload(cpu, gpu, kernel, n, om, resources);
         mem.rows.push_back({{"memory", Cell(to_string(m))}, {"copies_s", Cell(x.terms.h2d_s + x.terms.d2h_s, Unit::seconds)},
                             {"gpu_s", Cell(x.terms.gpu_s(), Unit::seconds)}, {"speedup", Cell(x.terms.cpu_s / x.terms.gpu_s())}});
       } catch (const InputError& err) {
@@ -232,7 +243,7 @@ int offload_builtin(const Invocation& inv, const po::variables_map& vm, Format f
       const ReuseResult reuse = reuse_break_even([&](int i) {
         OffloadOptions oi = options;
         oi.iterations = i;
-        return predict_builtin_offload(cpu, gpu, kernel, n, oi).terms;
+        return predict_builtin_offload(cpu, gpu, kernel, n, oi, resources).terms;
       });
       report.tables.push_back({"reuse",
                                {{{"break_even_iterations", opt(reuse.break_even_iterations)},
@@ -261,7 +272,7 @@ int offload_builtin(const Invocation& inv, const po::variables_map& vm, Format f
     }
     for (double n : sizes) {
       try {
-        const BuiltinOffload o = predict_builtin_offload(cpu, gpu, kernel, n, options);
+        const BuiltinOffload o = predict_builtin_offload(cpu, gpu, kernel, n, options, resources);
         const double s = o.terms.cpu_s / o.terms.gpu_s();
         sw.rows.push_back({{"n", Cell(n)}, {"cpu_s", Cell(o.terms.cpu_s, Unit::seconds)}, {"gpu_kernels_s", Cell(o.terms.kernels_s, Unit::seconds)},
                            {"copies_s", Cell(o.terms.h2d_s + o.terms.d2h_s, Unit::seconds)}, {"gpu_s", Cell(o.terms.gpu_s(), Unit::seconds)},
@@ -398,12 +409,11 @@ int validate_offload(const Invocation& inv, const po::variables_map& vm, Format 
   if (vm.count("from")) {
     run = read_offload_run(vm["from"].as<std::string>());
   } else {
-    run = run_offload_validation(loaded.profile, out_dir, inv.command_line, &inv.err, failures);
+    run = run_offload_validation(loaded.profile, bundled_resources(), out_dir, inv.command_line, &inv.err, failures);
     write_offload_run(out_dir, run);
   }
   // The interval's GPU level comes from the bundled recorded GPU validation run, as `perfmodel offload` takes it.
-  std::optional<ValidationRun> gpu_run;
-  if (std::filesystem::exists(bundled_validation_dir() + "/measurements.csv")) gpu_run = read_validation_run(bundled_validation_dir());
+  const std::optional<ValidationRun>& gpu_run = bundled_gpu_run();
   const OffloadAnalysis a = analyse_offload(run, loaded.profile, loaded.profile, gpu_run ? &*gpu_run : nullptr);
   write_offload_analysis(out_dir, run, a, loaded.note());
   Report report;

@@ -242,7 +242,8 @@ TEST(Offload, BuiltinTermsAreThePredictorsOwn) {
 TEST(Offload, PlanBracketsThePredictedCrossover) {
   const Profile p = load_profile(bundled());
   const OffloadPlanLimits limits;
-  const std::vector<OffloadPlanRow> plan = offload_plan(p, limits);
+  const ResourceTable resources = read_validation_run(std::string(PERFMODEL_TEST_DATA_DIR) + "/validation/nvidia-h100-80gb-hbm3").resource_table();
+  const std::vector<OffloadPlanRow> plan = offload_plan(p, limits, resources);  // as the GPU run plans it
   write_offload_plan(temp("plan"), plan, p.provenance);  // readable: the order a run measures in
   std::map<std::string, std::vector<const OffloadPlanRow*>> by;
   for (const OffloadPlanRow& r : plan) by[r.c.label()].push_back(&r);

@@ -11,7 +11,7 @@
 
 namespace perfmodel {
 
-OffloadRun run_offload_validation(const Profile& profile, const std::string& out_dir, const std::string& command, std::ostream* progress,
+OffloadRun run_offload_validation(const Profile& profile, const ResourceTable& resources, const std::string& out_dir, const std::string& command, std::ostream* progress,
                                   std::vector<std::string>& failures, double budget_s) {
   if (const auto why = gpu_unavailable_reason()) throw RuntimeFailure("cannot validate on a GPU: " + *why);
   const auto t0 = std::chrono::steady_clock::now();
@@ -20,7 +20,7 @@ OffloadRun run_offload_validation(const Profile& profile, const std::string& out
   run.provenance = host_provenance(command);
   fill_device_provenance(run.provenance);
   const OffloadPlanLimits limits;
-  run.plan = offload_plan(profile, limits);
+  run.plan = offload_plan(profile, limits, resources);
   write_offload_plan(out_dir, run.plan, run.provenance);  // the plan is on disk before anything is measured
   gpu::OffloadRunner runner;
   run.cpu_threads = runner.max_threads();

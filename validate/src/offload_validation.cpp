@@ -151,13 +151,13 @@ std::vector<OffloadCase> offload_cases() {
   return {{"mv", 0}, {"mm", 0}, {"dot", 0}, {"cg", 1}, {"cg", 8}, {"cg", 64}, {"cholesky", 0}, {"conv2d", 0}, {"blur", 0}, {"cosine", 0}};
 }
 
-std::vector<OffloadPlanRow> offload_plan(const Profile& profile, const OffloadPlanLimits& limits) {
+std::vector<OffloadPlanRow> offload_plan(const Profile& profile, const OffloadPlanLimits& limits, const ResourceTable& resources) {
   std::vector<OffloadPlanRow> plan;
   for (const OffloadCase& c : offload_cases()) {
     double from = 0, to = 0, multiple = 1;
     offload_size_range(c.kernel, from, to, multiple);
     const OffloadOptions pinned = options_for(c, HostMemory::pinned, 0);
-    const auto cpu_all = [&](double n) { return predict_builtin_offload(profile, profile, c.kernel, n, pinned).terms.cpu_s; };
+    const auto cpu_all = [&](double n) { return predict_builtin_offload(profile, profile, c.kernel, n, pinned, resources).terms.cpu_s; };
     // The largest size whose CPU side (all threads) stays under the cap and whose inputs fit the host cap.
     const auto fits = [&](double n) { return cpu_all(n) <= limits.cpu_cap_s && bytes_in(c.kernel, n) <= limits.host_bytes_cap; };
     double klo = std::ceil(from / multiple), khi = std::floor(to / multiple);
@@ -170,7 +170,7 @@ std::vector<OffloadPlanRow> offload_plan(const Profile& profile, const OffloadPl
     }
     const double cap = khi * multiple;
     const auto speedup = [&](double n) {
-      const OffloadTerms t = predict_builtin_offload(profile, profile, c.kernel, n, pinned).terms;
+      const OffloadTerms t = predict_builtin_offload(profile, profile, c.kernel, n, pinned, resources).terms;
       return t.cpu_s / t.gpu_s();
     };
     const CrossoverResult cross = find_crossover(speedup, from, cap, multiple);
@@ -195,11 +195,11 @@ std::vector<OffloadPlanRow> offload_plan(const Profile& profile, const OffloadPl
       OffloadPlanRow row;
       row.c = c;
       row.n = static_cast<int>(n);
-      const BuiltinOffload p = predict_builtin_offload(profile, profile, c.kernel, n, pinned);
+      const BuiltinOffload p = predict_builtin_offload(profile, profile, c.kernel, n, pinned, resources);
       row.predicted_cpu_s = p.terms.cpu_s;
       row.predicted_gpu_pinned_s = p.terms.gpu_s();
-      row.predicted_gpu_pageable_s = predict_builtin_offload(profile, profile, c.kernel, n, options_for(c, HostMemory::pageable, 0)).terms.gpu_s();
-      row.predicted_cpu_1thread_s = predict_builtin_offload(profile, profile, c.kernel, n, options_for(c, HostMemory::pinned, 1)).terms.cpu_s;
+      row.predicted_gpu_pageable_s = predict_builtin_offload(profile, profile, c.kernel, n, options_for(c, HostMemory::pageable, 0), resources).terms.gpu_s();
+      row.predicted_cpu_1thread_s = predict_builtin_offload(profile, profile, c.kernel, n, options_for(c, HostMemory::pinned, 1), resources).terms.cpu_s;
       row.cpu_1thread = row.predicted_cpu_1thread_s <= limits.cpu_cap_s;
       row.predicted_crossover_n = crossover;
       row.verdict = cross.verdict;
@@ -375,6 +375,7 @@ OffloadRun read_offload_run(const std::string& dir) {
 OffloadAnalysis analyse_offload(const OffloadRun& run, const Profile& cpu_profile, const Profile& gpu_profile, const ValidationRun* gpu_run) {
   OffloadAnalysis a;
   std::map<std::string, OffloadErrorLevels> gpu_levels;  // by GPU kernel
+  const ResourceTable resources = gpu_run ? gpu_run->resource_table() : ResourceTable{};
   // (case label, n) → the measured medians.
   struct Measured {
     OffloadCase c;
@@ -401,7 +402,7 @@ OffloadAnalysis analyse_offload(const OffloadRun& run, const Profile& cpu_profil
         p.threads = threads;
         p.measured_cpu_s = mc, p.measured_gpu_s = mg;
         const BuiltinOffload pr = predict_builtin_offload(cpu_profile, gpu_profile, x.c.kernel, p.n,
-                                                          options_for(x.c, *parse_host_memory(memory), threads));
+                                                          options_for(x.c, *parse_host_memory(memory), threads), resources);
         p.predicted_cpu_s = pr.terms.cpu_s, p.predicted_gpu_s = pr.terms.gpu_s();
         p.measured_speedup = mc / mg, p.predicted_speedup = p.predicted_cpu_s / p.predicted_gpu_s;
         p.speedup_error = p.predicted_speedup / p.measured_speedup - 1;
@@ -449,7 +450,7 @@ OffloadAnalysis analyse_offload(const OffloadRun& run, const Profile& cpu_profil
     const OffloadOptions o = options_for(c.c, *parse_host_memory(c.memory), c.threads);
     const CrossoverResult pc = find_crossover(
         [&](double n) {
-          const OffloadTerms t = predict_builtin_offload(cpu_profile, gpu_profile, c.c.kernel, n, o).terms;
+          const OffloadTerms t = predict_builtin_offload(cpu_profile, gpu_profile, c.c.kernel, n, o, resources).terms;
           return t.cpu_s / t.gpu_s();
         },
         pts.front()->n, pts.back()->n, multiple);

@@ -47,8 +47,9 @@ struct OffloadPlanLimits {
 
 // The cases: mv, mm, dot, cg/1, cg/8, cg/64, cholesky, conv2d, blur, cosine.
 std::vector<OffloadCase> offload_cases();
-// Sizes per case around the predicted crossover (pinned copies, all threads), from `profile`.
-std::vector<OffloadPlanRow> offload_plan(const Profile& profile, const OffloadPlanLimits& limits = {});
+// Sizes per case around the predicted crossover (pinned copies, all threads), from `profile`;
+// `resources`: the compiled kernels' registers and shared memory (a recorded validation run's).
+std::vector<OffloadPlanRow> offload_plan(const Profile& profile, const OffloadPlanLimits& limits = {}, const ResourceTable& resources = {});
 
 struct OffloadMeasurement {
   OffloadCase c;
@@ -79,7 +80,7 @@ bool is_offload_run(const std::string& dir);  // DIR holds offload_measurements.
 
 // Measures the plan on GPU 0 (CUDA builds). Throws RuntimeFailure without a GPU. Writes the plan
 // into out_dir before measuring. Failed result checks go to `failures` (their times are not kept).
-OffloadRun run_offload_validation(const Profile& profile, const std::string& out_dir, const std::string& command, std::ostream* progress,
+OffloadRun run_offload_validation(const Profile& profile, const ResourceTable& resources, const std::string& out_dir, const std::string& command, std::ostream* progress,
                                   std::vector<std::string>& failures, double budget_s = 170);
 
 // ----------------------------------------------------------------------------- error levels
@@ -131,7 +132,8 @@ struct OffloadAnalysis {
 };
 
 // Predicts every measured point from the two profiles (CPU side from cpu_profile, GPU side from
-// gpu_profile); with `gpu_run` (a recorded GPU validation run), also the advisor's interval.
+// gpu_profile); with `gpu_run` (a recorded GPU validation run), its compiled resources and the
+// advisor's interval.
 OffloadAnalysis analyse_offload(const OffloadRun& run, const Profile& cpu_profile, const Profile& gpu_profile,
                                 const ValidationRun* gpu_run = nullptr);
 // offload_predictions.csv, offload_crossovers.csv, report.md into dir.
