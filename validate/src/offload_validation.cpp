@@ -455,7 +455,8 @@ OffloadAnalysis analyse_offload(const OffloadRun& run, const Profile& cpu_profil
         },
         pts.front()->n, pts.back()->n, multiple);
     if (!pc.crossings.empty()) c.predicted_n = pc.crossings.front().n, c.predicted_wins_above = pc.crossings.front().wins_above;
-    if (c.measured_n && c.predicted_n) c.error = *c.predicted_n / *c.measured_n - 1;
+    // Compared only where both cross the same way (the same side wins above).
+    if (c.measured_n && c.predicted_n && c.measured_wins_above == c.predicted_wins_above) c.error = *c.predicted_n / *c.measured_n - 1;
     a.crossovers.push_back(c);
   }
   const auto summarise = [&](bool all) {
