@@ -7,6 +7,7 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <ostream>
 #include <sstream>
 
@@ -16,6 +17,7 @@
 #include "perfmodel/model/benchmark_samples.hpp"
 #include "perfmodel/model/errors.hpp"
 #include "perfmodel/model/kernel_workload.hpp"
+#include "perfmodel/model/profile_io.hpp"
 #include "perfmodel/model/statistics.hpp"
 #include "perfmodel/predictors/communication.hpp"
 #include "perfmodel/predictors/cpu_compute.hpp"
@@ -112,14 +114,16 @@ std::string variants_script(const std::string& title) {
 }  // namespace
 
 SpeedupOutputs write_speedup(const std::string& dir, const Profile& profile, const std::string& profile_path, const ValidationRun* run,
-                             HostMemory memory) {
+                             HostMemory memory, const Profile* cpu_profile, const std::string& cpu_profile_path) {
   const GpuCalibration& gpu = profile.require_gpu();
-  if (!profile.cpu) throw InputError(profile_path + ": the profile has no cpu section: no CPU side to compare with");
+  const Profile& cpu_side = cpu_profile ? *cpu_profile : profile;
+  const std::string& cpu_path = cpu_profile ? cpu_profile_path : profile_path;
+  if (!cpu_side.cpu) throw InputError(cpu_path + ": the profile has no cpu section: no CPU side to compare with");
   make_directory(dir);
   if (!profile.pcie) throw InputError(profile_path + ": the profile has no pcie section: the copies of the offloaded runs cannot be predicted");
   const auto comm = std::make_unique<CommunicationPredictor>(profile);
   const ResourceTable resources = run ? run->resource_table() : ResourceTable{};
-  const auto cpu_measured = measured_cpu(profile, profile_path);
+  const auto cpu_measured = measured_cpu(cpu_side, cpu_path);
   std::map<std::pair<std::string, int>, double> gpu_measured;
   if (run)
     for (const KernelMeasurement& m : run->measurements)
@@ -137,7 +141,7 @@ SpeedupOutputs write_speedup(const std::string& dir, const Profile& profile, con
     SpeedupCurve c{cpu_kernel, gpu_kernel, {}, {}, {}};
     double lo = 0, hi = 0, multiple = 1;
     offload_size_range(cpu_kernel, lo, hi, multiple);
-    const auto terms = [&](double n) { return predict_builtin_offload(profile, profile, cpu_kernel, n, options, resources).terms; };
+    const auto terms = [&](double n) { return predict_builtin_offload(cpu_side, profile, cpu_kernel, n, options, resources).terms; };
     for (int i = 0; i <= 40; ++i) {
       const double n = std::max(lo, std::round(std::exp(std::log(lo) + (std::log(hi) - std::log(lo)) * i / 40.0) / multiple) * multiple);
       const OffloadTerms t = terms(n);
@@ -171,7 +175,7 @@ SpeedupOutputs write_speedup(const std::string& dir, const Profile& profile, con
   write_file_atomically(dir + "/crossovers.csv", crossovers.str());
   write_file_atomically(dir + "/speedup.gp", speedup_script("GPU (" + profile.provenance.device_name + ", kernel + " +
                                                                 to_string(memory) + " copies) vs its host CPU (" +
-                                                                profile.provenance.host_cpu + ", " + g(profile.cpu->cpu.logical_cpus) + " CPUs)",
+                                                                cpu_side.provenance.host_cpu + ", " + g(cpu_side.cpu->cpu.logical_cpus) + " CPUs)",
                                                             out.curves));
   render_gnuplot(dir, "speedup", PlotSize{1400, 800});
 
@@ -198,12 +202,13 @@ int plot_speedup(const Invocation& inv) {
   po::options_description options("perfmodel plot speedup options");
   options.add_options()("out,o", po::value<std::string>()->required(), "output directory (created if missing)")(
       "validation", po::value<std::string>(), "recorded validation run for the measured GPU points (default: the bundled H100 run)")(
-      "memory,m", po::value<std::string>()->default_value("pinned"), "host memory of the copies: pinned | pageable");
+      "memory,m", po::value<std::string>()->default_value("pinned"), "host memory of the copies: pinned | pageable")(
+      "cpu-profile", po::value<std::string>(), "profile for the CPU side (default: --profile); e.g. your CPU's beside the bundled GPU profile");
   add_profile_option(options);
   add_format_option(options);
   po::variables_map vm;
   if (!parse_or_help(inv,
-                     "usage: perfmodel plot speedup --out DIR [--validation RUN] [--memory pinned|pageable] [--profile P]\n\n"
+                     "usage: perfmodel plot speedup --out DIR [--validation RUN] [--memory pinned|pageable] [--profile P] [--cpu-profile C]\n\n"
                      "Writes DIR/speedup.{gp,svg,png} (CPU time / (GPU kernel + copies) over n for each reference kernel,\n"
                      "measured and predicted, crossover marked) and DIR/variants.{gp,svg,png} (effective bandwidth of each\n"
                      "kernel variant), with their CSV data.",
@@ -216,9 +221,22 @@ int plot_speedup(const Invocation& inv) {
   std::optional<ValidationRun> run;
   const std::string dir = vm.count("validation") ? vm["validation"].as<std::string>() : bundled_validation_dir();
   if (vm.count("validation") || std::filesystem::exists(dir + "/measurements.csv")) run = read_validation_run(dir);
-  const SpeedupOutputs out = write_speedup(vm["out"].as<std::string>(), loaded.profile, loaded.path, run ? &*run : nullptr, *memory);
+  if (!loaded.profile.gpu)
+    throw InputError((vm.count("profile") ? "--profile " : "the bundled profile ") + loaded.path + ": the profile has no gpu section" +
+                     (loaded.profile.cpu ? " — a CPU-only profile: give it as --cpu-profile beside a GPU profile" : ""));
+  std::optional<Profile> cpu_profile;
+  std::string cpu_path;
+  if (vm.count("cpu-profile")) cpu_path = vm["cpu-profile"].as<std::string>(), cpu_profile = load_profile(cpu_path);
+  const SpeedupOutputs out = write_speedup(vm["out"].as<std::string>(), loaded.profile, loaded.path, run ? &*run : nullptr, *memory,
+                                           cpu_profile ? &*cpu_profile : nullptr, cpu_path);
   Report report;
   add_profile_meta(report, loaded);
+  if (cpu_profile) {
+    report.meta.push_back({"cpu_profile", Cell(cpu_path)});
+    report.meta.push_back({"cpu_host", Cell(cpu_profile->provenance.host_name + " (" + cpu_profile->provenance.host_cpu + ")")});
+    if (cpu_profile->provenance.host_name != loaded.profile.provenance.host_name || cpu_profile->provenance.host_cpu != loaded.profile.provenance.host_cpu)
+      report.notes.push_back("warning: the CPU profile and the GPU profile come from different hosts");
+  }
   Table t{"speedup", {}};
   for (const SpeedupCurve& c : out.curves) {
     const auto& last = c.predicted.back();

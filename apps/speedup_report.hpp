@@ -25,7 +25,9 @@ struct SpeedupOutputs {
   std::size_t variant_points = 0;
 };
 
+// `profile` gives the GPU side and the copies; the CPU side comes from `cpu_profile` (its path
+// `cpu_profile_path`: its raw samples give the measured CPU points) when given, else from `profile`.
 SpeedupOutputs write_speedup(const std::string& dir, const Profile& profile, const std::string& profile_path, const ValidationRun* run,
-                             HostMemory memory);
+                             HostMemory memory, const Profile* cpu_profile = nullptr, const std::string& cpu_profile_path = "");
 
 }  // namespace perfmodel::cli

@@ -272,6 +272,10 @@ TEST(Offload, CpuOnlyProfileAsTheGpuOneIsAClearError) {
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("--gpu-profile " + path), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("CPU-only profile"), std::string::npos) << r.err;
+  // plot speedup too: the CPU-only profile as --profile is refused, naming it.
+  const Result plot = run({"plot", "speedup", "--out", temp("plot"), "--profile", path});
+  EXPECT_EQ(plot.code, 1);
+  EXPECT_NE(plot.err.find("CPU-only profile"), std::string::npos) << plot.err;
   // As the CPU one it is fine, paired with the bundled GPU profile; the output names both.
   const Result ok = run({"offload", "--kernel", "mv", "--n", "4096", "--cpu-profile", path, "--format", "json"});
   ASSERT_EQ(ok.code, 0) << ok.err;
