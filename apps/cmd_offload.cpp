@@ -387,7 +387,7 @@ int cmd_offload(const Invocation& inv) {
   if (!parse_or_help(inv,
                      "usage: perfmodel offload --kernel K --n N [--iterations I] [--threads T] [--memory pinned|pageable] [--sweep]\n"
                      "       perfmodel offload --workload FILE\n"
-                     "       (either with [--profile P] or [--cpu-profile C] [--gpu-profile G])\n\n"
+                     "       [--profile P] [--cpu-profile C] [--gpu-profile G]   (--profile: both sides; the others override one)\n\n"
                      "CPU or GPU? The CPU time, the GPU time (kernels + copies), the decision, the speedup with its uncertainty\n"
                      "and the term that decides it; the crossover n; for cg the break-even iteration count; chunked copy/compute\n"
                      "overlap; and the best CPU/GPU split of the work.",
