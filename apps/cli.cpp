@@ -13,6 +13,7 @@
 #include <ostream>
 
 #include "cli_common.hpp"
+#include "offload_cli.hpp"
 #include "perfmodel/model/atomic_file.hpp"
 #include "perfmodel/model/errors.hpp"
 #include "perfmodel/model/profile_io.hpp"
@@ -63,6 +64,8 @@ const char* kTopUsage =
     "  predict cpu          CPU time of a reference kernel (bandwidth curves + FMA ceiling + fitted efficiency)\n"
     "  predict kernel       GPU time of a reference kernel (workload descriptor + execution metrics + profile)\n"
     "  predict workload     GPU time of a kernel described in a YAML file (bytes, flops, accesses, launch)\n"
+    "  offload              CPU or GPU? CPU time vs GPU kernels + copies, decision with its uncertainty, crossover n,\n"
+    "                       CG's break-even iterations, chunked overlap and the best CPU/GPU split\n"
     "  tune                 the launch configuration the model predicts fastest, beside the measured optimum\n"
     "  validate             run the GPU reference kernels, predict each run, report the errors\n"
     "  report               one self-contained HTML page (+ Markdown) with the profile, plots, validation,\n"
@@ -224,7 +227,8 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
                                                             {"validate", cmd_validate},
                                                             {"tune", cmd_tune},
                                                             {"roofline", cmd_roofline},
-                                                            {"report", cmd_report}};
+                                                            {"report", cmd_report},
+                                                            {"offload", cmd_offload}};
     const auto it = commands.find(command);
     if (it == commands.end()) throw InputError("unknown command '" + command + "' (see perfmodel --help)");
     Invocation inv{std::vector<std::string>(args.begin() + 1, args.end()), command_line, out, err};

@@ -202,7 +202,10 @@ int cmd_report(const Invocation& inv) {
   page.heading("Speedup over the host CPU", 2);
   rows.clear();
   for (const SpeedupCurve& c : speed.curves)
-    rows.push_back({c.cpu_kernel, c.gpu_kernel, c.crossover_n > 0 ? format_number_short(c.crossover_n) : "none in range",
+    rows.push_back({c.cpu_kernel, c.gpu_kernel,
+                    c.crossover.crossings.empty() ? c.crossover.verdict
+                                                  : format_number_short(c.crossover.crossings.front().n) + " (" +
+                                                        (c.crossover.crossings.front().wins_above == "gpu" ? "GPU" : "CPU") + " wins above)",
                     format_number_short(c.predicted.back().second), std::to_string(c.measured.size())});
   page.figure("speedup/speedup.svg", "CPU time / (GPU kernel + pinned copies) over n: predicted (lines), measured (points), crossover dotted");
   page.table({"CPU kernel", "GPU kernel", "crossover n", "predicted speedup at the largest n", "measured points"}, rows);

@@ -1,6 +1,7 @@
 // perfmodel validate [--quick] [--only KERNEL]... --out DIR [--profile P]
 // perfmodel validate --from RECORDED_DIR --out DIR [--profile P]
 // perfmodel validate --suite generalisation ... (cmd_validate_generalisation.cpp)
+#include <algorithm>
 #include <ostream>
 
 #include "cli_common.hpp"
@@ -9,6 +10,8 @@
 #include "perfmodel/model/validation_data.hpp"
 #include "perfmodel/validate/analysis.hpp"
 #include "perfmodel/validate/plan.hpp"
+#include "offload_cli.hpp"
+#include "perfmodel/validate/offload_validation.hpp"
 #include "validation_report.hpp"
 
 namespace perfmodel::cli {
@@ -18,7 +21,7 @@ int cmd_validate_generalisation(const Invocation& inv, const po::variables_map& 
 int cmd_validate(const Invocation& inv) {
   po::options_description options("perfmodel validate options");
   options.add_options()("quick", "default launch configurations at two sizes per kernel, no configuration sweeps")(
-      "only", po::value<std::vector<std::string>>()->composing(), "validate only this kernel or family (repeatable)")(
+      "only", po::value<std::vector<std::string>>()->composing(), "validate only this kernel or family (repeatable); `offload`: the offload advisor (GPU offload vs CPU, host-timed)")(
       "from", po::value<std::string>(), "analyse a recorded run (its measurements.csv and resources.csv) instead of measuring")(
       "out,o", po::value<std::string>()->required(), "folder for measurements.csv, resources.csv, predictions.csv, report.md and the plots")(
       "suite", po::value<std::string>()->default_value("reference"),
@@ -41,6 +44,12 @@ int cmd_validate(const Invocation& inv) {
   if (vm.count("workloads")) throw InputError("--workloads applies to --suite generalisation only");
   const Format format = selected_format(vm);
   const std::string out_dir = vm["out"].as<std::string>();
+  // The offload advisor's validation (copies + kernels vs the CPU, host-timed): its own runner and files.
+  const auto only = vm.count("only") ? vm["only"].as<std::vector<std::string>>() : std::vector<std::string>{};
+  const bool offload = std::find(only.begin(), only.end(), "offload") != only.end();
+  if (offload && only.size() > 1) throw InputError("--only offload runs the offload validation on its own: drop the other --only names");
+  if (offload || (vm.count("from") && is_offload_run(vm["from"].as<std::string>())))
+    return validate_offload(inv, vm, format, out_dir);
   // The output folder and the profile are checked before anything is measured: a full run takes
   // minutes of GPU time.
   check_output_directory(out_dir, "--out");

@@ -1,11 +1,13 @@
 // perfmodel plot speedup --out DIR [--profile P] [--validation RUN] [--memory pinned|pageable]
 // GPU (kernel + copies) against CPU over n for each reference kernel, measured and predicted on
-// the same axes with the crossover marked; and S0's stepwise comparison of kernel variants
-// (naive → shared → optimised) as effective bandwidth.
+// the same axes with the crossovers marked by the side that wins above them (the predicted curve
+// and the crossovers are the offload advisor's, perfmodel/predictors/offload.hpp); and S0's
+// stepwise comparison of kernel variants (naive → shared → optimised) as effective bandwidth.
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <ostream>
 #include <sstream>
 
@@ -15,6 +17,7 @@
 #include "perfmodel/model/benchmark_samples.hpp"
 #include "perfmodel/model/errors.hpp"
 #include "perfmodel/model/kernel_workload.hpp"
+#include "perfmodel/model/profile_io.hpp"
 #include "perfmodel/model/statistics.hpp"
 #include "perfmodel/predictors/communication.hpp"
 #include "perfmodel/predictors/cpu_compute.hpp"
@@ -25,11 +28,6 @@ namespace perfmodel::cli {
 namespace {
 
 const auto g = plot_number;
-
-// The GPU kernel each CPU reference kernel is compared with (the seeds' optimised variant).
-const std::vector<std::pair<std::string, std::string>> kPairs = {
-    {"mv", "mv-opt"}, {"mm", "mm-opt"},         {"dot", "dot"},       {"cg", "cg"},
-    {"cholesky", "cholesky-opt"}, {"conv2d", "conv2d-shared"}, {"blur", "blur"}, {"cosine", "cosine"}};
 
 // The stepwise variant comparisons (S0 Figures 4.x, 5.x): naive → shared → optimised.
 const std::vector<std::pair<std::string, std::vector<std::string>>> kVariants = {
@@ -54,14 +52,6 @@ std::map<std::pair<std::string, int>, double> measured_cpu(const Profile& profil
   return out;
 }
 
-double copies_s(const CommunicationPredictor* comm, const GpuWorkload& w, HostMemory memory) {
-  if (!comm) return 0;
-  std::vector<Transfer> t;
-  if (w.h2d_bytes > 0) t.push_back({{Direction::h2d, memory}, static_cast<std::uint64_t>(w.h2d_bytes)});
-  if (w.d2h_bytes > 0) t.push_back({{Direction::d2h, memory}, static_cast<std::uint64_t>(w.d2h_bytes)});
-  return t.empty() ? 0 : comm->predict(t).total_seconds;
-}
-
 std::string speedup_script(const std::string& title, const std::vector<SpeedupCurve>& curves) {
   std::ostringstream s;
   s << "# perfmodel plot speedup — CPU time / GPU time (kernel + host copies) over n, one panel per kernel.\n"
@@ -76,16 +66,19 @@ std::string speedup_script(const std::string& title, const std::vector<SpeedupCu
   for (const SpeedupCurve& c : curves) {
     s << "set title " << gnuplot_quote(c.cpu_kernel + " (GPU: " + c.gpu_kernel + ")") << " font ',10'\n"
       << "set xlabel " << gnuplot_quote(size_meaning(c.cpu_kernel)) << " font ',8'\n"
-      << "unset arrow\n";
-    if (c.crossover_n > 0)
-      s << "set arrow from " << g(c.crossover_n) << ", graph 0 to " << g(c.crossover_n)
-        << ", graph 1 nohead dt 3 lc rgb '#555555'\n";
+      << "unset arrow\nunset label\n";
+    for (const Crossing& x : c.crossover.crossings)
+      s << "set arrow from " << g(x.n) << ", graph 0 to " << g(x.n) << ", graph 1 nohead dt 3 lc rgb '#555555'\n"
+        << "set label '" << (x.wins_above == "gpu" ? "GPU" : "CPU") << " wins above' at " << g(x.n) << ", graph 0.06 left offset 0.5,0 font ',7'\n";
+    if (c.crossover.crossings.empty())
+      s << "set label '" << (c.crossover.verdict.rfind("GPU always", 0) == 0 ? "GPU wins throughout" : "CPU wins throughout")
+        << "' at graph 0.5, graph 0.06 center font ',7'\n";
     s << "plot 1 with lines lc rgb '#aaaaaa' notitle, "
       << "'speedup_predicted.csv' skip 1 using (strcol(1) eq " << gnuplot_quote(c.cpu_kernel)
       << " ? $3 : 1/0):4 with lines lw 2 lc rgb '#000000' title 'predicted', "
       << "'speedup_measured.csv' skip 1 using (strcol(1) eq " << gnuplot_quote(c.cpu_kernel)
       << " ? $3 : 1/0):4 with points pt 7 ps 0.9 lc rgb '#000000' title 'measured'"
-      << (c.crossover_n > 0 ? ", 1/0 with lines dt 3 lc rgb '#555555' title " + gnuplot_quote("crossover n = " + g(std::round(c.crossover_n))) : "")
+      << (c.crossover.crossings.empty() ? "" : ", 1/0 with lines dt 3 lc rgb '#555555' title " + gnuplot_quote("crossover n = " + g(std::round(c.crossover.crossings.front().n))))
       << "\n";
   }
   s << "unset multiplot\n";
@@ -121,14 +114,16 @@ std::string variants_script(const std::string& title) {
 }  // namespace
 
 SpeedupOutputs write_speedup(const std::string& dir, const Profile& profile, const std::string& profile_path, const ValidationRun* run,
-                             HostMemory memory) {
+                             HostMemory memory, const Profile* cpu_profile, const std::string& cpu_profile_path) {
   const GpuCalibration& gpu = profile.require_gpu();
-  if (!profile.cpu) throw InputError(profile_path + ": the profile has no cpu section: no CPU side to compare with");
+  const Profile& cpu_side = cpu_profile ? *cpu_profile : profile;
+  const std::string& cpu_path = cpu_profile ? cpu_profile_path : profile_path;
+  if (!cpu_side.cpu) throw InputError(cpu_path + ": the profile has no cpu section: no CPU side to compare with");
   make_directory(dir);
-  std::unique_ptr<CommunicationPredictor> comm;
-  if (profile.pcie) comm = std::make_unique<CommunicationPredictor>(profile);
+  if (!profile.pcie) throw InputError(profile_path + ": the profile has no pcie section: the copies of the offloaded runs cannot be predicted");
+  const auto comm = std::make_unique<CommunicationPredictor>(profile);
   const ResourceTable resources = run ? run->resource_table() : ResourceTable{};
-  const auto cpu_measured = measured_cpu(profile, profile_path);
+  const auto cpu_measured = measured_cpu(cpu_side, cpu_path);
   std::map<std::pair<std::string, int>, double> gpu_measured;
   if (run)
     for (const KernelMeasurement& m : run->measurements)
@@ -139,43 +134,40 @@ SpeedupOutputs write_speedup(const std::string& dir, const Profile& profile, con
   std::ostringstream predicted, measured, crossovers;
   predicted << "cpu_kernel,gpu_kernel,n,speedup,cpu_s,gpu_s,copies_s\n";
   measured << "cpu_kernel,gpu_kernel,n,speedup,cpu_s,gpu_s,copies_s\n";
-  crossovers << "cpu_kernel,gpu_kernel,crossover_n\n";
-  for (const auto& [cpu_kernel, gpu_kernel] : kPairs) {
-    const GpuKernelSpec& spec = gpu_kernel_spec(gpu_kernel);
-    SpeedupCurve c{cpu_kernel, gpu_kernel, 0, {}, {}};
-    const double lo = spec.min_n, hi = spec.max_n;
-    double prev_n = 0, prev_s = 0;
+  crossovers << "cpu_kernel,gpu_kernel,crossover_n,wins_above,verdict\n";
+  OffloadOptions options;
+  options.memory = memory;
+  for (const auto& [cpu_kernel, gpu_kernel] : offload_kernel_pairs()) {
+    SpeedupCurve c{cpu_kernel, gpu_kernel, {}, {}, {}};
+    double lo = 0, hi = 0, multiple = 1;
+    offload_size_range(cpu_kernel, lo, hi, multiple);
+    const auto terms = [&](double n) { return predict_builtin_offload(cpu_side, profile, cpu_kernel, n, options, resources).terms; };
     for (int i = 0; i <= 40; ++i) {
-      double n = std::exp(std::log(lo) + (std::log(hi) - std::log(lo)) * i / 40.0);
-      n = std::max(lo, std::round(n / spec.n_multiple) * spec.n_multiple);
-      const KernelConfig cfg = default_config(spec, n);
-      if (!config_problem(spec, n, cfg).empty()) continue;
-      const GpuWorkload w = describe_gpu_kernel(gpu_kernel, n, cfg, resources, gpu.device.l2_cache_bytes);
-      // The inputs' copies to the device pass through the L2 and leave it dirty, as the measured
-      // runs' L2 flush does.
-      const double tg = predict_gpu(gpu, w, dirty_l2_where_measured(gpu)).seconds, tc = copies_s(comm.get(), w, memory);
-      const double tcpu = predict_cpu(profile, cpu_kernel, n).seconds;
-      const double s = tcpu / (tg + tc);
+      const double n = std::max(lo, std::round(std::exp(std::log(lo) + (std::log(hi) - std::log(lo)) * i / 40.0) / multiple) * multiple);
+      const OffloadTerms t = terms(n);
+      const double s = t.cpu_s / t.gpu_s();
       c.predicted.push_back({n, s});
-      predicted << cpu_kernel << ',' << gpu_kernel << ',' << g(n) << ',' << g(s) << ',' << g(tcpu) << ',' << g(tg) << ',' << g(tc) << "\n";
-      if (prev_n > 0 && c.crossover_n == 0 && (prev_s - 1) * (s - 1) < 0) {  // log-linear interpolation of the crossing
-        const double u = std::log(prev_s) / (std::log(prev_s) - std::log(s));
-        c.crossover_n = std::exp(std::log(prev_n) + u * (std::log(n) - std::log(prev_n)));
-      }
-      prev_n = n, prev_s = s;
+      predicted << cpu_kernel << ',' << gpu_kernel << ',' << g(n) << ',' << g(s) << ',' << g(t.cpu_s) << ',' << g(t.kernels_s) << ','
+                << g(t.h2d_s + t.d2h_s) << "\n";
     }
+    c.crossover = find_crossover([&](double n) {
+      const OffloadTerms t = terms(n);
+      return t.cpu_s / t.gpu_s();
+    }, lo, hi, multiple);
     for (const auto& [key, tg] : gpu_measured) {
       if (key.first != gpu_kernel) continue;
       const auto cpu = cpu_measured.find({cpu_kernel, key.second});
       if (cpu == cpu_measured.end()) continue;
-      const GpuWorkload w = describe_gpu_kernel(gpu_kernel, key.second, default_config(spec, key.second),
-                                                resources, gpu.device.l2_cache_bytes);
-      const double tc = copies_s(comm.get(), w, memory), s = cpu->second / (tg + tc);
+      const double tc = comm->predict(offload_copies_in(cpu_kernel, key.second, memory)).total_seconds +
+                        comm->predict(offload_copies_out(cpu_kernel, key.second, memory)).total_seconds;
+      const double s = cpu->second / (tg + tc);
       c.measured.push_back({static_cast<double>(key.second), s});
       measured << cpu_kernel << ',' << gpu_kernel << ',' << key.second << ',' << g(s) << ',' << g(cpu->second) << ',' << g(tg) << ','
                << g(tc) << "\n";
     }
-    crossovers << cpu_kernel << ',' << gpu_kernel << ',' << g(c.crossover_n) << "\n";
+    if (c.crossover.crossings.empty()) crossovers << cpu_kernel << ',' << gpu_kernel << ",,,\"" << c.crossover.verdict << "\"\n";
+    for (const Crossing& x : c.crossover.crossings)
+      crossovers << cpu_kernel << ',' << gpu_kernel << ',' << g(x.n) << ',' << x.wins_above << ",\"" << c.crossover.verdict << "\"\n";
     out.curves.push_back(std::move(c));
   }
   write_file_atomically(dir + "/speedup_predicted.csv", predicted.str());
@@ -183,7 +175,7 @@ SpeedupOutputs write_speedup(const std::string& dir, const Profile& profile, con
   write_file_atomically(dir + "/crossovers.csv", crossovers.str());
   write_file_atomically(dir + "/speedup.gp", speedup_script("GPU (" + profile.provenance.device_name + ", kernel + " +
                                                                 to_string(memory) + " copies) vs its host CPU (" +
-                                                                profile.provenance.host_cpu + ", " + g(profile.cpu->cpu.logical_cpus) + " CPUs)",
+                                                                cpu_side.provenance.host_cpu + ", " + g(cpu_side.cpu->cpu.logical_cpus) + " CPUs)",
                                                             out.curves));
   render_gnuplot(dir, "speedup", PlotSize{1400, 800});
 
@@ -210,12 +202,13 @@ int plot_speedup(const Invocation& inv) {
   po::options_description options("perfmodel plot speedup options");
   options.add_options()("out,o", po::value<std::string>()->required(), "output directory (created if missing)")(
       "validation", po::value<std::string>(), "recorded validation run for the measured GPU points (default: the bundled H100 run)")(
-      "memory,m", po::value<std::string>()->default_value("pinned"), "host memory of the copies: pinned | pageable");
+      "memory,m", po::value<std::string>()->default_value("pinned"), "host memory of the copies: pinned | pageable")(
+      "cpu-profile", po::value<std::string>(), "profile for the CPU side (default: --profile); e.g. your CPU's beside the bundled GPU profile");
   add_profile_option(options);
   add_format_option(options);
   po::variables_map vm;
   if (!parse_or_help(inv,
-                     "usage: perfmodel plot speedup --out DIR [--validation RUN] [--memory pinned|pageable] [--profile P]\n\n"
+                     "usage: perfmodel plot speedup --out DIR [--validation RUN] [--memory pinned|pageable] [--profile P] [--cpu-profile C]\n\n"
                      "Writes DIR/speedup.{gp,svg,png} (CPU time / (GPU kernel + copies) over n for each reference kernel,\n"
                      "measured and predicted, crossover marked) and DIR/variants.{gp,svg,png} (effective bandwidth of each\n"
                      "kernel variant), with their CSV data.",
@@ -226,28 +219,43 @@ int plot_speedup(const Invocation& inv) {
   check_output_directory(out_dir, "--out");
   require_gnuplot();
   const LoadedProfile loaded = load_selected_profile(vm);
-  loaded.gpu();
-  loaded.cpu();  // the CPU side of the comparison
+  if (!loaded.profile.gpu)
+    throw InputError((vm.count("profile") ? "--profile " : "the bundled profile ") + loaded.path + ": the profile has no gpu section" +
+                     (loaded.profile.cpu ? " — a CPU-only profile: give it as --cpu-profile beside a GPU profile" : ""));
+  std::optional<Profile> cpu_profile;
+  std::string cpu_path;
+  if (vm.count("cpu-profile")) cpu_path = vm["cpu-profile"].as<std::string>(), cpu_profile = load_profile(cpu_path);
+  if (!cpu_profile) loaded.cpu();  // the CPU side of the comparison
   const auto memory = parse_host_memory(vm["memory"].as<std::string>());
   if (!memory) throw InputError("--memory: '" + vm["memory"].as<std::string>() + "' is not pinned or pageable");
   std::optional<ValidationRun> run;
   const std::string dir = vm.count("validation") ? vm["validation"].as<std::string>() : bundled_validation_dir();
   if (vm.count("validation") || std::filesystem::exists(dir + "/measurements.csv")) run = read_validation_run(dir);
   StagedDirectory stage(out_dir, "--out");
-  const SpeedupOutputs out = write_speedup(stage.path(), loaded.profile, loaded.path, run ? &*run : nullptr, *memory);
+  const SpeedupOutputs out = write_speedup(stage.path(), loaded.profile, loaded.path, run ? &*run : nullptr, *memory,
+                                           cpu_profile ? &*cpu_profile : nullptr, cpu_path);
   stage.publish();
   Report report;
   add_profile_meta(report, loaded);
+  if (cpu_profile) {
+    report.meta.push_back({"cpu_profile", Cell(cpu_path)});
+    report.meta.push_back({"cpu_host", Cell(cpu_profile->provenance.host_name + " (" + cpu_profile->provenance.host_cpu + ")")});
+    if (cpu_profile->provenance.host_name != loaded.profile.provenance.host_name || cpu_profile->provenance.host_cpu != loaded.profile.provenance.host_cpu)
+      report.notes.push_back("warning: the CPU profile and the GPU profile come from different hosts");
+  }
   Table t{"speedup", {}};
   for (const SpeedupCurve& c : out.curves) {
     const auto& last = c.predicted.back();
+    const bool any = !c.crossover.crossings.empty();
     t.rows.push_back({{"cpu_kernel", Cell(c.cpu_kernel)}, {"gpu_kernel", Cell(c.gpu_kernel)},
-                      {"crossover_n", Cell(c.crossover_n)}, {"largest_n", Cell(last.first)},
+                      {"crossover_n", any ? Cell(c.crossover.crossings.front().n) : Cell(nullptr)},
+                      {"wins_above", any ? Cell(c.crossover.crossings.front().wins_above) : Cell(nullptr)},
+                      {"verdict", Cell(c.crossover.verdict)}, {"largest_n", Cell(last.first)},
                       {"predicted_speedup_there", Cell(last.second)},
                       {"measured_points", Cell(static_cast<std::int64_t>(c.measured.size()))}});
   }
   report.tables.push_back(t);
-  report.notes.push_back("crossover_n 0: the predicted speedup does not cross 1 over the sizes drawn");
+  report.notes.push_back("predicted: the offload advisor's model (perfmodel offload): CPU reference kernel vs copies in + kernels + copies out; crossover_n null: no crossing over the sizes drawn (verdict says which side wins)");
   report.notes.push_back("measured speedup = measured CPU time / (measured GPU kernel time + predicted copy time)");
   report.notes.push_back("wrote " + vm["out"].as<std::string>() + "/{speedup,variants}.{gp,svg,png} with their CSV data");
   render(report, format, inv.out);

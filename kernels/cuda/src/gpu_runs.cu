@@ -711,3 +711,6 @@ std::vector<PhaseInfo> ReferenceRunner::all_resources() {
 }
 
 }  // namespace perfmodel::gpu
+
+// The offloaded operations (copies + kernels + copies, host-timed) of `perfmodel validate --only offload`.
+#include "offload_runs.cuh"

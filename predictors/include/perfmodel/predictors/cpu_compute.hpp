@@ -7,7 +7,10 @@
 // set and thread count; T_compute its measured FP32 FMA ceiling (serial part at one thread).
 // efficiency_k(W) is the kernel's efficiency curve, measured at its fit sizes (S0 §3.5.1
 // generalised: S0 fitted an effective bandwidth per kernel against n; here the machine's curves
-// carry the hierarchy and the kernel carries its efficiency against them).
+// carry the hierarchy and the kernel carries its efficiency against them). Below the smallest
+// fitted working set the synchronisation is paid as measured and only the work keeps the
+// efficiency measured there: T = regions·dispatch + max(T_mem, T_compute) / e_work, e_work =
+// R0 / (M0 − S0) at that size (equal to the form above at that size; see cpu_compute.cpp).
 #include <string>
 
 #include "perfmodel/model/kernel_workload.hpp"
@@ -32,5 +35,9 @@ struct CpuPrediction {
 // Throws InputError for an unknown kernel, n < 1, threads < 1, or a profile without the cpu
 // section or without a fitted model for the kernel.
 CpuPrediction predict_cpu(const Profile& profile, const std::string& kernel, double n, double threads = 0 /* all measured */);
+// The same for a given workload of the kernel's code (e.g. CG with another iteration count): its
+// fitted efficiency curve, read at the workload's working set.
+CpuPrediction predict_cpu(const Profile& profile, const std::string& kernel, double n, const CpuWorkload& workload,
+                          double threads = 0);
 
 }  // namespace perfmodel

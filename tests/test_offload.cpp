@@ -1,0 +1,438 @@
+// The offload advisor: decisions, crossovers, break-even, overlap and split on synthetic profiles
+// computed by hand; bad input; the offload validation's files and analysis on a synthetic run.
+#include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "cli.hpp"
+#include "perfmodel/model/errors.hpp"
+#include "perfmodel/model/profile_io.hpp"
+#include "perfmodel/model/validation_data.hpp"
+#include "perfmodel/predictors/offload.hpp"
+#include "perfmodel/validate/offload_validation.hpp"
+
+using namespace perfmodel;
+
+namespace {
+
+struct Result {
+  int code;
+  std::string out, err;
+};
+
+Result run(const std::vector<std::string>& args) {
+  std::ostringstream out, err;
+  const int code = cli::run(args, out, err);
+  return {code, out.str(), err.str()};
+}
+
+std::string bundled() { return std::string(PERFMODEL_TEST_DATA_DIR) + "/profiles/nvidia-h100-80gb-hbm3.yaml"; }
+
+// A synthetic machine: CPU reads at 10 GB/s, writes at 5 GB/s (any working set, any threads),
+// 100 GFLOP/s FP32 and 50 FP64 per thread count row, no dispatch cost; copies take
+// 10 µs + bytes / 25 GB/s (h2d) and 10 µs + bytes / 20 GB/s (d2h), pinned.
+Profile synthetic() {
+  Profile p;
+  p.provenance.device_name = "Synthetic GPU";
+  p.provenance.host_name = "synthetic";
+  p.provenance.host_cpu = "Synthetic CPU";
+  p.pcie = PcieCalibration{};
+  for (auto [dir, rate] : {std::pair{Direction::h2d, 25e9}, std::pair{Direction::d2h, 20e9}}) {
+    TransferCurve c;
+    c.min_bytes = 4, c.max_bytes = 1e9;
+    c.segments = {{0, INFINITY, 10e-6, 1.0 / rate, 0, 10, 0.01, 0.02}};
+    c.fit.sizes = 10, c.fit.mean_rel_error = 0.01, c.fit.max_rel_error = 0.02;
+    p.pcie->curves[{dir, HostMemory::pinned}] = c;
+  }
+  CpuCalibration cpu;
+  cpu.bandwidth["read"].columns = {"threads", "working_set_bytes", "Bps"};
+  cpu.bandwidth["write"].columns = cpu.bandwidth["read"].columns;
+  for (double t : {1.0, 16.0})
+    for (double ws : {1e3, 1e12}) cpu.bandwidth["read"].rows.push_back({t, ws, 10e9}), cpu.bandwidth["write"].rows.push_back({t, ws, 5e9});
+  cpu.compute.columns = {"threads", "fp32_flops", "fp64_flops"};
+  cpu.compute.rows = {{1, 100e9, 50e9}, {16, 100e9, 50e9}};
+  p.cpu = cpu;
+  return p;
+}
+
+CpuSide signature_of(double read, double written, double flops32) {
+  CpuSide s;
+  s.kind = CpuSide::Kind::signature;
+  s.signature.bytes_read = read, s.signature.bytes_written = written, s.signature.flops_fp32 = flops32;
+  s.signature.working_set_bytes = read + written;
+  s.signature.threads = 16;
+  return s;
+}
+
+std::string temp(const std::string& name) { return ::testing::TempDir() + "/offload_" + name; }
+
+void write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+
+}  // namespace
+
+// ----------------------------------------------------------------------------- by hand
+
+TEST(Offload, SignatureTimeIsTheRooflineByHand) {
+  const Profile p = synthetic();
+  // 1 GB read at 10 GB/s + 0.5 GB written at 5 GB/s = 0.2 s; 1e9 flops at 100 GFLOP/s = 0.01 s.
+  const CpuSideTime t = cpu_side_time(p, signature_of(1e9, 0.5e9, 1e9));
+  EXPECT_NEAR(t.seconds, 0.2, 1e-12);
+  EXPECT_EQ(t.bound, "memory");
+  EXPECT_TRUE(t.lower_bound);
+  CpuSide fp64 = signature_of(0, 0, 0);
+  fp64.signature.flops_fp64 = 5e9;  // at 50 GFLOP/s: 0.1 s
+  fp64.signature.efficiency = 0.5;  // → 0.2 s
+  const CpuSideTime t64 = cpu_side_time(p, fp64);
+  EXPECT_NEAR(t64.seconds, 0.2, 1e-12);
+  EXPECT_FALSE(t64.lower_bound);
+}
+
+TEST(Offload, DecisionAndIntervalByHand) {
+  OffloadTerms t;
+  t.cpu_s = 3e-3, t.kernels_s = 1e-3, t.h2d_s = 0.5e-3, t.d2h_s = 0.5e-3;  // GPU 2 ms: speedup 1.5
+  OffloadErrorLevels e;
+  e.cpu = 0.1, e.gpu = 0.2, e.copies = 0.05;
+  const OffloadDecision d = decide_offload(t, e);
+  EXPECT_EQ(d.decision, "gpu");
+  EXPECT_NEAR(d.speedup, 1.5, 1e-12);
+  EXPECT_NEAR(d.speedup_low, 3e-3 * 0.9 / (1e-3 * 1.2 + 1e-3 * 1.05), 1e-12);  // 1.2
+  ASSERT_TRUE(d.speedup_high);
+  EXPECT_NEAR(*d.speedup_high, 3e-3 * 1.1 / (1e-3 * 0.8 + 1e-3 * 0.95), 1e-12);
+  EXPECT_TRUE(d.firm);
+  EXPECT_EQ(d.dominant, "GPU kernels");
+  // Copies alone over the CPU time: the CPU, and the copies are the reason.
+  t.cpu_s = 0.8e-3;
+  const OffloadDecision c = decide_offload(t, e);
+  EXPECT_EQ(c.decision, "cpu");
+  EXPECT_EQ(c.dominant, "copies");
+  EXPECT_NE(c.reason.find("copies alone"), std::string::npos);
+  // A tie goes to the CPU (Listing 4.18's <=); a roofline CPU time has no upper end.
+  t.cpu_s = 2e-3;
+  t.cpu_lower_bound = true;
+  const OffloadDecision tie = decide_offload(t, e);
+  EXPECT_EQ(tie.decision, "cpu");
+  EXPECT_FALSE(tie.speedup_high);
+  EXPECT_FALSE(tie.firm);
+}
+
+TEST(Offload, CrossoverOfSyntheticProfileByHand) {
+  // CPU: 4n² bytes at 10 GB/s; GPU: the same bytes up at 25 GB/s + 10 µs, no kernel time.
+  // 4n²(1/10e9 − 1/25e9) = 10e-6  →  n = sqrt(10e-6 / (4 · 6e-11)) = 204.12.
+  const Profile p = synthetic();
+  const CommunicationPredictor comm(p);
+  const auto speedup = [&](double n) {
+    const double cpu = cpu_side_time(p, signature_of(4 * n * n, 0, 0)).seconds;
+    return cpu / comm.predict(Transfer{{Direction::h2d, HostMemory::pinned}, static_cast<std::uint64_t>(4 * n * n)}).seconds;
+  };
+  const CrossoverResult r = find_crossover(speedup, 8, 4096, 1);
+  ASSERT_EQ(r.crossings.size(), 1u);
+  EXPECT_NEAR(r.crossings[0].n, std::sqrt(10e-6 / (4 * 6e-11)), 0.5);
+  EXPECT_EQ(r.crossings[0].wins_above, "gpu");
+  EXPECT_EQ(r.crossings[0].n_below, 204);
+  EXPECT_EQ(r.crossings[0].n_above, 205);
+  ASSERT_TRUE(r.gpu_from_n());
+  // In multiples of 64 the bracketing sizes are 192 and 256.
+  const CrossoverResult m = find_crossover(speedup, 64, 4096, 64);
+  ASSERT_EQ(m.crossings.size(), 1u);
+  EXPECT_EQ(m.crossings[0].n_below, 192);
+  EXPECT_EQ(m.crossings[0].n_above, 256);
+  // No crossing in range: said in words, and no number.
+  const CrossoverResult never = find_crossover(speedup, 8, 128, 1);
+  EXPECT_TRUE(never.crossings.empty());
+  EXPECT_EQ(never.verdict, "GPU never wins in [8, 128]");
+  EXPECT_FALSE(never.gpu_from_n());
+  const CrossoverResult always = find_crossover(speedup, 256, 4096, 1);
+  EXPECT_EQ(always.verdict, "GPU always wins in [256, 4096]");
+  ASSERT_TRUE(always.gpu_from_n());
+  EXPECT_EQ(*always.gpu_from_n(), 256);
+}
+
+TEST(Offload, BreakEvenIterationsByHand) {
+  // CPU: 1 ms per iteration; GPU: 10 ms of copies + 0.2 ms per iteration → wins from 10/0.8 = 12.5, i.e. 13.
+  const auto terms = [](int i) {
+    OffloadTerms t;
+    t.cpu_s = 1e-3 * i;
+    t.h2d_s = 10e-3;
+    t.kernels_s = 0.2e-3 * i;
+    return t;
+  };
+  const ReuseResult r = reuse_break_even(terms);
+  ASSERT_TRUE(r.break_even_iterations);
+  EXPECT_EQ(*r.break_even_iterations, 13);
+  EXPECT_NEAR(r.cpu_per_iteration_s, 1e-3, 1e-15);
+  EXPECT_NEAR(r.gpu_fixed_s, 10e-3, 1e-15);
+  // A GPU iteration slower than the CPU's: never, and no number.
+  const ReuseResult never = reuse_break_even([](int i) {
+    OffloadTerms t;
+    t.cpu_s = 1e-3 * i;
+    t.h2d_s = 10e-3;
+    t.kernels_s = 2e-3 * i;
+    return t;
+  });
+  EXPECT_FALSE(never.break_even_iterations);
+  EXPECT_NE(never.verdict.find("never"), std::string::npos);
+}
+
+TEST(Offload, SplitBalancesTheTwoSidesByHand) {
+  // T_cpu(f) = 4 f, T_gpu(g) = 1 g (no fixed costs): balance at 4f = 1 − f → f = 0.2, 0.8 s; alone: 1 s.
+  const SplitResult s = split_work([](double f) { return 4 * f; }, [](double g) { return g; });
+  EXPECT_NEAR(s.cpu_fraction, 0.2, 1e-9);
+  EXPECT_NEAR(s.split_s, 0.8, 1e-9);
+  EXPECT_NEAR(s.best_alone_s, 1.0, 1e-12);
+  EXPECT_NEAR(s.saved_fraction, 0.2, 1e-9);
+  // A GPU fixed cost larger than the CPU's whole time: no split, the CPU alone.
+  const SplitResult none = split_work([](double f) { return 4 * f; }, [](double g) { return g > 0 ? 5 + g : 0.0; });
+  EXPECT_EQ(none.cpu_fraction, 1);
+  EXPECT_EQ(none.saved_s, 0);
+}
+
+TEST(Offload, ChunkedOverlapByHand) {
+  Profile p = synthetic();
+  p.gpu = GpuCalibration{};
+  OverlapCalibration o;
+  o.copy_engines = 2;
+  p.gpu->overlap = o;
+  // 25 MB up (10 µs + 1 ms), a 1 ms kernel, 20 MB down (10 µs + 1 ms): serial 3.02 ms. In k
+  // chunks: fixed 0 + (h + kc + d) + (k − 1)·max(h, kc, d), h = 10 µs + 1 ms/k, kc = 1 ms/k.
+  const std::vector<Transfer> in = {{{Direction::h2d, HostMemory::pinned}, 25000000}};
+  const std::vector<Transfer> out = {{{Direction::d2h, HostMemory::pinned}, 20000000}};
+  const OverlapResult r = chunked_overlap(p, {}, in, out, 1e-3, HostMemory::pinned);
+  ASSERT_TRUE(r.possible);
+  EXPECT_NEAR(r.serial_s, 3.02e-3, 1e-9);
+  double best = r.serial_s;
+  for (int k = 2; k <= 64; k *= 2) {
+    const double h = 10e-6 + 1e-3 / k, kc = 1e-3 / k, d = 10e-6 + 1e-3 / k;
+    best = std::min(best, h + kc + d + (k - 1) * std::max({h, kc, d}));
+  }
+  EXPECT_NEAR(r.overlapped_s, best, 1e-9);
+  EXPECT_LT(r.overlapped_s, 1.5e-3);
+  // Pageable copies do not overlap.
+  const OverlapResult pageable = chunked_overlap(p, {}, in, out, 1e-3, HostMemory::pageable);
+  EXPECT_FALSE(pageable.possible);
+  EXPECT_NE(pageable.why_not.find("pin"), std::string::npos);
+}
+
+// ----------------------------------------------------------------------------- built-in kernels
+
+TEST(Offload, BuiltinTermsAreThePredictorsOwn) {
+  const Profile p = load_profile(bundled());
+  OffloadOptions o;
+  const BuiltinOffload mv = predict_builtin_offload(p, p, "mv", 4096, o);
+  const CommunicationPredictor comm(p);
+  EXPECT_NEAR(mv.terms.h2d_s, comm.predict(mv_transfers(4096, HostMemory::pinned)).transfers[0].seconds +
+                                  comm.predict(mv_transfers(4096, HostMemory::pinned)).transfers[1].seconds, 1e-12);
+  EXPECT_GT(mv.terms.kernels_s, 0);
+  EXPECT_GT(mv.terms.cpu_s, 0);
+  // CG: more iterations cost more on both sides; A is uploaded once whatever the count.
+  o.iterations = 1;
+  const BuiltinOffload cg1 = predict_builtin_offload(p, p, "cg", 2048, o);
+  o.iterations = 64;
+  const BuiltinOffload cg64 = predict_builtin_offload(p, p, "cg", 2048, o);
+  EXPECT_EQ(cg1.terms.h2d_s, cg64.terms.h2d_s);
+  EXPECT_GT(cg64.terms.kernels_s, 10 * cg1.terms.kernels_s);
+  EXPECT_GT(cg64.terms.cpu_s, 30 * cg1.terms.cpu_s);
+  o.iterations = 0;
+  EXPECT_THROW(predict_builtin_offload(p, p, "cg", 2048, o), InputError);
+}
+
+TEST(Offload, PlanBracketsThePredictedCrossover) {
+  const Profile p = load_profile(bundled());
+  const OffloadPlanLimits limits;
+  const ResourceTable resources = read_validation_run(std::string(PERFMODEL_TEST_DATA_DIR) + "/validation/nvidia-h100-80gb-hbm3").resource_table();
+  const std::vector<OffloadPlanRow> plan = offload_plan(p, limits, resources);  // as the GPU run plans it
+  write_offload_plan(temp("plan"), plan, p.provenance);  // readable: the order a run measures in
+  std::map<std::string, std::vector<const OffloadPlanRow*>> by;
+  for (const OffloadPlanRow& r : plan) by[r.c.label()].push_back(&r);
+  EXPECT_EQ(by.size(), offload_cases().size());
+  for (const auto& [label, rows] : by) {
+    EXPECT_GE(rows.size(), 8u) << label;
+    for (const auto* r : rows) EXPECT_LE(r->predicted_cpu_s, limits.cpu_cap_s) << label << " n=" << r->n;
+    if (rows.front()->predicted_crossover_n) {  // some sizes on each side
+      const double x = *rows.front()->predicted_crossover_n;
+      EXPECT_LT(rows.front()->n, x) << label;
+      EXPECT_GT(rows.back()->n, x) << label;
+    }
+  }
+}
+
+// ----------------------------------------------------------------------------- bad input
+
+TEST(Offload, CpuOnlyProfileAsTheGpuOneIsAClearError) {
+  Profile cpu_only = load_profile(bundled());
+  cpu_only.gpu.reset();
+  cpu_only.pcie.reset();
+  cpu_only.provenance.device_name = "none";
+  const std::string path = temp("cpu_only.yaml");
+  save_profile(cpu_only, path);
+  const Result r = run({"offload", "--kernel", "mv", "--n", "4096", "--gpu-profile", path});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("--gpu-profile " + path), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("CPU-only profile"), std::string::npos) << r.err;
+  // plot speedup too: the CPU-only profile as --profile is refused, naming it.
+  const Result plot = run({"plot", "speedup", "--out", temp("plot"), "--profile", path});
+  EXPECT_EQ(plot.code, 1);
+  EXPECT_NE(plot.err.find("CPU-only profile"), std::string::npos) << plot.err;
+  // As the CPU one it is fine, paired with the bundled GPU profile; the output names both.
+  const Result ok = run({"offload", "--kernel", "mv", "--n", "4096", "--cpu-profile", path, "--format", "json"});
+  ASSERT_EQ(ok.code, 0) << ok.err;
+  const YAML::Node doc = YAML::Load(ok.out);
+  EXPECT_EQ(doc["cpu_profile"].as<std::string>(), path);
+  EXPECT_NE(doc["gpu_profile"].as<std::string>(), path);
+}
+
+TEST(Offload, DifferentHostsAreWarned) {
+  Profile other = load_profile(bundled());
+  other.provenance.host_name = "laptop";
+  other.provenance.host_cpu = "Other CPU";
+  const std::string path = temp("other_host.yaml");
+  save_profile(other, path);
+  const Result r = run({"offload", "--kernel", "dot", "--n", "1000000", "--cpu-profile", path});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("come from different hosts"), std::string::npos);
+}
+
+TEST(Offload, NegativeIterationsAndUnknownKernelsExitOne) {
+  const Result neg = run({"offload", "--kernel", "cg", "--n", "1024", "--iterations", "-3"});
+  EXPECT_EQ(neg.code, 1);
+  EXPECT_NE(neg.err.find("--iterations must be >= 1"), std::string::npos) << neg.err;
+  const Result unknown = run({"offload", "--kernel", "fft", "--n", "1024"});
+  EXPECT_EQ(unknown.code, 1);
+  EXPECT_NE(unknown.err.find("unknown kernel 'fft'"), std::string::npos) << unknown.err;
+  const Result both = run({"offload"});
+  EXPECT_EQ(both.code, 1);
+}
+
+TEST(Offload, WorkloadWithoutCpuSideIsAClearError) {
+  const std::string path = temp("no_cpu.yaml");
+  write(path, "perfmodel_workload: 1\nname: saxpy\nkernels:\n  - name: saxpy\n    grid: [4096]\n    block: [256]\n    flops_fp32: 2097152\n"
+              "    read_bytes: 8388608\n    write_bytes: 4194304\ntransfers:\n  - {direction: h2d, bytes: 8388608}\n");
+  const Result r = run({"offload", "--workload", path});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("no `cpu:` section"), std::string::npos) << r.err;
+}
+
+TEST(Offload, WorkloadCpuSectionFormsAndErrors) {
+  const std::string gpu_part =
+      "kernels:\n  - name: saxpy\n    grid: [4096]\n    block: [256]\n    flops_fp32: 2097152\n    read_bytes: 8388608\n"
+      "    write_bytes: 4194304\ntransfers:\n  - {direction: h2d, bytes: 8388608}\n  - {direction: d2h, bytes: 4194304}\n";
+  const std::string path = temp("with_cpu.yaml");
+  write(path, "perfmodel_workload: 1\nname: saxpy\ncpu:\n  measured_s: 0.01\n" + gpu_part);
+  const Result m = run({"offload", "--workload", path, "--format", "json"});
+  ASSERT_EQ(m.code, 0) << m.err;
+  const YAML::Node doc = YAML::Load(m.out);
+  EXPECT_DOUBLE_EQ(doc["offload"][0]["cpu_s"].as<double>(), 0.01);
+  EXPECT_EQ(doc["offload"][0]["decision"].as<std::string>(), "gpu");
+  // A signature without efficiency: a lower bound, no upper end of the speedup (null).
+  write(path, "perfmodel_workload: 1\nname: saxpy\ncpu:\n  bytes_read: 8388608\n  bytes_written: 4194304\n  flops_fp32: 2097152\n"
+              "  splittable: true\n" + gpu_part);
+  const Result s = run({"offload", "--workload", path, "--format", "json"});
+  ASSERT_EQ(s.code, 0) << s.err;
+  const YAML::Node sd = YAML::Load(s.out);
+  EXPECT_TRUE(sd["offload"][0]["speedup_high"].IsNull());
+  EXPECT_TRUE(sd["split"][0]["possible"].as<bool>());
+  // Two forms at once, and a typo: file, line and key.
+  write(path, "perfmodel_workload: 1\nname: saxpy\ncpu:\n  measured_s: 0.01\n  kernel: mv\n  n: 1024\n" + gpu_part);
+  const Result two = run({"offload", "--workload", path});
+  EXPECT_EQ(two.code, 1);
+  EXPECT_NE(two.err.find("exactly one CPU side"), std::string::npos) << two.err;
+  write(path, "perfmodel_workload: 1\nname: saxpy\ncpu:\n  mesured_s: 0.01\n" + gpu_part);
+  const Result typo = run({"offload", "--workload", path});
+  EXPECT_EQ(typo.code, 1);
+  EXPECT_NE(typo.err.find(path + ":4"), std::string::npos) << typo.err;
+  EXPECT_NE(typo.err.find("mesured_s"), std::string::npos) << typo.err;
+  // An error in the GPU part keeps its line number although the cpu: lines were removed.
+  write(path, "perfmodel_workload: 1\nname: saxpy\ncpu:\n  measured_s: 0.01\nkernels:\n  - name: saxpy\n    grid: [4096]\n    blok: [256]\n");
+  const Result gpu_typo = run({"offload", "--workload", path});
+  EXPECT_EQ(gpu_typo.code, 1);
+  EXPECT_NE(gpu_typo.err.find(path + ":8"), std::string::npos) << gpu_typo.err;
+}
+
+TEST(Offload, NoCrossoverIsNullNeverZero) {
+  const Result r = run({"offload", "--kernel", "dot", "--n", "1000000", "--format", "json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const YAML::Node doc = YAML::Load(r.out);
+  ASSERT_TRUE(doc["crossover"][0]["crossover_n"]);
+  EXPECT_TRUE(doc["crossover"][0]["crossover_n"].IsNull());
+  EXPECT_NE(doc["crossover"][0]["verdict"].as<std::string>().find("GPU never wins in ["), std::string::npos);
+}
+
+// ----------------------------------------------------------------------------- the validation's files
+
+// A recorded run made up from the model itself: the GPU measured 10 % slower than predicted,
+// the CPU as predicted; re-read and re-analysed, the speedup error is 10 % everywhere, and the
+// decision is wrong only where the 10 % moves a point across 1.
+TEST(OffloadValidation, SyntheticRunRoundTripsAndReanalyses) {
+  const Profile p = load_profile(bundled());
+  OffloadRun rec;
+  rec.provenance.device_name = "Synthetic GPU";
+  rec.provenance.date_utc = "2026-11-26T00:00:00Z";
+  rec.provenance.command = "synthetic";
+  rec.cpu_threads = 16;
+  rec.wall_s = 1;
+  rec.notes.push_back("synthetic, from the model");
+  const OffloadCase conv{"conv2d", 0};
+  for (int n : {128, 192, 256, 320, 384, 448, 512, 640}) {
+    OffloadPlanRow row;
+    row.c = conv, row.n = n;
+    rec.plan.push_back(row);
+    OffloadOptions o;
+    const BuiltinOffload b = predict_builtin_offload(p, p, "conv2d", n, o);
+    rec.measurements.push_back({conv, n, "cpu", "", 16, 0, 0, {b.terms.cpu_s, b.terms.cpu_s}, ""});
+    rec.measurements.push_back({conv, n, "gpu", "pinned", 0, 1e-7, 1e-6, {1.1 * b.terms.gpu_s()}, ""});
+  }
+  rec.measurements.push_back({conv, 999, "gpu", "pinned", 0, 1, 0, {}, "check failed"});  // no times: left out
+  const std::string dir = temp("run");
+  std::filesystem::remove_all(dir);
+  write_offload_run(dir, rec);
+  ASSERT_TRUE(is_offload_run(dir));
+  const OffloadRun back = read_offload_run(dir);
+  EXPECT_EQ(back.measurements.size(), rec.measurements.size());
+  EXPECT_EQ(back.plan.size(), rec.plan.size());
+  EXPECT_EQ(back.cpu_threads, 16);
+  EXPECT_EQ(back.provenance.device_name, "Synthetic GPU");
+  const OffloadAnalysis a = analyse_offload(back, p, p);
+  ASSERT_EQ(a.points.size(), 8u);
+  for (const OffloadPointAnalysis& pt : a.points) EXPECT_NEAR(pt.speedup_error, 0.1, 1e-6) << pt.n;
+  EXPECT_NEAR(a.all_threads.speedup_median, 0.1, 1e-6);
+  EXPECT_EQ(a.all_threads.cases, 8u);
+  ASSERT_EQ(a.crossovers.size(), 1u);
+  ASSERT_TRUE(a.crossovers[0].measured_n);
+  ASSERT_TRUE(a.crossovers[0].predicted_n);
+  EXPECT_LT(*a.crossovers[0].predicted_n, *a.crossovers[0].measured_n);  // a slower GPU crosses later
+  // With the recorded GPU validation run for the levels, each point carries the advisor's interval
+  // around its predicted speedup.
+  const ValidationRun gpu_run = read_validation_run(std::string(PERFMODEL_TEST_DATA_DIR) + "/validation/nvidia-h100-80gb-hbm3");
+  const OffloadAnalysis ai = analyse_offload(back, p, p, &gpu_run);
+  for (const OffloadPointAnalysis& pt : ai.points) {
+    ASSERT_TRUE(pt.speedup_low && pt.speedup_high) << pt.n;
+    EXPECT_LT(*pt.speedup_low, pt.predicted_speedup);
+    EXPECT_GT(*pt.speedup_high, pt.predicted_speedup);
+  }
+  EXPECT_EQ(ai.all_threads.with_interval, 8u);
+  write_offload_analysis(dir, back, a, "profile: bundled");
+  EXPECT_TRUE(std::filesystem::exists(dir + "/report.md"));
+  // The same through the CLI, re-analysing the recorded folder.
+  const Result r = run({"validate", "--from", dir, "--out", dir, "--format", "json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NEAR(YAML::Load(r.out)["offload_validation"][0]["speedup_error_median"].as<double>(), 0.1, 1e-6);
+}
+
+TEST(OffloadValidation, MalformedRecordedRunNamesFileAndLine) {
+  const std::string dir = temp("bad_run");
+  std::filesystem::create_directories(dir);
+  write(dir + "/offload_measurements.csv",
+        "# perfmodel offload measurements v1\n# cpu_threads: 16\nkernel,iterations,n,path,memory,threads,check_error,check_bound,seconds,note\n"
+        "mv,0,1024,gpu,pinnd,0,0,1,0.001,\n");
+  try {
+    read_offload_run(dir);
+    FAIL() << "accepted a bad memory";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("offload_measurements.csv:4: memory"), std::string::npos) << e.what();
+  }
+  const Result r = run({"validate", "--only", "offload", "--only", "mv", "--out", dir});
+  EXPECT_EQ(r.code, 1);
+}
