@@ -18,9 +18,12 @@
 
 #include "cli.hpp"
 #include "gnuplot.hpp"
+#include "perfmodel/calibrate/benchmark.hpp"
+#include "perfmodel/calibrate/device.hpp"
 #include "perfmodel/model/atomic_file.hpp"
 #include "perfmodel/model/errors.hpp"
 #include "perfmodel/model/profile_io.hpp"
+#include "perfmodel/model/provenance.hpp"
 
 using namespace perfmodel;
 namespace fs = std::filesystem;
@@ -154,8 +157,11 @@ TEST(UntrustedIo, HostileDeviceAndHostNamesRunNothingAndThePlotsAreDrawn) {
     EXPECT_FALSE(fs::exists(marker)) << args[0] << " " << args[1] << " ran a command from the profile";
     for (const std::string& svg : svgs) {
       expect_drawn(folder + "/" + svg);
-      // The name is drawn as text (XML-escaped by gnuplot), not run.
-      EXPECT_NE(slurp(folder + "/" + svg).find("touch " + marker), std::string::npos) << svg;
+      // The name is drawn as text, not run, and the SVG stays well-formed XML (no bare '&': a
+      // browser would show nothing).
+      const std::string text = slurp(folder + "/" + svg);
+      EXPECT_NE(text.find("touch " + marker), std::string::npos) << svg;
+      EXPECT_FALSE(std::regex_search(text, std::regex("&(?!(amp|lt|gt|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);)"))) << svg;
     }
   }
   EXPECT_NE(slurp(folder + "/report/report.html").find("data:image/svg+xml;base64,"), std::string::npos);
@@ -475,4 +481,86 @@ TEST(UntrustedIo, MessagesNameTheFlagOrTheFile) {
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   }
   EXPECT_EQ(listing(folder), (std::vector<std::string>{"cpu_only.yaml", "shared.yaml"}));
+}
+
+// ---- A profile and its samples are one unit -----------------------------------------------------
+
+TEST(UntrustedIo, EveryCalibrationRunHasItsOwnRunId) {
+  const Provenance a = host_provenance("perfmodel calibrate"), b = host_provenance("perfmodel calibrate");
+  EXPECT_FALSE(a.run_id.empty());
+  EXPECT_NE(a.run_id, b.run_id);
+  EXPECT_EQ(a.run_id.rfind(a.date_utc + "-", 0), 0u) << a.run_id;
+  Profile p = load_profile(kProfiles + "xeon-2core-vm.yaml");
+  EXPECT_TRUE(p.provenance.run_id.empty());  // written before run ids: read as it is
+  p.provenance.run_id = a.run_id;
+  const std::string path = fresh_folder("run_id_roundtrip") + "/p.yaml";
+  save_profile(p, path);
+  EXPECT_EQ(load_profile(path).provenance.run_id, a.run_id);
+}
+
+// Samples beside a profile from another run (two calibrations writing one profile at once) are
+// refused where they are read with it; samples of the same run are read.
+TEST(UntrustedIo, SamplesOfAnotherRunThanTheProfileAreRefused) {
+  const std::string folder = fresh_folder("run_id_mismatch");
+  std::string profile = slurp(kProfiles + "nvidia-h100-80gb-hbm3.yaml");
+  profile = std::regex_replace(profile, std::regex("(\n  device_name: [^\n]*\n)"), "$1  run_id: \"run-A\"\n");
+  spit(folder + "/p.yaml", profile);
+  ASSERT_EQ(load_profile(folder + "/p.yaml").provenance.run_id, "run-A");
+  const std::string samples = slurp(kProfiles + "nvidia-h100-80gb-hbm3.gpu_samples.csv");
+  const auto with_run = [&](const std::string& id) {
+    const auto eol = samples.find('\n');
+    spit(folder + "/nvidia-h100-80gb-hbm3.gpu_samples.csv", samples.substr(0, eol + 1) + "# run_id: " + id + "\n" + samples.substr(eol + 1));
+  };
+  with_run("run-B");
+  const Result other = run({"plot", "microbench", "--out", folder + "/plots", "--profile", folder + "/p.yaml"});
+  EXPECT_EQ(other.code, 1);
+  EXPECT_NE(other.err.find("nvidia-h100-80gb-hbm3.gpu_samples.csv: run_id 'run-B' differs from " + folder + "/p.yaml's 'run-A'"),
+            std::string::npos)
+      << other.err;
+  EXPECT_FALSE(fs::exists(folder + "/plots"));
+  const Result refit = run({"fit", "--profile", folder + "/p.yaml", "--gpu-samples", folder + "/nvidia-h100-80gb-hbm3.gpu_samples.csv",
+                            "--out", folder + "/refit.yaml"});
+  EXPECT_EQ(refit.code, 1);
+  EXPECT_NE(refit.err.find("run_id 'run-B'"), std::string::npos) << refit.err;
+  EXPECT_FALSE(fs::exists(folder + "/refit.yaml"));
+  with_run("run-A");
+  const Result same = run({"plot", "microbench", "--out", folder + "/plots", "--profile", folder + "/p.yaml"});
+  EXPECT_EQ(same.code, 0) << same.err;
+}
+
+// ---- The same answer with and without CUDA ------------------------------------------------------
+
+TEST(UntrustedIo, BuildsWithAndWithoutCudaKnowTheSameGpuBenchmarks) {
+  if (built_with_cuda()) {
+    std::vector<std::string> registered;
+    const BenchmarkRegistry registry = make_default_registry();
+    for (const auto& b : registry.all())
+      if (b->key().rfind("gpu.", 0) == 0 || b->key().rfind("pcie.", 0) == 0) registered.push_back(b->key());
+    EXPECT_EQ(registered, gpu_benchmark_keys());
+  }
+  EXPECT_TRUE(names_gpu_benchmark("gpu"));
+  EXPECT_TRUE(names_gpu_benchmark("pcie.h2d"));
+  EXPECT_FALSE(names_gpu_benchmark("gpu.bogus"));
+  EXPECT_FALSE(names_gpu_benchmark("gpu.dr"));
+}
+
+// A bad flag is exit 1 whether or not the build has CUDA (a build without it used to answer the
+// GPU-less machine first, exit 2).
+TEST(UntrustedIo, BadCalibrateFlagsExitOneInEveryBuild) {
+  const std::string out = fresh_folder("calibrate_flags") + "/p.yaml";
+  const struct {
+    std::vector<std::string> args;
+    std::string says;
+  } cases[] = {
+      {{"calibrate", "--only", "gpu.bogus", "--out", out}, "--only gpu.bogus: no benchmark has this key or prefix"},
+      {{"calibrate", "--only", "pcie", "--pcie-effort", "0.5", "--out", out}, "--pcie-effort"},
+      {{"calibrate", "--only", "gpu.dram", "--pcie-host-buffer", "cold", "--out", out}, "--pcie-host-buffer"},
+      {{"calibrate", "--only", "gpu", "--out", ""}, "--out: an empty path names no file"},
+  };
+  for (const auto& c : cases) {
+    const Result r = run(c.args);
+    EXPECT_EQ(r.code, 1) << c.says << ": " << r.err;
+    EXPECT_NE(r.err.find(c.says), std::string::npos) << r.err;
+  }
+  EXPECT_FALSE(fs::exists(out));
 }
