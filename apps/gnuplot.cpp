@@ -184,7 +184,8 @@ void render_gnuplot(const std::string& dir, const std::string& stem, PlotSize si
     const int status = run_gnuplot(gnuplot, dir, program, errors);
     if (status != 0) {
       const std::string said = one_line(errors);
-      throw RuntimeFailure("gnuplot failed on " + base + ".gp" + (said.empty() ? std::string() : ": " + said));
+      // Named without its folder: the commands draw in a staging folder that is then dropped.
+      throw RuntimeFailure("gnuplot failed on " + stem + ".gp" + (said.empty() ? std::string() : ": " + said));
     }
     output.commit();
   }

@@ -564,3 +564,37 @@ TEST(UntrustedIo, BadCalibrateFlagsExitOneInEveryBuild) {
   }
   EXPECT_FALSE(fs::exists(out));
 }
+
+// gnuplot missing: exit 2 before any work, nothing written. gnuplot failing: exit 2 with what it
+// said, nothing written (the staged folder is dropped).
+TEST(UntrustedIo, AMissingOrFailingGnuplotLeavesNothing) {
+  const std::string folder = fresh_folder("gnuplot_fails");
+  const std::string saved = std::getenv("PATH") ? std::getenv("PATH") : "";
+  fs::create_directories(folder + "/bin");
+  ::setenv("PATH", (folder + "/bin").c_str(), 1);
+  const Result missing = run({"plot", "cpu", "--out", folder + "/missing"});
+  spit(folder + "/bin/gnuplot", "#!/bin/sh\necho 'line 3: boom' >&2\nexit 1\n");
+  ::chmod((folder + "/bin/gnuplot").c_str(), 0755);
+  const Result failing = run({"plot", "cpu", "--out", folder + "/failing"});
+  ::setenv("PATH", saved.c_str(), 1);
+  EXPECT_EQ(missing.code, 2);
+  EXPECT_NE(missing.err.find("gnuplot is not installed"), std::string::npos) << missing.err;
+  EXPECT_EQ(failing.code, 2);
+  EXPECT_NE(failing.err.find("gnuplot failed on cpu.gp: line 3: boom"), std::string::npos) << failing.err;
+  EXPECT_EQ(listing(folder), (std::vector<std::string>{"bin", "bin/gnuplot"}));
+}
+
+TEST(UntrustedIo, AnUnwritableOutputFolderIsBadInputBeforeTheWork) {
+  if (::geteuid() == 0) GTEST_SKIP() << "root writes anywhere: nothing to refuse";
+  const std::string folder = fresh_folder("unwritable");
+  fs::create_directories(folder + "/locked");
+  ::chmod((folder + "/locked").c_str(), 0555);
+  const Result calibrate = run({"calibrate", "--only", "cpu", "--out", folder + "/locked/p.yaml"});
+  const Result plot = run({"plot", "cpu", "--out", folder + "/locked/plots"});
+  ::chmod((folder + "/locked").c_str(), 0755);
+  EXPECT_EQ(calibrate.code, 1);
+  EXPECT_NE(calibrate.err.find("is not writable"), std::string::npos) << calibrate.err;
+  EXPECT_EQ(plot.code, 1);
+  EXPECT_NE(plot.err.find("is not writable"), std::string::npos) << plot.err;
+  EXPECT_EQ(listing(folder), std::vector<std::string>{"locked"});
+}
