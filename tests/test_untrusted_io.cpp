@@ -464,6 +464,7 @@ TEST(UntrustedIo, MessagesNameTheFlagOrTheFile) {
     std::string says;
   } cases[] = {
       {{"predict", "transfer", "--bytes", "0"}, "--bytes: a copy of 0 bytes"},
+      {{"predict", "cpu", "--kernel", "zz", "--n", "100"}, "--kernel: unknown CPU kernel 'zz' (known: mv,"},
       {{"predict", "transfer", "--add", "h2d:pinned:0"}, "--add 'h2d:pinned:0': a copy of 0 bytes"},
       {{"predict", "transfer", "--for", "conv2d", "--n", "1024", "--filter", "0"}, "--filter: a filter side of 0"},
       {{"roofline", "--out", folder + "/r", "--memory", "hbm", "--intensity", "1"}, "--memory: no memory roof 'hbm' (the profile's memory roofs: dram, l2, shared, pcie)"},
