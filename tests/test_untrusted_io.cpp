@@ -577,7 +577,10 @@ TEST(UntrustedIo, AMissingOrFailingGnuplotLeavesNothing) {
   spit(folder + "/bin/gnuplot", "#!/bin/sh\necho 'line 3: boom' >&2\nexit 1\n");
   ::chmod((folder + "/bin/gnuplot").c_str(), 0755);
   const Result failing = run({"plot", "cpu", "--out", folder + "/failing"});
+  const Result report = run({"report", folder + "/report"});  // a runtime failure half-way: no half-built report
   ::setenv("PATH", saved.c_str(), 1);
+  EXPECT_EQ(report.code, 2);
+  EXPECT_NE(report.err.find("gnuplot failed on microbench.gp: line 3: boom"), std::string::npos) << report.err;
   EXPECT_EQ(missing.code, 2);
   EXPECT_NE(missing.err.find("gnuplot is not installed"), std::string::npos) << missing.err;
   EXPECT_EQ(failing.code, 2);
