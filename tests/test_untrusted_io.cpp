@@ -45,12 +45,24 @@ Result run(const std::vector<std::string>& args) {
   return {code, out.str(), err.str()};
 }
 
-// A fresh, empty folder for one test.
+// A fresh, empty folder for one test, unique to this process (test binaries of several builds may
+// run at once), removed when the tests end.
+std::vector<std::string> g_folders;
+struct RemoveFolders : ::testing::Environment {
+  void TearDown() override {
+    std::error_code ec;
+    for (const std::string& f : g_folders) fs::remove_all(f, ec);
+  }
+};
+[[maybe_unused]] ::testing::Environment* const g_remove_folders = ::testing::AddGlobalTestEnvironment(new RemoveFolders);
+
 std::string fresh_folder(const std::string& name) {
-  const std::string path = ::testing::TempDir() + "/untrusted_" + name;
-  fs::remove_all(path);
-  fs::create_directories(path);
-  return path;
+  std::string pattern = ::testing::TempDir() + "/untrusted_" + name + ".XXXXXX";
+  std::vector<char> buffer(pattern.begin(), pattern.end());
+  buffer.push_back('\0');
+  if (!::mkdtemp(buffer.data())) throw std::runtime_error("cannot create a folder for " + name);
+  g_folders.push_back(buffer.data());
+  return buffer.data();
 }
 
 std::string slurp(const std::string& path) {
