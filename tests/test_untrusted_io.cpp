@@ -91,16 +91,19 @@ bool any_temporary(const std::string& folder) {
 
 // A name that would run `touch MARKER` in a shell or in a gnuplot double-quoted string, and would
 // break out of a single-quoted one, with gnuplot's enhanced-text markup and a macro for good measure.
-std::string hostile(const std::string& marker) {
-  return "x `touch " + marker + "` $(touch " + marker + ") \"dq\" 'sq'; system('touch " + marker + "') \\ @a & {b}_c";
+// With `newline`, a line break follows that would start a command of its own if it reached a
+// script as it is.
+std::string hostile(const std::string& marker, bool newline = true) {
+  return "x `touch " + marker + "` $(touch " + marker + ") \"dq\" 'sq'; system('touch " + marker + "') \\ @a & {b}_c" +
+         (newline ? "\nsystem('touch " + marker + "')\n'" : "");
 }
 
-// YAML double-quoted form of `text` (with a newline in the middle: a new gnuplot command if it
-// reached a script unquoted).
+// YAML double-quoted form of `text`.
 std::string yaml_quoted(const std::string& text) {
   std::string out = "\"";
-  for (char c : text) out += c == '"' ? std::string("\\\"") : c == '\\' ? std::string("\\\\") : std::string(1, c);
-  return out + "\\nprint 'line two'\"";
+  for (char c : text)
+    out += c == '"' ? std::string("\\\"") : c == '\\' ? std::string("\\\\") : c == '\n' ? std::string("\\n") : std::string(1, c);
+  return out + "\"";
 }
 
 // The bundled profile with a hostile device and host name, beside links to its samples files.
@@ -122,7 +125,7 @@ std::string hostile_validation(const std::string& folder, const std::string& mar
   const std::string dir = folder + "/evil-run";
   fs::create_directories(dir);
   std::string m = slurp(kValidation + "/measurements.csv");
-  m = std::regex_replace(m, std::regex("# device_name: [^\n]*"), "# device_name: " + hostile(marker));
+  m = std::regex_replace(m, std::regex("# device_name: [^\n]*"), "# device_name: " + hostile(marker, false));
   spit(dir + "/measurements.csv", m);
   fs::copy_file(kValidation + "/resources.csv", dir + "/resources.csv");
   return dir;
