@@ -85,11 +85,11 @@ int cmd_calibrate(const Invocation& inv) {
     check_output_file(samples, "--out (its samples file)");
   }
   // Every flag is checked before this: a build without CUDA answers a bad flag as any build does.
-  // A GPU benchmark asked for by name in such a build: the machine, not the flag, is the problem.
+  // A GPU benchmark asked for by name in such a build: the machine, not the flag, is the problem
+  // (a key that exists in no build is the flag's, and the registry says so below).
   if (!built_with_cuda())
     for (const std::string& pattern : only)
-      if (pattern.rfind("gpu", 0) == 0 || pattern.rfind("pcie", 0) == 0)
-        throw RuntimeFailure("cannot calibrate " + pattern + ": " + *gpu_unavailable_reason());
+      if (names_gpu_benchmark(pattern)) throw RuntimeFailure("cannot calibrate " + pattern + ": " + *gpu_unavailable_reason());
   const CalibrationOutputs outputs = run_calibration(registry, only, calibration, out_path, inv.command_line);
   Report report = profile_report(load_profile(outputs.profile_path));
   std::string wrote = "wrote " + outputs.profile_path;
@@ -136,7 +136,9 @@ int cmd_fit(const Invocation& inv) {
     profile = load_profile(base_path);
   }
   // Samples re-fitted into an existing profile must come from the run that wrote it.
+  std::string provenance_from = base_path;  // the file the profile's provenance comes from
   auto take_provenance = [&](const Provenance& samples, const std::string& path) {
+    if (!provenance_from.empty()) check_same_run(profile.provenance, provenance_from, samples, path);
     if (!base_path.empty()) {
       const auto ours = profile.provenance.fields();
       const auto theirs = samples.fields();
@@ -150,6 +152,7 @@ int cmd_fit(const Invocation& inv) {
       return;
     }
     profile.provenance = samples;
+    provenance_from = path;
   };
   if (vm.count("gpu-samples")) {
     const std::string path = vm["gpu-samples"].as<std::string>();

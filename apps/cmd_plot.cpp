@@ -70,6 +70,7 @@ int plot_transfers(const Invocation& inv) {
   const std::string samples_path =
       vm.count("samples") ? vm["samples"].as<std::string>() : directory_of(loaded.path) + "/" + pcie.samples_file;
   const TransferSampleFile samples = load_transfer_samples(samples_path);
+  if (!vm.count("samples")) check_same_run(loaded.profile.provenance, loaded.path, samples.provenance, samples_path);
   const TimerSource timer = pcie.timer == "host_clock" ? TimerSource::wall : TimerSource::event;
 
   std::ostringstream measured;

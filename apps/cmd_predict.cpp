@@ -1,9 +1,11 @@
 // perfmodel predict transfer ...
+#include <algorithm>
 #include <ostream>
 
 #include "cli_common.hpp"
 #include "perfmodel/model/cpu_fit.hpp"
 #include "perfmodel/model/errors.hpp"
+#include "perfmodel/model/kernel_workload.hpp"
 #include "perfmodel/model/limits.hpp"
 #include "perfmodel/model/units.hpp"
 #include "perfmodel/predictors/communication.hpp"
@@ -134,6 +136,12 @@ int predict_cpu_command(const Invocation& inv) {
   const Format format = selected_format(vm);
   const LoadedProfile loaded = load_selected_profile(vm);
   const std::string kernel = vm["kernel"].as<std::string>();
+  const auto& names = cpu_kernel_names();
+  if (std::find(names.begin(), names.end(), kernel) == names.end()) {
+    std::string list;
+    for (const std::string& k : names) list += (list.empty() ? "" : ", ") + k;
+    throw InputError("--kernel: unknown CPU kernel '" + kernel + "' (known: " + list + ")");
+  }
   double threads = 0;
   if (vm.count("threads")) threads = parse_whole_number(vm["threads"].as<std::string>(), "--threads", 1, limits::kMaxThreads);
   Report report;

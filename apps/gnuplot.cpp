@@ -28,7 +28,8 @@ bool is_executable_file(const std::string& path) {
   return ::stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode) && ::access(path.c_str(), X_OK) == 0;
 }
 
-// gnuplot's path, looked up in PATH as execvp would ("" entries mean the current folder), or "".
+}  // namespace
+
 std::string find_gnuplot() {
   const char* env = std::getenv("PATH");
   const std::string path = env ? env : "/usr/local/bin:/usr/bin:/bin";
@@ -43,6 +44,8 @@ std::string find_gnuplot() {
     from = colon + 1;
   }
 }
+
+namespace {
 
 // One line of gnuplot's stderr for a message: control characters as spaces, at most 300 bytes.
 std::string one_line(const std::string& text) {
@@ -181,7 +184,8 @@ void render_gnuplot(const std::string& dir, const std::string& stem, PlotSize si
     const int status = run_gnuplot(gnuplot, dir, program, errors);
     if (status != 0) {
       const std::string said = one_line(errors);
-      throw RuntimeFailure("gnuplot failed on " + base + ".gp" + (said.empty() ? std::string() : ": " + said));
+      // Named without its folder: the commands draw in a staging folder that is then dropped.
+      throw RuntimeFailure("gnuplot failed on " + stem + ".gp" + (said.empty() ? std::string() : ": " + said));
     }
     output.commit();
   }

@@ -17,6 +17,8 @@ void render_gnuplot(const std::string& dir, const std::string& stem, PlotSize si
 // gnuplot's path on PATH; RuntimeFailure naming what to install when there is none. Commands
 // that draw call it before their work, so that a missing gnuplot is not found at the end.
 std::string require_gnuplot();
+// gnuplot's path, looked up in PATH as execvp would ("" entries mean the current folder), or "".
+std::string find_gnuplot();
 
 // The one way a string enters a gnuplot script (titles, labels, key entries, file names): a
 // single-quoted literal. gnuplot substitutes backquotes (`cmd` runs cmd) and @macros inside

@@ -106,6 +106,7 @@ int plot_microbench(const Invocation& inv) {
   const std::string samples_path =
       vm.count("samples") ? vm["samples"].as<std::string>() : directory_of(loaded.path) + "/" + gpu.samples_file;
   const GpuSampleFile samples = load_gpu_samples(samples_path);
+  if (!vm.count("samples")) check_same_run(loaded.profile.provenance, loaded.path, samples.provenance, samples_path);
   if (!gpu.dram_concurrency || gpu.bank_conflicts.empty() || !gpu.partition || !gpu.latency)
     throw InputError(loaded.path + ": the gpu section lacks the concurrency, bank-conflict, partition or latency results to plot");
 

@@ -42,6 +42,7 @@ std::map<std::pair<std::string, int>, double> measured_cpu(const Profile& profil
   const std::string path = directory_of(profile_path) + "/" + profile.cpu->samples_file;
   if (!std::filesystem::exists(path)) return out;
   const CpuSampleFile file = load_cpu_samples(path);
+  check_same_run(profile.provenance, profile_path, file.provenance, path);
   std::map<std::pair<std::string, int>, std::map<double, std::vector<double>>> by;  // (kernel, n) → threads → times
   for (const BenchmarkSample& s : file.samples) {
     if (s.series.rfind("kernel.", 0) != 0) continue;

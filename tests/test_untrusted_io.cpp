@@ -18,9 +18,12 @@
 
 #include "cli.hpp"
 #include "gnuplot.hpp"
+#include "perfmodel/calibrate/benchmark.hpp"
+#include "perfmodel/calibrate/device.hpp"
 #include "perfmodel/model/atomic_file.hpp"
 #include "perfmodel/model/errors.hpp"
 #include "perfmodel/model/profile_io.hpp"
+#include "perfmodel/model/provenance.hpp"
 
 using namespace perfmodel;
 namespace fs = std::filesystem;
@@ -42,12 +45,24 @@ Result run(const std::vector<std::string>& args) {
   return {code, out.str(), err.str()};
 }
 
-// A fresh, empty folder for one test.
+// A fresh, empty folder for one test, unique to this process (test binaries of several builds may
+// run at once), removed when the tests end.
+std::vector<std::string> g_folders;
+struct RemoveFolders : ::testing::Environment {
+  void TearDown() override {
+    std::error_code ec;
+    for (const std::string& f : g_folders) fs::remove_all(f, ec);
+  }
+};
+[[maybe_unused]] ::testing::Environment* const g_remove_folders = ::testing::AddGlobalTestEnvironment(new RemoveFolders);
+
 std::string fresh_folder(const std::string& name) {
-  const std::string path = ::testing::TempDir() + "/untrusted_" + name;
-  fs::remove_all(path);
-  fs::create_directories(path);
-  return path;
+  std::string pattern = ::testing::TempDir() + "/untrusted_" + name + ".XXXXXX";
+  std::vector<char> buffer(pattern.begin(), pattern.end());
+  buffer.push_back('\0');
+  if (!::mkdtemp(buffer.data())) throw std::runtime_error("cannot create a folder for " + name);
+  g_folders.push_back(buffer.data());
+  return buffer.data();
 }
 
 std::string slurp(const std::string& path) {
@@ -76,16 +91,19 @@ bool any_temporary(const std::string& folder) {
 
 // A name that would run `touch MARKER` in a shell or in a gnuplot double-quoted string, and would
 // break out of a single-quoted one, with gnuplot's enhanced-text markup and a macro for good measure.
-std::string hostile(const std::string& marker) {
-  return "x `touch " + marker + "` $(touch " + marker + ") \"dq\" 'sq'; system('touch " + marker + "') \\ @a & {b}_c";
+// With `newline`, a line break follows that would start a command of its own if it reached a
+// script as it is.
+std::string hostile(const std::string& marker, bool newline = true) {
+  return "x `touch " + marker + "` $(touch " + marker + ") \"dq\" 'sq'; system('touch " + marker + "') \\ @a & {b}_c" +
+         (newline ? "\nsystem('touch " + marker + "')\n'" : "");
 }
 
-// YAML double-quoted form of `text` (with a newline in the middle: a new gnuplot command if it
-// reached a script unquoted).
+// YAML double-quoted form of `text`.
 std::string yaml_quoted(const std::string& text) {
   std::string out = "\"";
-  for (char c : text) out += c == '"' ? std::string("\\\"") : c == '\\' ? std::string("\\\\") : std::string(1, c);
-  return out + "\\nprint 'line two'\"";
+  for (char c : text)
+    out += c == '"' ? std::string("\\\"") : c == '\\' ? std::string("\\\\") : c == '\n' ? std::string("\\n") : std::string(1, c);
+  return out + "\"";
 }
 
 // The bundled profile with a hostile device and host name, beside links to its samples files.
@@ -107,7 +125,7 @@ std::string hostile_validation(const std::string& folder, const std::string& mar
   const std::string dir = folder + "/evil-run";
   fs::create_directories(dir);
   std::string m = slurp(kValidation + "/measurements.csv");
-  m = std::regex_replace(m, std::regex("# device_name: [^\n]*"), "# device_name: " + hostile(marker));
+  m = std::regex_replace(m, std::regex("# device_name: [^\n]*"), "# device_name: " + hostile(marker, false));
   spit(dir + "/measurements.csv", m);
   fs::copy_file(kValidation + "/resources.csv", dir + "/resources.csv");
   return dir;
@@ -154,8 +172,11 @@ TEST(UntrustedIo, HostileDeviceAndHostNamesRunNothingAndThePlotsAreDrawn) {
     EXPECT_FALSE(fs::exists(marker)) << args[0] << " " << args[1] << " ran a command from the profile";
     for (const std::string& svg : svgs) {
       expect_drawn(folder + "/" + svg);
-      // The name is drawn as text (XML-escaped by gnuplot), not run.
-      EXPECT_NE(slurp(folder + "/" + svg).find("touch " + marker), std::string::npos) << svg;
+      // The name is drawn as text, not run, and the SVG stays well-formed XML (no bare '&': a
+      // browser would show nothing).
+      const std::string text = slurp(folder + "/" + svg);
+      EXPECT_NE(text.find("touch " + marker), std::string::npos) << svg;
+      EXPECT_FALSE(std::regex_search(text, std::regex("&(?!(amp|lt|gt|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);)"))) << svg;
     }
   }
   EXPECT_NE(slurp(folder + "/report/report.html").find("data:image/svg+xml;base64,"), std::string::npos);
@@ -458,6 +479,7 @@ TEST(UntrustedIo, MessagesNameTheFlagOrTheFile) {
     std::string says;
   } cases[] = {
       {{"predict", "transfer", "--bytes", "0"}, "--bytes: a copy of 0 bytes"},
+      {{"predict", "cpu", "--kernel", "zz", "--n", "100"}, "--kernel: unknown CPU kernel 'zz' (known: mv,"},
       {{"predict", "transfer", "--add", "h2d:pinned:0"}, "--add 'h2d:pinned:0': a copy of 0 bytes"},
       {{"predict", "transfer", "--for", "conv2d", "--n", "1024", "--filter", "0"}, "--filter: must be a positive"},
       {{"roofline", "--out", folder + "/r", "--memory", "hbm", "--intensity", "1"}, "--memory: no memory roof 'hbm' (the profile's memory roofs: dram, l2, shared, pcie)"},
@@ -475,4 +497,123 @@ TEST(UntrustedIo, MessagesNameTheFlagOrTheFile) {
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   }
   EXPECT_EQ(listing(folder), (std::vector<std::string>{"cpu_only.yaml", "shared.yaml"}));
+}
+
+// ---- A profile and its samples are one unit -----------------------------------------------------
+
+TEST(UntrustedIo, EveryCalibrationRunHasItsOwnRunId) {
+  const Provenance a = host_provenance("perfmodel calibrate"), b = host_provenance("perfmodel calibrate");
+  EXPECT_FALSE(a.run_id.empty());
+  EXPECT_NE(a.run_id, b.run_id);
+  EXPECT_EQ(a.run_id.rfind(a.date_utc + "-", 0), 0u) << a.run_id;
+  Profile p = load_profile(kProfiles + "xeon-2core-vm.yaml");
+  EXPECT_TRUE(p.provenance.run_id.empty());  // written before run ids: read as it is
+  p.provenance.run_id = a.run_id;
+  const std::string path = fresh_folder("run_id_roundtrip") + "/p.yaml";
+  save_profile(p, path);
+  EXPECT_EQ(load_profile(path).provenance.run_id, a.run_id);
+}
+
+// Samples beside a profile from another run (two calibrations writing one profile at once) are
+// refused where they are read with it; samples of the same run are read.
+TEST(UntrustedIo, SamplesOfAnotherRunThanTheProfileAreRefused) {
+  const std::string folder = fresh_folder("run_id_mismatch");
+  std::string profile = slurp(kProfiles + "nvidia-h100-80gb-hbm3.yaml");
+  profile = std::regex_replace(profile, std::regex("(\n  device_name: [^\n]*\n)"), "$1  run_id: \"run-A\"\n");
+  spit(folder + "/p.yaml", profile);
+  ASSERT_EQ(load_profile(folder + "/p.yaml").provenance.run_id, "run-A");
+  const std::string samples = slurp(kProfiles + "nvidia-h100-80gb-hbm3.gpu_samples.csv");
+  const auto with_run = [&](const std::string& id) {
+    const auto eol = samples.find('\n');
+    spit(folder + "/nvidia-h100-80gb-hbm3.gpu_samples.csv", samples.substr(0, eol + 1) + "# run_id: " + id + "\n" + samples.substr(eol + 1));
+  };
+  with_run("run-B");
+  const Result other = run({"plot", "microbench", "--out", folder + "/plots", "--profile", folder + "/p.yaml"});
+  EXPECT_EQ(other.code, 1);
+  EXPECT_NE(other.err.find("nvidia-h100-80gb-hbm3.gpu_samples.csv: run_id 'run-B' differs from " + folder + "/p.yaml's 'run-A'"),
+            std::string::npos)
+      << other.err;
+  EXPECT_FALSE(fs::exists(folder + "/plots"));
+  const Result refit = run({"fit", "--profile", folder + "/p.yaml", "--gpu-samples", folder + "/nvidia-h100-80gb-hbm3.gpu_samples.csv",
+                            "--out", folder + "/refit.yaml"});
+  EXPECT_EQ(refit.code, 1);
+  EXPECT_NE(refit.err.find("run_id 'run-B'"), std::string::npos) << refit.err;
+  EXPECT_FALSE(fs::exists(folder + "/refit.yaml"));
+  with_run("run-A");
+  const Result same = run({"plot", "microbench", "--out", folder + "/plots", "--profile", folder + "/p.yaml"});
+  EXPECT_EQ(same.code, 0) << same.err;
+}
+
+// ---- The same answer with and without CUDA ------------------------------------------------------
+
+TEST(UntrustedIo, BuildsWithAndWithoutCudaKnowTheSameGpuBenchmarks) {
+  if (built_with_cuda()) {
+    std::vector<std::string> registered;
+    const BenchmarkRegistry registry = make_default_registry();
+    for (const auto& b : registry.all())
+      if (b->key().rfind("gpu.", 0) == 0 || b->key().rfind("pcie.", 0) == 0) registered.push_back(b->key());
+    EXPECT_EQ(registered, gpu_benchmark_keys());
+  }
+  EXPECT_TRUE(names_gpu_benchmark("gpu"));
+  EXPECT_TRUE(names_gpu_benchmark("pcie.h2d"));
+  EXPECT_FALSE(names_gpu_benchmark("gpu.bogus"));
+  EXPECT_FALSE(names_gpu_benchmark("gpu.dr"));
+}
+
+// A bad flag is exit 1 whether or not the build has CUDA (a build without it used to answer the
+// GPU-less machine first, exit 2).
+TEST(UntrustedIo, BadCalibrateFlagsExitOneInEveryBuild) {
+  const std::string out = fresh_folder("calibrate_flags") + "/p.yaml";
+  const struct {
+    std::vector<std::string> args;
+    std::string says;
+  } cases[] = {
+      {{"calibrate", "--only", "gpu.bogus", "--out", out}, "--only gpu.bogus: no benchmark has this key or prefix"},
+      {{"calibrate", "--only", "pcie", "--pcie-effort", "0.5", "--out", out}, "--pcie-effort"},
+      {{"calibrate", "--only", "gpu.dram", "--pcie-host-buffer", "cold", "--out", out}, "--pcie-host-buffer"},
+      {{"calibrate", "--only", "gpu", "--out", ""}, "--out: an empty path names no file"},
+  };
+  for (const auto& c : cases) {
+    const Result r = run(c.args);
+    EXPECT_EQ(r.code, 1) << c.says << ": " << r.err;
+    EXPECT_NE(r.err.find(c.says), std::string::npos) << r.err;
+  }
+  EXPECT_FALSE(fs::exists(out));
+}
+
+// gnuplot missing: exit 2 before any work, nothing written. gnuplot failing: exit 2 with what it
+// said, nothing written (the staged folder is dropped).
+TEST(UntrustedIo, AMissingOrFailingGnuplotLeavesNothing) {
+  const std::string folder = fresh_folder("gnuplot_fails");
+  const std::string saved = std::getenv("PATH") ? std::getenv("PATH") : "";
+  fs::create_directories(folder + "/bin");
+  ::setenv("PATH", (folder + "/bin").c_str(), 1);
+  const Result missing = run({"plot", "cpu", "--out", folder + "/missing"});
+  spit(folder + "/bin/gnuplot", "#!/bin/sh\necho 'line 3: boom' >&2\nexit 1\n");
+  ::chmod((folder + "/bin/gnuplot").c_str(), 0755);
+  const Result failing = run({"plot", "cpu", "--out", folder + "/failing"});
+  const Result report = run({"report", folder + "/report"});  // a runtime failure half-way: no half-built report
+  ::setenv("PATH", saved.c_str(), 1);
+  EXPECT_EQ(report.code, 2);
+  EXPECT_NE(report.err.find("gnuplot failed on microbench.gp: line 3: boom"), std::string::npos) << report.err;
+  EXPECT_EQ(missing.code, 2);
+  EXPECT_NE(missing.err.find("gnuplot is not installed"), std::string::npos) << missing.err;
+  EXPECT_EQ(failing.code, 2);
+  EXPECT_NE(failing.err.find("gnuplot failed on cpu.gp: line 3: boom"), std::string::npos) << failing.err;
+  EXPECT_EQ(listing(folder), (std::vector<std::string>{"bin", "bin/gnuplot"}));
+}
+
+TEST(UntrustedIo, AnUnwritableOutputFolderIsBadInputBeforeTheWork) {
+  if (::geteuid() == 0) GTEST_SKIP() << "root writes anywhere: nothing to refuse";
+  const std::string folder = fresh_folder("unwritable");
+  fs::create_directories(folder + "/locked");
+  ::chmod((folder + "/locked").c_str(), 0555);
+  const Result calibrate = run({"calibrate", "--only", "cpu", "--out", folder + "/locked/p.yaml"});
+  const Result plot = run({"plot", "cpu", "--out", folder + "/locked/plots"});
+  ::chmod((folder + "/locked").c_str(), 0755);
+  EXPECT_EQ(calibrate.code, 1);
+  EXPECT_NE(calibrate.err.find("is not writable"), std::string::npos) << calibrate.err;
+  EXPECT_EQ(plot.code, 1);
+  EXPECT_NE(plot.err.find("is not writable"), std::string::npos) << plot.err;
+  EXPECT_EQ(listing(folder), std::vector<std::string>{"locked"});
 }

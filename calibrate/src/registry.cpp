@@ -35,6 +35,20 @@ std::vector<Benchmark*> BenchmarkRegistry::select(const std::vector<std::string>
   return out;
 }
 
+const std::vector<std::string>& gpu_benchmark_keys() {
+  static const std::vector<std::string> keys = {
+      "gpu.dram",        "gpu.dram.concurrency", "gpu.dram.concurrency.rows", "gpu.cache",         "gpu.l2.writeback",
+      "gpu.latency",     "gpu.dram.partition",   "gpu.shared",                "gpu.compute",       "gpu.launch",
+      "gpu.overlap",     "pcie.h2d.pinned",      "pcie.h2d.pageable",         "pcie.d2h.pinned",   "pcie.d2h.pageable",
+      "pcie.bidir.pinned"};
+  return keys;
+}
+
+bool names_gpu_benchmark(const std::string& pattern) {
+  const auto& keys = gpu_benchmark_keys();
+  return std::any_of(keys.begin(), keys.end(), [&](const std::string& key) { return key == pattern || key.rfind(pattern + ".", 0) == 0; });
+}
+
 BenchmarkRegistry make_default_registry() {
   BenchmarkRegistry registry;
   register_gpu_benchmarks(registry);

@@ -81,6 +81,8 @@ std::string profile_to_yaml(const Profile& profile) {
     out << YAML::Key << key << YAML::Value << YAML::DoubleQuoted << *value;
   if (!profile.provenance.refit.empty())
     out << YAML::Key << "refit" << YAML::Value << YAML::DoubleQuoted << profile.provenance.refit;
+  if (!profile.provenance.run_id.empty())
+    out << YAML::Key << "run_id" << YAML::Value << YAML::DoubleQuoted << profile.provenance.run_id;
   out << YAML::EndMap;
   if (profile.pcie) {
     const PcieCalibration& p = *profile.pcie;
@@ -244,9 +246,11 @@ Profile parse_profile(const std::string& yaml_text, const std::string& file_name
   std::vector<std::string> names;
   for (const auto& field : fields) names.push_back(field.first);
   names.push_back("refit");
+  names.push_back("run_id");
   provenance.allow_only(names);
   for (auto& [name, value] : fields) *value = provenance.get(name).as_string();
   if (provenance.has("refit")) profile.provenance.refit = provenance.get("refit").as_string();
+  if (provenance.has("run_id")) profile.provenance.run_id = provenance.get("run_id").as_string();
 
   if (root.has("pcie")) profile.pcie = read_pcie(root.get("pcie"), profile.schema_version);
   if (root.has("gpu")) profile.gpu = sections::read_gpu(root.get("gpu"));

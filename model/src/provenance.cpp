@@ -2,9 +2,12 @@
 
 #include <unistd.h>
 
+#include <cstdio>
 #include <ctime>
+#include <random>
 #include <fstream>
 
+#include "perfmodel/model/errors.hpp"
 #include "perfmodel/model/version.hpp"
 
 namespace perfmodel {
@@ -54,10 +57,21 @@ Provenance host_provenance(const std::string& command) {
     }
   }
   p.date_utc = utc_now_iso8601();
+  std::random_device entropy;
+  char tail[32];
+  std::snprintf(tail, sizeof tail, "-%ld-%08x", static_cast<long>(::getpid()), static_cast<unsigned>(entropy()));
+  p.run_id = p.date_utc + "-" + p.host_name + tail;
   p.command = command;
   p.toolkit_version = toolkit_version();
   p.toolkit_commit = toolkit_commit();
   return p;
+}
+
+void check_same_run(const Provenance& profile, const std::string& profile_path, const Provenance& samples,
+                    const std::string& samples_path) {
+  if (profile.run_id.empty() || samples.run_id.empty() || profile.run_id == samples.run_id) return;
+  throw InputError(samples_path + ": run_id '" + samples.run_id + "' differs from " + profile_path + "'s '" + profile.run_id +
+                   "': the samples are from another calibration run than the profile");
 }
 
 }  // namespace perfmodel

@@ -29,6 +29,7 @@ std::string format_g(double value) {
 std::string header_lines(const std::string& magic, const Provenance& provenance) {
   std::string out = magic + "\n";
   for (const auto& [key, value] : provenance.fields()) out += "# " + key + ": " + *value + "\n";
+  if (!provenance.run_id.empty()) out += "# run_id: " + provenance.run_id + "\n";
   return out;
 }
 
@@ -77,6 +78,7 @@ void read_sample_file(const std::string& text, const std::string& file_name, con
       bool known = false;
       for (auto& [name, field] : fields)
         if (name == key) *field = value, known = true;
+      if (key == "run_id") provenance.run_id = value, known = true;
       if (!known && on_metadata) on_metadata(key, value, error);
       continue;
     }

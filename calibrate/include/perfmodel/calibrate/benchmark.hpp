@@ -67,4 +67,11 @@ BenchmarkRegistry make_default_registry();
 // Adds the GPU microbenchmarks; a no-op in builds without CUDA.
 void register_gpu_benchmarks(BenchmarkRegistry& registry);
 
+// The keys of the GPU and PCIe benchmarks, known in every build: a build without CUDA tells a key
+// it cannot measure (a runtime failure, exit 2) from one that exists in no build (bad input,
+// exit 1), as a CUDA build does. A test checks the list against the CUDA build's registry.
+const std::vector<std::string>& gpu_benchmark_keys();
+// Whether an --only pattern (a key or a key prefix) names one of them.
+bool names_gpu_benchmark(const std::string& pattern);
+
 }  // namespace perfmodel

@@ -23,9 +23,14 @@ struct Provenance {
   // fitted it ("perfmodel fit … (toolkit 0.1.0, commit …, 2026-11-23T02:50:00Z)"). Empty: the
   // profile is as the calibration wrote it.
   std::string refit;
+  // Optional: one calibration run's identity ("2026-11-26T19:20:00Z-vm-12345-9f3c2a1b": date, host,
+  // process, 32 random bits), written into the profile and into each of its samples files, so that
+  // a reader can tell a profile and samples of two runs apart (two calibrations writing one
+  // PROFILE.yaml at once). Empty in files written before it existed: nothing to check then.
+  std::string run_id;
 
   // Ordered (key, value) view of the required fields, the single list that writers and readers
-  // share (`refit` is written and read beside it, only when set).
+  // share (`refit` and `run_id` are written and read beside it, only when set).
   std::vector<std::pair<std::string, std::string*>> fields();
   std::vector<std::pair<std::string, const std::string*>> fields() const;
 };
@@ -33,6 +38,12 @@ struct Provenance {
 // Host-side facts every calibration records: host name, CPU model, date, toolkit version/commit.
 // Device fields are left for the caller (they need CUDA).
 Provenance host_provenance(const std::string& command);
+
+// Where a profile and a samples file read together (the profile's own samples, or samples re-fitted
+// into it) both carry a run_id and they differ: InputError naming the samples file, both ids and
+// the profile. Files without one are not compared.
+void check_same_run(const Provenance& profile, const std::string& profile_path, const Provenance& samples,
+                    const std::string& samples_path);
 
 // "2026-11-22T19:04:05Z"
 std::string utc_now_iso8601();
