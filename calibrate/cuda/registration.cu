@@ -8,6 +8,7 @@ void register_gpu_benchmarks(BenchmarkRegistry& registry) {
   register_gpu_shared_benchmarks(registry);
   register_gpu_compute_benchmarks(registry);
   register_gpu_launch_benchmarks(registry);
+  register_gpu_stream_benchmarks(registry);
   register_pcie_benchmarks(registry);
 }
 

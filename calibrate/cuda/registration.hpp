@@ -9,5 +9,6 @@ void register_gpu_memory_benchmarks(BenchmarkRegistry& registry);
 void register_gpu_shared_benchmarks(BenchmarkRegistry& registry);
 void register_gpu_compute_benchmarks(BenchmarkRegistry& registry);
 void register_gpu_launch_benchmarks(BenchmarkRegistry& registry);
+void register_gpu_stream_benchmarks(BenchmarkRegistry& registry);
 
 }  // namespace perfmodel
