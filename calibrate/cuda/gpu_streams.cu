@@ -168,31 +168,34 @@ class StreamsBenchmark final : public GpuBenchmark {
     if (finished != launched)
       throw RuntimeFailure("streams.concurrency: " + std::to_string(finished) + " of " + std::to_string(launched) + " spin kernels finished");
 
-    // 4. Copies of S streams sharing the copy engines: 32 copies of 1 MiB, H2D only and H2D/D2H pairs.
-    const std::size_t bytes = std::size_t{1} << 20;
-    constexpr int kCopies = 32;
-    HostBuffer up(bytes * 8, HostMemory::pinned), down(bytes * 8, HostMemory::pinned);
-    DeviceBuffer dev_up(bytes * 8), dev_down(bytes * 8);
-    for (int S : {1, 2, 4, 8}) {
-      BlockingStreams streams(S);
-      for (int bidir : {0, 1}) {
-        std::vector<double> t;
-        for (int rep = -1; rep < r; ++rep) {
-          const double s = legacy_timed([&] {
-            for (int k = 0; k < kCopies; ++k) {
-              const int i = (bidir ? 2 * k : k) % S;
-              const std::size_t at = bytes * static_cast<std::size_t>(i);
-              PERFMODEL_CUDA_CHECK(cudaMemcpyAsync(dev_up.get() + at, up.get() + at, bytes, cudaMemcpyHostToDevice, streams[i]));
-              if (bidir) {
-                const int j = (2 * k + 1) % S;
-                const std::size_t at2 = bytes * static_cast<std::size_t>(j);
-                PERFMODEL_CUDA_CHECK(cudaMemcpyAsync(down.get() + at2, dev_down.get() + at2, bytes, cudaMemcpyDeviceToHost, streams[j]));
+    // 4. Copies of S streams sharing the copy engines: 4 KiB and 1 MiB copies, H2D only and H2D/D2H
+    //    pairs (the pair's two copies on different streams).
+    const std::size_t largest = std::size_t{1} << 20;
+    HostBuffer up(largest * 8, HostMemory::pinned), down(largest * 8, HostMemory::pinned);
+    DeviceBuffer dev_up(largest * 8), dev_down(largest * 8);
+    for (const std::size_t bytes : {std::size_t{4096}, largest}) {
+      const int copies = bytes < largest ? 64 : 32;
+      for (int S : {1, 2, 4, 8}) {
+        BlockingStreams streams(S);
+        for (int bidir : {0, 1}) {
+          std::vector<double> t;
+          for (int rep = -1; rep < r; ++rep) {
+            const double s = legacy_timed([&] {
+              for (int k = 0; k < copies; ++k) {
+                const int i = (bidir ? 2 * k : k) % S;
+                const std::size_t at = bytes * static_cast<std::size_t>(i);
+                PERFMODEL_CUDA_CHECK(cudaMemcpyAsync(dev_up.get() + at, up.get() + at, bytes, cudaMemcpyHostToDevice, streams[i]));
+                if (bidir) {
+                  const int j = (2 * k + 1) % S;
+                  const std::size_t at2 = bytes * static_cast<std::size_t>(j);
+                  PERFMODEL_CUDA_CHECK(cudaMemcpyAsync(down.get() + at2, dev_down.get() + at2, bytes, cudaMemcpyDeviceToHost, streams[j]));
+                }
               }
-            }
-          });
-          if (rep >= 0) t.push_back(s);
+            });
+            if (rep >= 0) t.push_back(s);
+          }
+          record("streams.copies", {{"streams", S}, {"bytes", static_cast<double>(bytes)}, {"bidir", bidir}}, t, copies);
         }
-        record("streams.copies", {{"streams", S}, {"bytes", static_cast<double>(bytes)}, {"bidir", bidir}}, t, kCopies);
       }
     }
     std::ostringstream summary;

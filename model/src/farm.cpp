@@ -134,13 +134,18 @@ GpuWorkload describe_farm_task(const FarmTask& task, const ResourceTable& resour
 
 GpuWorkload describe_farm_batch(const FarmTask& task, double tasks, const ResourceTable& resources, double l2_bytes,
                                 std::vector<std::string>* missing) {
+  return batch_workload(reference_descriptor(task, resources, l2_bytes, missing), tasks);
+}
+
+GpuWorkload batch_workload(const GpuWorkload& one_task, double tasks) {
   if (!(tasks >= 1)) throw InputError("the data-parallel reference needs at least one task");
-  GpuWorkload w = reference_descriptor(task, resources, l2_bytes, missing);
-  GpuPhase& p = w.phases.at(0);
-  p.grid_y *= tasks;
-  p.flops_fp32 *= tasks, p.flops_fp64 *= tasks, p.special_calls *= tasks, p.warp_instructions *= tasks;
-  p.dram_bytes *= tasks, p.l2_bytes *= tasks, p.l1_wavefronts *= tasks, p.l1_data_bytes *= tasks;
-  for (auto& entry : p.shared_accesses) entry.second *= tasks;
+  GpuWorkload w = one_task;
+  for (GpuPhase& p : w.phases) {
+    p.grid_y *= tasks;
+    p.flops_fp32 *= tasks, p.flops_fp64 *= tasks, p.special_calls *= tasks, p.warp_instructions *= tasks;
+    p.dram_bytes *= tasks, p.l2_bytes *= tasks, p.l1_wavefronts *= tasks, p.l1_data_bytes *= tasks;
+    for (auto& entry : p.shared_accesses) entry.second *= tasks;
+  }
   w.flops *= tasks, w.algorithmic_bytes *= tasks, w.h2d_bytes *= tasks, w.d2h_bytes *= tasks;
   return w;
 }

@@ -15,8 +15,7 @@ auto number_fields(S& s) {
   using D = std::conditional_t<std::is_const_v<S>, const double, double>;
   return std::vector<std::pair<const char*, D*>>{{"connections", &s.connections},     {"issue_s", &s.issue_s},
                                                   {"serial_task_s", &s.serial_task_s},
-                                                  {"spin_s", &s.spin_s},               {"queues", &s.queues},
-                                                  {"copy_bytes", &s.copy_bytes}};
+                                                  {"spin_s", &s.spin_s},               {"queues", &s.queues}};
 }
 
 }  // namespace
@@ -49,7 +48,7 @@ StreamCalibration read_streams(const yaml::Value& v) {
   if (s.concurrency.rows.empty()) throw v.get("concurrency").error("needs at least one row");
   for (std::size_t i = 1; i < s.concurrency.rows.size(); ++i)
     if (!(s.concurrency.rows[i][0] > s.concurrency.rows[i - 1][0])) throw v.get("concurrency").error("streams must ascend");
-  if (v.has("copies")) s.copies = read_table(v.get("copies"), {"streams", "h2d_s_per_copy", "bidir_s_per_pair"});
+  if (v.has("copies")) s.copies = read_table(v.get("copies"), {"streams", "bytes", "h2d_s_per_copy", "bidir_s_per_pair"});
   return s;
 }
 

@@ -1,6 +1,7 @@
 #include "perfmodel/model/stream_calibration.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 #include "perfmodel/model/errors.hpp"
@@ -35,6 +36,27 @@ double StreamCalibration::concurrency_at(double streams) const {
       return rows[i - 1][cc] + t * (rows[i][cc] - rows[i - 1][cc]);
     }
   return rows.back()[cc];
+}
+
+StreamCalibration::CopySharing StreamCalibration::copy_sharing(double bytes, double streams) const {
+  CopySharing out;
+  if (copies.rows.empty() || !(bytes > 0)) return out;
+  const std::size_t cs = copies.column("streams"), cb = copies.column("bytes"), ch = copies.column("h2d_s_per_copy"),
+                    cp = copies.column("bidir_s_per_pair");
+  double size = copies.rows.front()[cb];
+  for (const auto& r : copies.rows)
+    if (std::abs(std::log(r[cb] / bytes)) < std::abs(std::log(size / bytes))) size = r[cb];
+  const std::vector<double>* one = nullptr;
+  const std::vector<double>* at = nullptr;  // the largest measured S not above `streams`
+  for (const auto& r : copies.rows) {
+    if (r[cb] != size) continue;
+    if (r[cs] == 1) one = &r;
+    if (r[cs] <= streams && (!at || r[cs] > (*at)[cs])) at = &r;
+  }
+  if (!one || !at) return out;
+  out.h2d_ratio = (*at)[ch] / (*one)[ch];
+  out.pair_factor = (*at)[cp] / (2 * (*one)[ch]);
+  return out;
 }
 
 bool has_stream_samples(const GpuSampleFile& file) {
@@ -85,15 +107,19 @@ StreamCalibration fit_streams(const GpuSampleFile& file, const std::string& samp
   }
   const std::vector<SeriesPoint> copies = series_medians(file.samples, "streams.copies");
   if (!copies.empty()) {
-    c.copies.columns = {"streams", "h2d_s_per_copy", "bidir_s_per_pair"};
-    std::map<double, std::pair<double, double>> rows;
+    c.copies.columns = {"streams", "bytes", "h2d_s_per_copy", "bidir_s_per_pair"};
+    std::map<std::pair<double, double>, std::pair<double, double>> rows;  // (bytes, streams) → (h2d, bidir)
     for (const SeriesPoint& p : copies) {
-      const double streams = param_of(p, "streams", "streams.copies");
-      c.copy_bytes = param_of(p, "bytes", "streams.copies");
+      const double streams = param_of(p, "streams", "streams.copies"), bytes = param_of(p, "bytes", "streams.copies");
       const double per = p.median_seconds / amount_of(file, "streams.copies", p.params);
-      (param_of(p, "bidir", "streams.copies") > 0 ? rows[streams].second : rows[streams].first) = per;
+      (param_of(p, "bidir", "streams.copies") > 0 ? rows[{bytes, streams}].second : rows[{bytes, streams}].first) = per;
     }
-    for (const auto& [s, r] : rows) c.copies.rows.push_back({s, r.first, r.second});
+    for (const auto& [key, r] : rows) {
+      if (!(r.first > 0) || !(r.second > 0))
+        throw InputError("streams.copies: " + std::to_string(key.first) + " B at " + std::to_string(key.second) +
+                         " streams needs both an h2d and a bidir measurement");
+      c.copies.rows.push_back({key.second, key.first, r.first, r.second});
+    }
   }
   return c;
 }

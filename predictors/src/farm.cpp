@@ -40,20 +40,25 @@ FarmSchedule schedule_farm(const FarmPipeline& p, long long tasks, long long str
   std::vector<double> stream_end(static_cast<std::size_t>(S), 0.0), queue_kernel_end(static_cast<std::size_t>(Q), 0.0);
   std::priority_queue<double, std::vector<double>, std::greater<double>> free_slots;
   for (long long i = 0; i < slots; ++i) free_slots.push(0.0);
-  double host = 0, h2d_free = 0, d2h_free = 0, link_free = 0, full_gpu = 0, completion = 0, first = 0;
-  const auto copy = [&](double ready, double& engine_free, double t) {
+  double host = 0, h2d_free = 0, d2h_free = 0, full_gpu = 0, completion = 0, first = 0;
+  // A copy takes t; its engine takes the next copy no sooner than κ·(t_in + t_out) after it started:
+  // back-to-back copies in both directions share the link, sparse ones do not notice it.
+  FarmPipeline::Sharing share;
+  share.link_factor = p.link_factor;
+  for (const FarmPipeline::Sharing& x : p.sharing)
+    if (x.streams <= static_cast<double>(S)) share = x;
+  const double link_gap = share.link_factor * (p.h2d_s + p.d2h_s);
+  const auto copy = [&](double ready, double& engine_free, double t, double ratio) {
     const double start = std::max(ready, engine_free);
-    link_free = std::max(start, link_free) + p.link_factor * t;
-    const double end = std::max(start + t, link_free);
-    engine_free = end;
-    return end;
+    engine_free = start + std::max(t * ratio, link_gap);
+    return start + t;
   };
   for (long long k = 0; k < tasks; ++k) {
     const std::size_t s = static_cast<std::size_t>(k % S), q = static_cast<std::size_t>(k % S % Q);
     host += p.issue_s;
     double ready = std::max(host, stream_end[s]);
     if (S > Q) ready = std::max(ready, queue_kernel_end[q]);
-    const double in_end = copy(ready, h2d_free, p.h2d_s);
+    const double in_end = copy(ready, h2d_free, p.h2d_s, share.h2d_ratio);
     const double slot = free_slots.top();
     free_slots.pop();
     const double kernel_start = std::max(in_end, slot);
@@ -61,7 +66,7 @@ FarmSchedule schedule_farm(const FarmPipeline& p, long long tasks, long long str
     const double kernel_end = std::max(kernel_start + p.kernel_s, full_gpu);
     free_slots.push(kernel_end);
     queue_kernel_end[q] = kernel_end;
-    const double out_end = copy(kernel_end, d2h_free, p.d2h_s);
+    const double out_end = copy(kernel_end, d2h_free, p.d2h_s, share.d2h_ratio);
     stream_end[s] = out_end;
     completion = std::max(completion, out_end);
     if (k == 0) first = out_end;
@@ -72,9 +77,9 @@ FarmSchedule schedule_farm(const FarmPipeline& p, long long tasks, long long str
   const double Sd = static_cast<double>(S);
   std::vector<std::pair<const char*, double>> terms = {
       {"host issue", p.issue_s},
-      {"H2D", p.h2d_s},
-      {"D2H", p.d2h_s},
-      {"copy link", p.link_factor * (p.h2d_s + p.d2h_s)},
+      {"H2D", p.h2d_s * share.h2d_ratio},
+      {"D2H", p.d2h_s * share.d2h_ratio},
+      {"copy link", link_gap},
       {"kernel slots", p.kernel_s / std::min(Sd, static_cast<double>(slots))},
       {"GPU throughput", p.full_gpu_s},
       {"per-stream latency", (p.h2d_s + p.kernel_s + p.d2h_s) / Sd},
@@ -99,9 +104,16 @@ std::vector<int> farm_stream_sweep(int sms) {
   return v;
 }
 
+std::string FarmSetup::label() const { return workload ? workload->kernel : task.label(); }
+
 FarmPredictor::FarmPredictor(const Profile& profile, const FarmSetup& setup) : setup_(setup) {
-  const std::string problem = farm_task_problem(setup.task);
-  if (!problem.empty()) throw InputError(problem);
+  if (!setup.workload) {
+    const std::string problem = farm_task_problem(setup.task);
+    if (!problem.empty()) throw InputError(problem);
+  } else {
+    if (setup.workload->phases.empty()) throw InputError("the task's workload has no kernel");
+    if (!(setup.bytes_in >= 0) || !(setup.bytes_out >= 0)) throw InputError("a task's copies cannot have negative bytes");
+  }
   if (setup.tasks < 1) throw InputError("--tasks: a farm needs at least one task, got " + std::to_string(setup.tasks));
   if (setup.connections && (*setup.connections < 1 || *setup.connections > 32))
     throw InputError("--connections: CUDA_DEVICE_MAX_CONNECTIONS is 1 to 32, got " + std::to_string(*setup.connections));
@@ -110,26 +122,39 @@ FarmPredictor::FarmPredictor(const Profile& profile, const FarmSetup& setup) : s
   if (!gpu.launch) throw InputError("the profile has no gpu.launch section (run perfmodel calibrate --only gpu.launch)");
   const LaunchCalibration& launch = *gpu.launch;
   const CommunicationPredictor comm(profile);
-  const FarmTask& task = setup.task;
   const double L = static_cast<double>(setup.tasks);
   sms_ = gpu.device.multiprocessors;
+  bytes_in_ = setup.workload ? setup.bytes_in : setup.task.bytes_in();
+  bytes_out_ = setup.workload ? setup.bytes_out : setup.task.bytes_out();
 
   // Kernels: one task alone, and all L tasks in one launch (the full GPU's rate).
   const double l2 = gpu.device.l2_cache_bytes;
   std::vector<std::string> missing;
-  const GpuWorkload one = describe_farm_task(task, setup.resources, l2, &missing);
-  const GpuWorkload all = describe_farm_batch(task, L, setup.resources, l2);
-  const GpuPhase& phase = one.phases.at(0);
-  // Throws InputError when the task's block cannot be resident on an SM at all.
-  const ExecutionMetrics m = execution_metrics(gpu.device, phase.blocks(), phase.threads_per_block(), phase.registers_per_thread,
-                                               phase.shared_bytes_per_block);
+  const GpuWorkload one = setup.workload ? *setup.workload : describe_farm_task(setup.task, setup.resources, l2, &missing);
+  const GpuWorkload all = batch_workload(one, L);
+  // Kernel slots from the task's widest launch; every launch must fit an SM (execution_metrics
+  // throws InputError naming what does not fit).
+  const GpuPhase* widest = nullptr;
+  ExecutionMetrics m;
+  for (const GpuPhase& phase : one.phases) {
+    if (phase.name == "memset") continue;
+    ExecutionMetrics pm;
+    try {
+      pm = execution_metrics(gpu.device, phase.blocks(), phase.threads_per_block(), phase.registers_per_thread,
+                             phase.shared_bytes_per_block);
+    } catch (const InputError& e) {
+      throw InputError("the task's kernel " + phase.name + " cannot launch on " + profile.provenance.device_name + ": " + e.what());
+    }
+    if (!widest || phase.blocks() > widest->blocks()) widest = &phase, m = pm;
+  }
+  if (!widest) throw InputError("the task's workload has no kernel");
   const GpuPrediction alone = predict_gpu(gpu, one);
   const GpuPrediction batch = predict_gpu(gpu, all);
   const double queued_kernel = launch.queued ? launch.queued->kernel_s : 0.0;
   FarmPipeline& p = pipeline_;
-  p.kernel_s = alone.seconds - alone.launch_s + queued_kernel;
+  p.kernel_s = alone.seconds - alone.launch_s + queued_kernel * static_cast<double>(one.phases.size());
   p.full_gpu_s = std::max(0.0, batch.seconds - batch.launch_s) / L;
-  p.kernel_slots = std::max(1.0, std::min(kMaxResidentGrids, std::floor(m.blocks_per_sm * sms_ / phase.blocks())));
+  p.kernel_slots = std::max(1.0, std::min(kMaxResidentGrids, std::floor(m.blocks_per_sm * sms_ / widest->blocks())));
   if (!missing.empty())
     assumptions_.push_back("registers of " + missing.front() +
                            " estimated by the reference descriptor (no recorded farm resources given)");
@@ -138,8 +163,8 @@ FarmPredictor::FarmPredictor(const Profile& profile, const FarmSetup& setup) : s
   const auto copy_s = [&](Direction d, HostMemory mem, double bytes) {
     return comm.predict(Transfer{{d, mem}, static_cast<std::uint64_t>(std::llround(bytes))}).seconds;
   };
-  p.h2d_s = copy_s(Direction::h2d, HostMemory::pinned, task.bytes_in());
-  p.d2h_s = copy_s(Direction::d2h, HostMemory::pinned, task.bytes_out());
+  p.h2d_s = copy_s(Direction::h2d, HostMemory::pinned, bytes_in_);
+  p.d2h_s = copy_s(Direction::d2h, HostMemory::pinned, bytes_out_);
   if (gpu.overlap && gpu.overlap->h2d_s > 0 && gpu.overlap->d2h_s > 0 && gpu.overlap->h2d_d2h_s > 0) {
     p.link_factor = gpu.overlap->h2d_d2h_s / (gpu.overlap->h2d_s + gpu.overlap->d2h_s);
   } else {
@@ -153,6 +178,21 @@ FarmPredictor::FarmPredictor(const Profile& profile, const FarmSetup& setup) : s
     const StreamCalibration& s = *gpu.streams;
     p.issue_s = s.issue_s;
     p.serial_gap_s = std::max(0.0, s.serial_task_s - tiny_parts);
+    if (!s.copies.rows.empty()) {
+      std::vector<double> counts;
+      for (const auto& row : s.copies.rows) counts.push_back(row[s.copies.column("streams")]);
+      std::sort(counts.begin(), counts.end());
+      counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
+      for (double S : counts) {
+        FarmPipeline::Sharing x;
+        x.streams = S;
+        const auto in = s.copy_sharing(bytes_in_, S), out = s.copy_sharing(bytes_out_, S);
+        x.h2d_ratio = in.h2d_ratio;
+        x.d2h_ratio = out.h2d_ratio;  // measured on H2D copies, applied to both directions
+        x.link_factor = in.pair_factor > 0 ? in.pair_factor : p.link_factor;
+        p.sharing.push_back(x);
+      }
+    }
     const int measured_under = s.connections > 0 ? static_cast<int>(s.connections) : kDefaultConnections;
     if (!setup.connections || *setup.connections == measured_under) {
       p.queues = s.queues;
@@ -174,16 +214,16 @@ FarmPredictor::FarmPredictor(const Profile& profile, const FarmSetup& setup) : s
                                               : " (CUDA_DEVICE_MAX_CONNECTIONS: the CUDA runtime's documented default, not a measurement)"));
   }
   assumptions_.push_back("at most " + sci(p.kernel_slots) + " task kernels resident at once (" + sci(m.blocks_per_sm) +
-                         " blocks per SM x " + sci(sms_) + " SMs / " + sci(phase.blocks()) +
+                         " blocks per SM x " + sci(sms_) + " SMs / " + sci(widest->blocks()) +
                          " blocks per task, capped at CUDA's 128 resident grids)");
 
   pageable_ = p;
-  pageable_.h2d_s = copy_s(Direction::h2d, HostMemory::pageable, task.bytes_in());
-  pageable_.d2h_s = copy_s(Direction::d2h, HostMemory::pageable, task.bytes_out());
+  pageable_.h2d_s = copy_s(Direction::h2d, HostMemory::pageable, bytes_in_);
+  pageable_.d2h_s = copy_s(Direction::d2h, HostMemory::pageable, bytes_out_);
 
   serial_s_ = serial_farm_s(p, setup.tasks);
   const HostMemory mem = setup.memory;
-  data_parallel_s_ = copy_s(Direction::h2d, mem, task.bytes_in() * L) + batch.seconds + copy_s(Direction::d2h, mem, task.bytes_out() * L) +
+  data_parallel_s_ = copy_s(Direction::h2d, mem, bytes_in_ * L) + batch.seconds + copy_s(Direction::d2h, mem, bytes_out_ * L) +
                      p.serial_gap_s;
 }
 

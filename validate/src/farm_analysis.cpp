@@ -52,7 +52,7 @@ FarmAnalysis analyse_farm(const FarmRun& run, const Profile& profile) {
   const auto predictor_for = [&](const FarmMeasurement& m) -> const FarmPredictor& {
     const std::string key = case_label(m.task, m.tasks) + "/" + to_string(m.memory);
     auto& p = predictors[key];
-    if (!p) p = std::make_unique<FarmPredictor>(profile, FarmSetup{m.task, m.tasks, m.memory, connections, resources});
+    if (!p) p = std::make_unique<FarmPredictor>(profile, FarmSetup::built_in(m.task, m.tasks, m.memory, connections, resources));
     return *p;
   };
   std::set<std::string> assumptions;

@@ -54,5 +54,7 @@ GpuWorkload describe_farm_task(const FarmTask& task, const ResourceTable& resour
 // one task's, the per-thread chains unchanged.
 GpuWorkload describe_farm_batch(const FarmTask& task, double tasks, const ResourceTable& resources, double l2_bytes,
                                 std::vector<std::string>* missing = nullptr);
+// The same for any task's workload (a described one): every phase's grid y and counts × tasks.
+GpuWorkload batch_workload(const GpuWorkload& one_task, double tasks);
 
 }  // namespace perfmodel

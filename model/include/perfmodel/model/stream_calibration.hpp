@@ -14,9 +14,9 @@
 //                       hardware work queues (CUDA_DEVICE_MAX_CONNECTIONS), streams share a queue
 //                       and a task's copy-out blocks the next stream's task behind it (false
 //                       serialisation): the curve flattens at `queues`;
-//   copies              S streams each issuing `copy_bytes` copies, H2D only and H2D+D2H
-//                       alternating: seconds per copy against S (how copies of different streams
-//                       share the copy engines).
+//   copies              copies of 4 KiB and 1 MiB round-robin over S streams, H2D only and H2D+D2H
+//                       pairs: seconds per copy (per pair) against S and the size — how copies of
+//                       different streams share the copy engines and the link.
 // The section records the CUDA_DEVICE_MAX_CONNECTIONS it was measured under and its own
 // provenance (it may be merged into a profile measured another day: perfmodel fit --streams-samples).
 #include <string>
@@ -35,9 +35,16 @@ struct StreamCalibration {
   double serial_task_s = 0;
   double spin_s = 0;
   double queues = 0;        // the most tasks' kernels seen running at once in the farm pattern
-  double copy_bytes = 0;
   NumericTable concurrency;  // streams, tasks, seconds, concurrency
-  NumericTable copies;       // streams, h2d_s_per_copy, bidir_s_per_pair
+  NumericTable copies;       // streams, bytes, h2d_s_per_copy, bidir_s_per_pair
+
+  // At the measured size nearest `bytes` (in log): per-copy time of H2D copies at S streams over
+  // that at one stream, and a bidirectional pair's time at S streams over two one-stream H2D copies.
+  // {1, 0} when the section has no copies table.
+  struct CopySharing {
+    double h2d_ratio = 1, pair_factor = 0;
+  };
+  CopySharing copy_sharing(double bytes, double streams) const;
 
   // Measured concurrency at S streams (linear between measured S, the last value beyond them).
   double concurrency_at(double streams) const;

@@ -27,12 +27,17 @@
 //   H_k      = H_{k−1} + h                                          host has issued task k
 //   ready_k  = max(H_k, D2H end of stream s's previous task,
 //                  [S > Q] kernel end of queue q's previous task)    false serialisation in a queue
-//   in_k     = max(ready_k, H2D engine free, link) + t_in            H2D engine, in issue order
-//   K_k      = max(in_k, a kernel slot free) + t_ker, and ≥ K_{k−1}' + t_full (the full-GPU rate)
-//   out_k    = max(K_k, D2H engine free, link) + t_out
+//   in_k     = a_k + t_in,  a_k = max(ready_k, a_{k−1} + max(r·t_in, κ·(t_in + t_out)))
+//                                                                    H2D engine, in issue order; back-
+//                                                                    to-back copies share the link
+//   K_k      = max(in_k, a kernel slot free) + t_ker, and ≥ F_k = max(K_k start, F_{k−1}) + t_full
+//                                                                    (no faster than the full GPU)
+//   out_k    = b_k + t_out, b_k = max(K_k, b_{k−1} + max(r·t_out, κ·(t_in + t_out)))   D2H engine
+//   (r, κ at S streams from gpu.streams.copies where measured: the engine's time per copy when S
+//    streams issue copies, relative to one stream; else r = 1 and κ from gpu.overlap)
 //   T_c      = max_k out_k
 // Its steady state is the pipeline's slowest stage (Cecconi Eq 3.3 generalised):
-//   T_s = max{ h, t_in, t_out, κ·(t_in + t_out), t_ker / min(S, c), t_full,
+//   T_s = max{ h, r·t_in, r·t_out, κ·(t_in + t_out), t_ker / min(S, c), t_full,
 //              (t_in + t_ker + t_out) / S,  [S > Q] (t_in + t_ker) / Q }
 // and T_c ≈ t_in + t_ker + t_out + (L − 1)·T_s  (Eqs 3.5/5.8: fill, then one task per T_s).
 // The bound stage is the term that sets T_s: "host issue", "H2D", "D2H", "copy link", "kernel slots",
@@ -45,6 +50,7 @@
 //   speedup over serial Sp(S) = T(0) / T(S), bounded by #SM for tasks of one block (Eq 5.9).
 // S may exceed L: streams beyond the L-th get no task, so T(S) = T(L).
 #include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -65,6 +71,14 @@ struct FarmPipeline {
   double queues = 8;         // Q
   double link_factor = 0.5;  // κ
   double serial_gap_s = 0;   // g: what the serial loop adds per task beyond t_in + t_ker + t_out
+  // Copies of different streams sharing the engines (gpu.streams.copies), by stream count
+  // (ascending; the last entry at or below S applies): each engine's time per copy relative to one
+  // stream's (r < 1: more engines serve small copies at once), and κ measured at that S.
+  // Empty: r = 1 and link_factor.
+  struct Sharing {
+    double streams = 1, h2d_ratio = 1, d2h_ratio = 1, link_factor = 0.5;
+  };
+  std::vector<Sharing> sharing;
 };
 
 struct FarmSchedule {
@@ -90,11 +104,24 @@ struct FarmPrediction {
 };
 
 struct FarmSetup {
-  FarmTask task;
+  FarmTask task;                   // a built-in application's task, unless `workload` is given
   long long tasks = 0;
   HostMemory memory = HostMemory::pinned;
   std::optional<int> connections;  // CUDA_DEVICE_MAX_CONNECTIONS of the run predicted; unset: the profile's or 8
   ResourceTable resources;         // compiled resources of the farm kernels, where recorded
+  // A described task instead (a workload file): its kernels, run one after another in the task's
+  // stream, and its copies in and out; `task` is then unused.
+  std::optional<GpuWorkload> workload;
+  double bytes_in = 0, bytes_out = 0;
+
+  std::string label() const;  // the task's label, or the workload's kernel name
+  // A built-in application's task.
+  static FarmSetup built_in(const FarmTask& task, long long tasks, HostMemory memory, std::optional<int> connections = {},
+                            ResourceTable resources = {}) {
+    FarmSetup s;
+    s.task = task, s.tasks = tasks, s.memory = memory, s.connections = connections, s.resources = std::move(resources);
+    return s;
+  }
 };
 
 class FarmPredictor {
@@ -110,6 +137,8 @@ class FarmPredictor {
   double serial_s() const { return serial_s_; }
   double data_parallel_s() const { return data_parallel_s_; }
   double sm_bound() const { return sms_; }  // Eq 5.9: Sp ≤ #SM for tasks of one block
+  double bytes_in() const { return bytes_in_; }
+  double bytes_out() const { return bytes_out_; }
   // The S of `candidates` with the least predicted completion time (the smallest S among ties within 1 %).
   int best_streams(const std::vector<int>& candidates) const;
   // What the prediction assumes instead of measuring (sections missing from the profile), and
@@ -120,7 +149,7 @@ class FarmPredictor {
   FarmSetup setup_;
   FarmPipeline pipeline_;
   FarmPipeline pageable_;
-  double serial_s_ = 0, data_parallel_s_ = 0, sms_ = 0;
+  double serial_s_ = 0, data_parallel_s_ = 0, sms_ = 0, bytes_in_ = 0, bytes_out_ = 0;
   std::vector<std::string> assumptions_;
 };
 
