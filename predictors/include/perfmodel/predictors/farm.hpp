@@ -39,7 +39,9 @@
 // Its steady state is the pipeline's slowest stage (Cecconi Eq 3.3 generalised):
 //   T_s = max{ h, r·t_in, r·t_out, κ·(t_in + t_out), t_ker / min(S, c), t_full,
 //              (t_in + t_ker + t_out) / S,  [S > Q] (t_in + t_ker) / Q }
-// and T_c ≈ t_in + t_ker + t_out + (L − 1)·T_s  (Eqs 3.5/5.8: fill, then one task per T_s).
+// and T_c ≈ L·T_s + fill/drain: t_in + t_ker + t_out − T_s when one shared stage binds (the classic
+// pipeline: the first task's latency, then one task per T_s), the first copy-ins' stagger when the
+// streams bind (Eqs 3.5/5.8: T_seq / n_w + T_ov). The recurrence computes T_c exactly.
 // The bound stage is the term that sets T_s: "host issue", "H2D", "D2H", "copy link", "kernel slots",
 // "GPU throughput", "per-stream latency", "work queues".
 //   S = 0 (serial, Eq 3.4):  T = L · (t_in + t_ker + t_out + g),  g = gpu.streams.serial_task_s minus
