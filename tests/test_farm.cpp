@@ -439,3 +439,30 @@ TEST(FarmCli, PlotFarmWritesDataAndScriptFromTheRecordedRun) {
   ss << gp.rdbuf();
   EXPECT_NE(ss.str().find("#SM bound"), std::string::npos);
 }
+
+TEST(FarmCli, StreamSamplesFitAloneOrMergeIntoTheBundledProfile) {
+  GpuSampleFile f = synthetic_stream_samples();
+  f.device = bundled().gpu->device;
+  const std::string samples = ::testing::TempDir() + "/farm_streams.gpu_samples.csv";
+  std::ofstream(samples) << to_csv(f);
+  // What `calibrate --only gpu.streams --out P.yaml` fits: a profile whose gpu section has streams only.
+  const std::string alone = ::testing::TempDir() + "/farm_streams_alone.yaml";
+  const Result a = run({"fit", "--gpu-samples", samples, "--out", alone});
+  ASSERT_EQ(a.code, 0) << a.err;
+  ASSERT_TRUE(load_profile(alone).gpu->streams);
+  // Merged into the bundled profile (another day's run): everything else kept.
+  const std::string merged = ::testing::TempDir() + "/farm_streams_merged.yaml";
+  const Result m = run({"fit", "--streams-samples", samples, "--profile", kBundled, "--out", merged});
+  ASSERT_EQ(m.code, 0) << m.err;
+  const Profile p = load_profile(merged);
+  ASSERT_TRUE(p.gpu->streams);
+  EXPECT_EQ(p.gpu->streams->measured_on, "NVIDIA H100 80GB HBM3, GPU-test, 2026-11-26T00:00:00Z");
+  EXPECT_EQ(p.gpu->ceilings.size(), bundled().gpu->ceilings.size());
+  EXPECT_EQ(p.provenance.date_utc, bundled().provenance.date_utc);
+  // Another GPU's samples do not merge.
+  f.provenance.device_name = "Another GPU";
+  std::ofstream(samples) << to_csv(f);
+  const Result bad = run({"fit", "--streams-samples", samples, "--profile", kBundled, "--out", merged});
+  EXPECT_EQ(bad.code, 1);
+  EXPECT_NE(bad.err.find("Another GPU"), std::string::npos) << bad.err;
+}
