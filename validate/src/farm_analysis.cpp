@@ -8,6 +8,7 @@
 #include <memory>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include "perfmodel/model/atomic_file.hpp"
 #include "perfmodel/model/errors.hpp"
@@ -120,6 +121,17 @@ FarmAnalysis analyse_farm(const FarmRun& run, const Profile& profile) {
     b.loss = b.predicted_best_measured_s / b.measured_best_s - 1;
     b.within_5_percent = b.loss <= 0.05;
     b.bound_at_best = by_s.at(b.predicted_best)->prediction.bound;
+    double predicted_min = 0;
+    for (const auto& [s, p] : by_s)
+      if (predicted_min == 0 || p->prediction.completion_s < predicted_min) predicted_min = p->prediction.completion_s;
+    b.measured_saturation = b.predicted_saturation = -1;
+    for (const auto& [s, p] : by_s) {  // ascending S
+      if (b.measured_saturation < 0 && p->measured_s <= 1.05 * b.measured_best_s) b.measured_saturation = s;
+      if (b.predicted_saturation < 0 && p->prediction.completion_s <= 1.05 * predicted_min) {
+        b.predicted_saturation = s;
+        b.bound_at_saturation = p->prediction.bound;
+      }
+    }
     const auto zero = by_s.find(0), at_sm = by_s.find(static_cast<int>(sms));
     if (zero != by_s.end() && at_sm != by_s.end()) {
       b.measured_speedup_sm = zero->second->measured_s / at_sm->second->measured_s;
@@ -172,14 +184,26 @@ void write_farm_report(const std::string& dir, const FarmRun& run, const FarmAna
   row("all", a.overall);
   for (const auto& [k, s] : a.per_app) row(k, s);
   md << "\n### By configuration\n\n| configuration | points | mean | median | p90 | max |\n|---|---|---|---|---|---|\n";
-  for (const auto& [k, s] : a.per_config) row(k, s);
+  {  // in the order S = 0, 1, 2, …, data-parallel, then pageable
+    std::vector<const FarmMeasurement*> order;
+    for (const FarmPointAnalysis& p : a.points) order.push_back(&p.measurement);
+    const auto rank = [](const FarmMeasurement* m) {
+      return std::make_tuple(m->memory == HostMemory::pageable, m->mode == FarmMode::data_parallel, m->streams);
+    };
+    std::stable_sort(order.begin(), order.end(), [&](const auto* x, const auto* y) { return rank(x) < rank(y); });
+    std::set<std::string> done;
+    for (const FarmMeasurement* m : order)
+      if (done.insert(m->config_label()).second) row(m->config_label(), a.per_config.at(m->config_label()));
+  }
   md << "\n## Best number of streams (predicted best, run on the GPU, within 5 % of the measured best?)\n\n"
         "| case | measured best S | its time | predicted best S | its measured time | loss | within 5 % | bound there | "
-        "Sp(#SM) measured | Sp(#SM) predicted |\n|---|---|---|---|---|---|---|---|---|---|\n";
+        "saturates at S (measured) | (predicted) | bound there | Sp(#SM) measured | Sp(#SM) predicted |\n"
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const FarmBestCheck& b : a.best)
     md << "| " << b.label << " | " << b.measured_best << " | " << format_seconds(b.measured_best_s) << " | " << b.predicted_best << " | "
        << format_seconds(b.predicted_best_measured_s) << " | " << pct(b.loss) << " | " << (b.within_5_percent ? "yes" : "no") << " | "
-       << b.bound_at_best << " | " << (b.measured_speedup_sm > 0 ? num(b.measured_speedup_sm) : "-") << " | "
+       << b.bound_at_best << " | " << b.measured_saturation << " | " << b.predicted_saturation << " | " << b.bound_at_saturation
+       << " | " << (b.measured_speedup_sm > 0 ? num(b.measured_speedup_sm) : "-") << " | "
        << (b.predicted_speedup_sm > 0 ? num(b.predicted_speedup_sm) : "-") << " |\n";
   md << "\n## Every configuration\n\n| case | configuration | measured | spread | predicted | error | bound |\n|---|---|---|---|---|---|---|\n";
   for (const FarmPointAnalysis& p : a.points)

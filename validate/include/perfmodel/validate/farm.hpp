@@ -50,6 +50,10 @@ struct FarmBestCheck {
   // Measured and predicted speedup over S = 0 at #SM streams (Cecconi's Sp(#SM)), and the bound.
   double measured_speedup_sm = 0, predicted_speedup_sm = 0;
   std::string bound_at_best;
+  // Where the curve saturates: the fewest streams within 5 % of the best time, measured and
+  // predicted, and the stage the model says bounds it there.
+  int measured_saturation = 0, predicted_saturation = 0;
+  std::string bound_at_saturation;
 };
 
 struct FarmAnalysis {
