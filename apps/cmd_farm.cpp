@@ -270,7 +270,7 @@ int plot_farm(const Invocation& inv) {
        << "plot 'farm_predicted.csv' every ::1 using ($1==" << i << "?$2:1/0):3 with lines lw 2 lc rgb '#1f77b4' title 'predicted', \\\n"
        << "     'farm_measured.csv' every ::1 using ($1==" << i << "?$2:1/0):3 with points pt 7 ps 0.6 lc rgb '#d62728' title 'measured', \\\n"
        << "     " << plot_number(p.data_parallel_s()) << " with lines dt 2 lc rgb '#2ca02c' title 'data-parallel (predicted)'\n"
-       << "unset logscale y\nset ylabel 'speedup over S = 0' font ',8'\n"
+       << "set ylabel 'speedup over S = 0' font ',8'\n"
        << "plot 'farm_predicted.csv' every ::1 using ($1==" << i << "?$2:1/0):4 with lines lw 2 lc rgb '#1f77b4' title 'predicted', \\\n"
        << "     'farm_measured.csv' every ::1 using ($1==" << i << "?$2:1/0):4 with points pt 7 ps 0.6 lc rgb '#d62728' title 'measured', \\\n"
        << "     " << sms << " with lines dt 3 lc rgb '#555555' title '#SM bound (Eq 5.9)'\n";
