@@ -188,8 +188,10 @@ int cmd_fit(const Invocation& inv) {
     profile.pcie->host_buffer = samples.host_buffer;
   }
   // The measurement's provenance stays the calibration run's; the re-fit is recorded beside it.
-  profile.provenance.refit = inv.command_line + " (toolkit " + toolkit_version() + ", commit " + toolkit_commit() + ", " +
-                             utc_now_iso8601() + ")";
+  // (A gpu.streams section merged alone carries its own provenance: the profile's is untouched.)
+  if (vm.count("samples") || vm.count("gpu-samples") || vm.count("cpu-samples"))
+    profile.provenance.refit = inv.command_line + " (toolkit " + toolkit_version() + ", commit " + toolkit_commit() + ", " +
+                               utc_now_iso8601() + ")";
   const std::string out_path = vm["out"].as<std::string>();
   save_profile(profile, out_path);
   Report report = profile_report(profile);
