@@ -35,7 +35,7 @@ FarmSchedule schedule_farm(const FarmPipeline& p, long long tasks, long long str
   if (tasks < 1) throw InputError("a farm needs at least one task (--tasks)");
   if (streams < 1) throw InputError("the schedule needs at least one stream (0 streams is the serial loop)");
   const long long S = std::min(streams, tasks);
-  const long long Q = std::max(1LL, static_cast<long long>(std::floor(p.queues)));
+  const long long Q = std::max(1LL, std::llround(p.queues));  // a measured plateau (7.9 kernels at once: 8 queues)
   const long long slots = std::max(1LL, std::min(S, static_cast<long long>(std::floor(p.kernel_slots))));
   std::vector<double> stream_end(static_cast<std::size_t>(S), 0.0), queue_kernel_end(static_cast<std::size_t>(Q), 0.0);
   std::priority_queue<double, std::vector<double>, std::greater<double>> free_slots;
