@@ -64,6 +64,8 @@ const char* kTopUsage =
     "  predict cpu          CPU time of a reference kernel (bandwidth curves + FMA ceiling + fitted efficiency)\n"
     "  predict kernel       GPU time of a reference kernel (workload descriptor + execution metrics + profile)\n"
     "  predict workload     GPU time of a kernel described in a YAML file (bytes, flops, accesses, launch)\n"
+    "  predict farm         a stream of tasks over CUDA streams (also: perfmodel farm): completion and service\n"
+    "                       time, the bound stage, speedups, the best number of streams\n"
     "  offload              CPU or GPU? CPU time vs GPU kernels + copies, decision with its uncertainty, crossover n,\n"
     "                       CG's break-even iterations, chunked overlap and the best CPU/GPU split\n"
     "  tune                 the launch configuration the model predicts fastest, beside the measured optimum\n"
@@ -74,6 +76,7 @@ const char* kTopUsage =
     "  profile show         print a profile readably (validates it)\n"
     "  plot transfers       measured vs predicted transfer time and bandwidth (gnuplot: SVG + PNG)\n"
     "  plot speedup         GPU (kernel + copies) vs CPU over n, measured and predicted, crossovers; kernel variants\n"
+    "  plot farm            task-farm completion time and speedup vs streams, measured and predicted, #SM bound\n"
     "  plot cpu             CPU bandwidth vs working set and threads, with the cache plateaus (gnuplot)\n"
     "  plot microbench      GPU microbenchmarks: bandwidth vs bytes in flight, bank conflicts, strides,\n"
     "                       partition camping, bandwidth vs working set, latency (gnuplot: SVG + PNG)\n"
@@ -228,7 +231,8 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
                                                             {"tune", cmd_tune},
                                                             {"roofline", cmd_roofline},
                                                             {"report", cmd_report},
-                                                            {"offload", cmd_offload}};
+                                                            {"offload", cmd_offload},
+                                                            {"farm", predict_farm_command}};
     const auto it = commands.find(command);
     if (it == commands.end()) throw InputError("unknown command '" + command + "' (see perfmodel --help)");
     Invocation inv{std::vector<std::string>(args.begin() + 1, args.end()), command_line, out, err};

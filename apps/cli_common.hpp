@@ -80,5 +80,7 @@ int cmd_roofline(const Invocation& inv);
 int cmd_report(const Invocation& inv);
 int predict_kernel_command(const Invocation& inv);
 int predict_workload_command(const Invocation& inv);
+int predict_farm_command(const Invocation& inv);  // cmd_farm.cpp (also `perfmodel farm`)
+int plot_farm(const Invocation& inv);             // cmd_farm.cpp
 
 }  // namespace perfmodel::cli

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "cli_common.hpp"
+#include "perfmodel/model/stream_calibration.hpp"
 #include "gnuplot.hpp"
 #include "perfmodel/calibrate/benchmark.hpp"
 #include "perfmodel/calibrate/calibration.hpp"
@@ -105,6 +106,9 @@ int cmd_fit(const Invocation& inv) {
   options.add_options()("samples,s", po::value<std::string>(), "raw transfer samples (NAME.pcie_samples.csv written by calibrate)")(
       "gpu-samples", po::value<std::string>(), "raw GPU microbenchmark samples (NAME.gpu_samples.csv written by calibrate)")(
       "cpu-samples", po::value<std::string>(), "raw CPU benchmark samples (NAME.cpu_samples.csv written by calibrate)")(
+      "streams-samples", po::value<std::string>(),
+      "GPU samples with the gpu.streams series (calibrate --only gpu.streams), measured on the profile's GPU model, maybe "
+      "another day: fitted into gpu.streams of --profile, which keeps everything else (the section records its own provenance)")(
       "profile,p", po::value<std::string>(),
       "start from this profile (the same calibration run as the samples): the sections re-fitted from the samples given "
       "replace its own, the others are kept")(
@@ -124,8 +128,10 @@ int cmd_fit(const Invocation& inv) {
   const Format format = selected_format(vm);
   const std::string timer_name = vm["timer"].as<std::string>();
   if (timer_name != "events" && timer_name != "host") throw InputError("--timer: must be events or host, got '" + timer_name + "'");
-  if (!vm.count("samples") && !vm.count("gpu-samples") && !vm.count("cpu-samples"))
-    throw InputError("fit: give at least one of --samples, --gpu-samples, --cpu-samples");
+  if (!vm.count("samples") && !vm.count("gpu-samples") && !vm.count("cpu-samples") && !vm.count("streams-samples"))
+    throw InputError("fit: give at least one of --samples, --gpu-samples, --cpu-samples, --streams-samples");
+  if (vm.count("streams-samples") && !vm.count("profile") && !vm.count("gpu-samples"))
+    throw InputError("--streams-samples: give --profile (or --gpu-samples) to merge the gpu.streams section into");
   const std::string out_path = vm["out"].as<std::string>();
   check_output_file(out_path, "--out");
   auto base_name = [](const std::string& path) { return path.substr(path.find_last_of('/') + 1); };
@@ -160,6 +166,16 @@ int cmd_fit(const Invocation& inv) {
     take_provenance(samples.provenance, path);
     profile.gpu = fit_gpu_samples(samples, base_name(path));
   }
+  if (vm.count("streams-samples")) {
+    const std::string path = vm["streams-samples"].as<std::string>();
+    const GpuSampleFile samples = load_gpu_samples(path);
+    if (!has_stream_samples(samples)) throw InputError(path + ": no streams.* series (run perfmodel calibrate --only gpu.streams)");
+    if (!profile.gpu) throw InputError("--streams-samples: the profile has no gpu section to merge gpu.streams into");
+    if (samples.provenance.device_name != profile.provenance.device_name)
+      throw InputError(path + ": measured on '" + samples.provenance.device_name + "', the profile describes '" +
+                       profile.provenance.device_name + "'");
+    profile.gpu->streams = fit_streams(samples, base_name(path));
+  }
   if (vm.count("cpu-samples")) {
     const std::string path = vm["cpu-samples"].as<std::string>();
     const CpuSampleFile samples = load_cpu_samples(path);
@@ -176,8 +192,10 @@ int cmd_fit(const Invocation& inv) {
     profile.pcie->host_buffer = samples.host_buffer;
   }
   // The measurement's provenance stays the calibration run's; the re-fit is recorded beside it.
-  profile.provenance.refit = inv.command_line + " (toolkit " + toolkit_version() + ", commit " + toolkit_commit() + ", " +
-                             utc_now_iso8601() + ")";
+  // (A gpu.streams section merged alone carries its own provenance: the profile's is untouched.)
+  if (vm.count("samples") || vm.count("gpu-samples") || vm.count("cpu-samples"))
+    profile.provenance.refit = inv.command_line + " (toolkit " + toolkit_version() + ", commit " + toolkit_commit() + ", " +
+                               utc_now_iso8601() + ")";
   // The fitted profile is read back with the reader every command uses before it is written: samples
   // that fit into values the reader refuses (logical_cpus: 0, no model at all) are bad input.
   try {

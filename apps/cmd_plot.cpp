@@ -116,7 +116,7 @@ int plot_transfers(const Invocation& inv) {
 }  // namespace
 
 int cmd_plot(const Invocation& inv) {
-  return dispatch_target(inv, "plot", {{"transfers", plot_transfers}, {"microbench", plot_microbench}, {"cpu", plot_cpu}, {"speedup", plot_speedup}});
+  return dispatch_target(inv, "plot", {{"transfers", plot_transfers}, {"microbench", plot_microbench}, {"cpu", plot_cpu}, {"speedup", plot_speedup}, {"farm", plot_farm}});
 }
 
 }  // namespace perfmodel::cli

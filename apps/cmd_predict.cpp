@@ -182,7 +182,8 @@ int cmd_predict(const Invocation& inv) {
   return dispatch_target(inv, "predict", {{"transfer", predict_transfer},
                                                {"cpu", predict_cpu_command},
                                                {"kernel", predict_kernel_command},
-                                               {"workload", predict_workload_command}});
+                                               {"workload", predict_workload_command},
+                                               {"farm", predict_farm_command}});
 }
 
 }  // namespace perfmodel::cli

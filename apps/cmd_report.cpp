@@ -17,6 +17,8 @@
 #include "profile_report.hpp"
 #include "roofline_report.hpp"
 #include "speedup_report.hpp"
+#include "perfmodel/model/farm_data.hpp"
+#include "perfmodel/validate/farm.hpp"
 #include "validation_report.hpp"
 
 namespace perfmodel::cli {
@@ -119,16 +121,17 @@ void run_plot(int (*plot)(const Invocation&), const std::vector<std::string>& ar
 int cmd_report(const Invocation& inv) {
   po::options_description options("perfmodel report options");
   options.add_options()("out,o", po::value<std::string>()->required(), "output directory (created if missing)")(
-      "validation", po::value<std::string>(), "recorded validation run (default: the bundled H100 run)");
+      "validation", po::value<std::string>(), "recorded validation run (default: the bundled H100 run)")(
+      "farm", po::value<std::string>(), "recorded farm run (validate --only farm; default: the bundled run's '-farm' twin where it exists)");
   add_profile_option(options);
   po::positional_options_description positional;
   positional.add("out", 1);
   po::variables_map vm;
   if (!parse_or_help(inv,
-                     "usage: perfmodel report DIR [--profile P] [--validation RUN]\n\n"
+                     "usage: perfmodel report DIR [--profile P] [--validation RUN] [--farm RUN]\n\n"
                      "Writes DIR/report.html (self-contained: every plot embedded) and DIR/report.md (plots beside it):\n"
                      "the profile summary, the GPU microbenchmark, transfer and CPU plots, the validation errors and plot,\n"
-                     "the roofline and the speedups. Needs gnuplot; no GPU.",
+                     "the roofline, the speedups and the task farm. Needs gnuplot; no GPU.",
                      options, &positional, vm))
     return kExitOk;
   // Inputs and the output folder first; the report is built in a staging folder and appears
@@ -145,6 +148,9 @@ int cmd_report(const Invocation& inv) {
     throw InputError((vm.count("validation") ? "--validation " : "") + validation_dir +
                      ": no recorded validation run (measurements.csv) to report");
   const ValidationRun run = read_validation_run(validation_dir);
+  std::string farm_dir = vm.count("farm") ? vm["farm"].as<std::string>() : bundled_validation_dir() + "-farm";
+  if (vm.count("farm") && !has_farm_run(farm_dir)) throw InputError("--farm: " + farm_dir + " holds no farm_measurements.csv");
+  if (!has_farm_run(farm_dir)) farm_dir.clear();
   StagedDirectory stage(target, "--out");
   const std::string dir = stage.path();
 
@@ -157,6 +163,9 @@ int cmd_report(const Invocation& inv) {
   if (!plot_note.empty()) throw RuntimeFailure("report: " + plot_note);
   const RooflineOutputs roof = write_roofline(dir + "/roofline", profile, &run, {});
   const SpeedupOutputs speed = write_speedup(dir + "/speedup", profile, loaded.path, &run, HostMemory::pinned);
+  std::vector<std::string> farm_plot = {"farm", "--out", dir + "/farm", "--profile", loaded.path};
+  if (!farm_dir.empty()) farm_plot.insert(farm_plot.end(), {"--from", farm_dir});
+  run_plot(cmd_plot, farm_plot, inv);
 
   Page page;
   page.dir = dir;
@@ -210,6 +219,29 @@ int cmd_report(const Invocation& inv) {
   page.figure("speedup/speedup.svg", "CPU time / (GPU kernel + pinned copies) over n: predicted (lines), measured (points), crossover dotted");
   page.table({"CPU kernel", "GPU kernel", "crossover n", "predicted speedup at the largest n", "measured points"}, rows);
   page.figure("speedup/variants.svg", "Kernel variants (S0's stepwise procedure) as effective bandwidth: measured (points), predicted (lines)");
+
+  page.heading("Task farm on CUDA streams", 2);
+  if (farm_dir.empty()) {
+    page.paragraph("No recorded farm run (perfmodel validate --only farm): the validation's farm cases, predicted only. "
+                   "The model: docs/farm.md.");
+  } else {
+    const FarmRun farm = read_farm_run(farm_dir);
+    const FarmAnalysis fa = analyse_farm(farm, profile);
+    page.paragraph("Recorded farm run " + farm.provenance.date_utc + " on " + farm.provenance.device_name + " by `" +
+                   farm.provenance.command + "`; CUDA_DEVICE_MAX_CONNECTIONS " +
+                   (farm.cuda_device_max_connections.empty() ? std::string("unset") : farm.cuda_device_max_connections) +
+                   ". Completion time of the whole stream of tasks, |predicted / measured - 1| (targets: mean <= 10 %, p90 <= 20 %).");
+    rows.clear();
+    for (const auto& [app, st] : fa.per_app) rows.push_back({app, std::to_string(st.count), pct(st.mean), pct(st.median), pct(st.p90), pct(st.max)});
+    rows.push_back({"all", std::to_string(fa.overall.count), pct(fa.overall.mean), pct(fa.overall.median), pct(fa.overall.p90), pct(fa.overall.max)});
+    page.table({"application", "points", "mean", "median", "p90", "max"}, rows);
+    rows.clear();
+    for (const FarmBestCheck& b : fa.best)
+      rows.push_back({b.label, std::to_string(b.measured_best), std::to_string(b.predicted_best), pct(b.loss), b.within_5_percent ? "yes" : "no",
+                      b.bound_at_best});
+    page.table({"case", "measured best S", "predicted best S", "loss", "within 5 %", "bound"}, rows);
+  }
+  page.figure("farm/farm.svg", "Task farm: completion time and speedup over S = 0 against CUDA streams, predicted (lines), measured (points), #SM bound");
 
   const std::string html =
       "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>perfmodel report: " + html_escape(pv.device_name) +

@@ -1,6 +1,7 @@
 // perfmodel validate [--quick] [--only KERNEL]... --out DIR [--profile P]
 // perfmodel validate --from RECORDED_DIR --out DIR [--profile P]
 // perfmodel validate --suite generalisation ... (cmd_validate_generalisation.cpp)
+// perfmodel validate --only farm [--quick] --out DIR [--profile P]   (the task farm; --from re-analyses it)
 #include <algorithm>
 #include <ostream>
 
@@ -8,20 +9,80 @@
 #include "perfmodel/model/errors.hpp"
 #include "perfmodel/model/units.hpp"
 #include "perfmodel/model/validation_data.hpp"
+#include "perfmodel/model/farm_data.hpp"
 #include "perfmodel/validate/analysis.hpp"
+#include "perfmodel/validate/farm.hpp"
 #include "perfmodel/validate/plan.hpp"
 #include "offload_cli.hpp"
 #include "perfmodel/validate/offload_validation.hpp"
 #include "validation_report.hpp"
 
 namespace perfmodel::cli {
+namespace {
+
+// --only farm: the task farm on CUDA streams (validate/farm.hpp); measured, or re-analysed --from.
+int validate_farm(const Invocation& inv, const po::variables_map& vm, bool from_recorded) {
+  const Format format = selected_format(vm);
+  const std::string out_dir = vm["out"].as<std::string>();
+  const LoadedProfile loaded = load_selected_profile(vm);  // a bad --profile fails before the GPU is touched
+  FarmRun run;
+  std::vector<std::string> failures;
+  if (from_recorded) {
+    run = read_farm_run(vm["from"].as<std::string>());
+  } else {
+    run = run_farm_validation(vm.count("quick") > 0, inv.command_line, &inv.err, failures);
+    write_farm_run(out_dir, run);
+  }
+  const FarmAnalysis analysis = analyse_farm(run, loaded.profile);
+  write_farm_report(out_dir, run, analysis, loaded.path);
+
+  Report report;
+  add_profile_meta(report, loaded);
+  report.meta.push_back({"prediction_of", Cell("the whole stream of tasks, CUDA events on the default stream around the loop that issues it")});
+  report.meta.push_back({"measured_on", Cell(run.provenance.device_name + ", " + run.provenance.date_utc)});
+  report.meta.push_back({"cuda_device_max_connections",
+                         run.cuda_device_max_connections.empty() ? Cell(nullptr) : Cell(run.cuda_device_max_connections)});
+  report.meta.push_back({"points", Cell(static_cast<std::int64_t>(analysis.points.size()))});
+  report.meta.push_back({"farm_wall_s", Cell(run.wall_s, Unit::seconds)});
+  Table errors{"errors", {}};
+  const auto row = [&](const std::string& name, const ErrorStats& s) {
+    errors.rows.push_back({{"application", Cell(name)},
+                           {"points", Cell(static_cast<std::int64_t>(s.count))},
+                           {"mean", Cell(s.mean, Unit::percent)},
+                           {"median", Cell(s.median, Unit::percent)},
+                           {"p90", Cell(s.p90, Unit::percent)},
+                           {"max", Cell(s.max, Unit::percent)}});
+  };
+  for (const auto& [app, s] : analysis.per_app) row(app, s);
+  row("all", analysis.overall);
+  report.tables.push_back(errors);
+  Table best{"best_streams", {}};
+  for (const FarmBestCheck& b : analysis.best)
+    best.rows.push_back({{"case", Cell(b.label)},
+                         {"measured_best_streams", Cell(static_cast<std::int64_t>(b.measured_best))},
+                         {"measured_best_s", Cell(b.measured_best_s, Unit::seconds)},
+                         {"predicted_best_streams", Cell(static_cast<std::int64_t>(b.predicted_best))},
+                         {"predicted_best_measured_s", Cell(b.predicted_best_measured_s, Unit::seconds)},
+                         {"loss", Cell(b.loss, Unit::percent)},
+                         {"within_5_percent", Cell(b.within_5_percent)},
+                         {"bound", Cell(b.bound_at_best)}});
+  report.tables.push_back(best);
+  report.notes.push_back("wrote " + out_dir + "/{" + (from_recorded ? "" : "farm_measurements.csv,farm_resources.csv,") +
+                         "farm_predictions.csv,report.md}");
+  for (const std::string& a : analysis.assumptions) report.notes.push_back("assumed: " + a);
+  for (const std::string& f : failures) report.notes.push_back("FAILED: " + f);
+  render(report, format, inv.out);
+  return failures.empty() ? kExitOk : kExitRuntimeFailure;
+}
+
+}  // namespace
 
 int cmd_validate_generalisation(const Invocation& inv, const po::variables_map& vm);
 
 int cmd_validate(const Invocation& inv) {
   po::options_description options("perfmodel validate options");
   options.add_options()("quick", "default launch configurations at two sizes per kernel, no configuration sweeps")(
-      "only", po::value<std::vector<std::string>>()->composing(), "validate only this kernel or family (repeatable); `offload`: the offload advisor (GPU offload vs CPU, host-timed)")(
+      "only", po::value<std::vector<std::string>>()->composing(), "validate only this kernel or family (repeatable); `offload`: the offload advisor (GPU offload vs CPU, host-timed, alone); `farm`: the task farm on CUDA streams (alone)")(
       "from", po::value<std::string>(), "analyse a recorded run (its measurements.csv and resources.csv) instead of measuring")(
       "out,o", po::value<std::string>()->required(), "folder for measurements.csv, resources.csv, predictions.csv, report.md and the plots")(
       "suite", po::value<std::string>()->default_value("reference"),
@@ -33,19 +94,33 @@ int cmd_validate(const Invocation& inv) {
   if (!parse_or_help(inv,
                      "usage: perfmodel validate [--quick] [--only KERNEL]... --out DIR [--profile P]\n"
                      "       perfmodel validate --from RECORDED_DIR --out DIR [--profile P]\n"
-                     "       perfmodel validate --suite generalisation [--only KERNEL|CLASS]... [--from RECORDED_DIR] --out DIR [--profile P]\n\n"
+                     "       perfmodel validate --suite generalisation [--only KERNEL|CLASS]... [--from RECORDED_DIR] --out DIR [--profile P]\n"
+                     "       perfmodel validate --only farm [--quick] --out DIR [--profile P]\n"
+                     "       perfmodel validate --only offload --out DIR [--profile P]\n\n"
                      "Runs every GPU reference kernel (checked against its CPU reference first) over its sizes and launch\n"
-                     "configurations, predicts each run from the profile, and reports the errors per kernel and overall.",
+                     "configurations, predicts each run from the profile, and reports the errors per kernel and overall.\n"
+                     "--only farm runs Cecconi's task farm instead (cosine, matmul, blur tasks over 0 … 2·#SM CUDA streams,\n"
+                     "the data-parallel and pageable variants; about a minute on an H100) and reports the farm predictor's\n"
+                     "errors per application and stream count and the best-S check; --from re-analyses such a run.",
                      options, nullptr, vm))
     return kExitOk;
   const std::string suite = vm["suite"].as<std::string>();
   if (suite == "generalisation") return cmd_validate_generalisation(inv, vm);
   if (suite != "reference") throw InputError("--suite: '" + suite + "' is not reference or generalisation");
   if (vm.count("workloads")) throw InputError("--workloads applies to --suite generalisation only");
+  const auto only = vm.count("only") ? vm["only"].as<std::vector<std::string>>() : std::vector<std::string>{};
+  const bool farm = std::find(only.begin(), only.end(), "farm") != only.end();
+  if (farm && only.size() > 1) throw InputError("--only farm runs the task farm alone: give it without other --only names");
+  if (vm.count("from") && vm.count("quick")) throw InputError("--from analyses a recorded run as it is: --quick does not apply");
+  if (vm.count("from") && has_farm_run(vm["from"].as<std::string>())) {
+    if (!only.empty() && !farm) throw InputError("--from: " + vm["from"].as<std::string>() + " holds a farm run; --only names kernels");
+    return validate_farm(inv, vm, true);
+  }
+  if (farm && vm.count("from")) throw InputError("--from: " + vm["from"].as<std::string>() + " holds no farm_measurements.csv");
+  if (farm) return validate_farm(inv, vm, false);
   const Format format = selected_format(vm);
   const std::string out_dir = vm["out"].as<std::string>();
   // The offload advisor's validation (copies + kernels vs the CPU, host-timed): its own runner and files.
-  const auto only = vm.count("only") ? vm["only"].as<std::vector<std::string>>() : std::vector<std::string>{};
   const bool offload = std::find(only.begin(), only.end(), "offload") != only.end();
   if (offload && only.size() > 1) throw InputError("--only offload runs the offload validation on its own: drop the other --only names");
   if (offload || (vm.count("from") && is_offload_run(vm["from"].as<std::string>())))

@@ -161,6 +161,20 @@ void add_gpu(Report& r, const GpuCalibration& gpu) {
            {"speedup_all_three", Cell(overlap(o.h2d_s + o.d2h_s + o.kernel_s, o.all_s), Unit::ratio)},
            {"max_concurrent_kernels", Cell(o.max_concurrent_kernels)}}}});
   }
+  if (gpu.streams) {  // the task farm's limits (model/stream_calibration.hpp)
+    const StreamCalibration& s = *gpu.streams;
+    r.tables.push_back({"gpu_streams",
+                        {{{"measured_on", Cell(s.measured_on)},
+                          {"cuda_device_max_connections", s.connections > 0 ? count(s.connections) : Cell(nullptr)},
+                          {"issue_s", Cell(s.issue_s, Unit::seconds)},
+                          {"serial_task_s", Cell(s.serial_task_s, Unit::seconds)},
+                          {"work_queues", Cell(s.queues)}}}});
+    Table conc{"gpu_streams_concurrency", {}};
+    for (const auto& row : s.concurrency.rows)
+      conc.rows.push_back({{"streams", count(row[0])}, {"tasks", count(row[1])}, {"seconds", Cell(row[2], Unit::seconds)},
+                           {"kernels_at_once", Cell(row[3])}});
+    r.tables.push_back(std::move(conc));
+  }
 }
 
 void add_cpu(Report& r, const CpuCalibration& c) {

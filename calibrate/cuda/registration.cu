@@ -9,6 +9,7 @@ void register_gpu_benchmarks(BenchmarkRegistry& registry) {
   register_gpu_compute_benchmarks(registry);
   register_gpu_tensor_benchmarks(registry);
   register_gpu_launch_benchmarks(registry);
+  register_gpu_stream_benchmarks(registry);
   register_pcie_benchmarks(registry);
 }
 

@@ -10,5 +10,6 @@ void register_gpu_shared_benchmarks(BenchmarkRegistry& registry);
 void register_gpu_compute_benchmarks(BenchmarkRegistry& registry);
 void register_gpu_launch_benchmarks(BenchmarkRegistry& registry);
 void register_gpu_tensor_benchmarks(BenchmarkRegistry& registry);
+void register_gpu_stream_benchmarks(BenchmarkRegistry& registry);
 
 }  // namespace perfmodel

@@ -1,4 +1,5 @@
 #include "perfmodel/model/gpu_fit.hpp"
+#include "perfmodel/model/stream_calibration.hpp"
 
 #include <Eigen/Dense>
 #include <algorithm>
@@ -644,7 +645,7 @@ GpuCalibration fit_gpu(const GpuSampleFile& file, const std::string& samples_fil
   const auto all = group(file.samples);
   static const std::vector<std::string> kKnownPrefixes = {"ceiling.", "dram.concurrency", "hierarchy.read", "latency.chase", "latency.op",
                                                           "shared.conflict", "dram.partition", "dram.stride", "launch.",
-                                                          "overlap.", "l2.writeback"};
+                                                          "overlap.", "l2.writeback", "streams."};
   for (const auto& entry : all)
     if (std::none_of(kKnownPrefixes.begin(), kKnownPrefixes.end(),
                      [&](const std::string& p) { return entry.first.rfind(p, 0) == 0; }))
@@ -660,6 +661,7 @@ GpuCalibration fit_gpu(const GpuSampleFile& file, const std::string& samples_fil
   if (all.count("l2.writeback")) fit_l2_write_back(all.at("l2.writeback"), gpu);
   if (has_prefix(all, "launch.")) fit_launch(all, gpu);
   if (has_prefix(all, "overlap.")) fit_overlap(all, gpu);
+  if (has_stream_samples(file)) gpu.streams = fit_streams(file, samples_file);
   return gpu;
 }
 

@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "profile_io_streams.hpp"
 #include "profile_sections.hpp"
 
 namespace perfmodel::sections {
@@ -279,12 +280,13 @@ void emit_gpu(YAML::Emitter& out, const GpuCalibration& gpu) {
     emit_table(out, "kernel_concurrency", gpu.overlap->kernel_concurrency);
     out << YAML::EndMap;
   }
+  if (gpu.streams) emit_streams(out, *gpu.streams);
   out << YAML::EndMap;
 }
 
 GpuCalibration read_gpu(const yaml::Value& v) {
   v.allow_only({"samples_file", "calibration_wall_s", "device", "ceilings", "dram_concurrency", "dram_concurrency_rows", "latency", "operation_latency", "bank_conflicts",
-                "partition", "l2_write_back", "launch", "overlap"});
+                "partition", "l2_write_back", "launch", "overlap", "streams"});
   GpuCalibration gpu;
   gpu.samples_file = v.get("samples_file").as_string();
   gpu.calibration_wall_s = v.get("calibration_wall_s").as_nonnegative();
@@ -417,6 +419,7 @@ GpuCalibration read_gpu(const yaml::Value& v) {
     overlap.kernel_concurrency = read_table(o.get("kernel_concurrency"), {"streams", "seconds", "concurrency"});
     gpu.overlap = overlap;
   }
+  if (v.has("streams")) gpu.streams = read_streams(v.get("streams"));
   return gpu;
 }
 

@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "perfmodel/model/gpu_device.hpp"
+#include "perfmodel/model/numeric_table.hpp"
+#include "perfmodel/model/stream_calibration.hpp"
 #include "perfmodel/model/transfer_model.hpp"  // FitQuality
 
 namespace perfmodel {
@@ -81,12 +83,6 @@ struct ConflictCurve {
   double penalty(double degree) const;
 };
 
-// A small table of numbers with named columns, kept as evidence beside a fitted constant.
-struct NumericTable {
-  std::vector<std::string> columns;
-  std::vector<std::vector<double>> rows;
-  std::size_t column(const std::string& name) const;  // throws std::out_of_range
-};
 
 struct PartitionCalibration {
   // Worst ratio, over the (granule, stride) cases of the sweep, of the best bandwidth with
@@ -166,6 +162,7 @@ struct GpuCalibration {
   std::optional<L2WriteBack> l2_write_back;
   std::optional<LaunchCalibration> launch;
   std::optional<OverlapCalibration> overlap;
+  std::optional<StreamCalibration> streams;    // absent from profiles before the farm predictor
 
   // Throws InputError naming the missing ceiling.
   const MeasuredRate& ceiling(const std::string& name) const;

@@ -1,0 +1,161 @@
+#pragma once
+// Task farm on CUDA streams (Cecconi, MODELS.md §1.13): the completion time T_c and service time
+// T_s of a stream of L tasks (copy in, one kernel, copy out) dealt round-robin over S streams, the
+// stage that bounds it, the speedup over the serial (zero-stream) loop and over the data-parallel
+// version, and the best S.
+//
+// Per task (all from the profile; model/farm.hpp describes the tasks):
+//   h       the host's cost of issuing one task's three asynchronous calls (gpu.streams.issue_s)
+//   t_in    its H2D copy, t_out its D2H copy: the transfer model's pinned curves at the task's
+//           bytes (short copies there are timed back to back in a stream, as the farm issues them)
+//   t_ker   its kernel alone: the GPU predictor's time for one task's launch without the launch
+//           overhead, plus the GPU's own cost of a queued launch (gpu.launch.queued.kernel_s)
+//   t_full  its share of a full GPU: the GPU predictor's data-parallel launch over all L tasks,
+//           without launch overhead, / L (no number of streams makes kernels run faster than this)
+//   c       task kernels that can be resident at once: min(SMs · resident blocks per SM / task
+//           blocks, 128 resident grids — the CUDA limit for compute capability ≥ 3.5)
+//   Q       hardware work queues the streams are spread over: gpu.streams.queues (measured); without
+//           it the CUDA runtime's documented default of CUDA_DEVICE_MAX_CONNECTIONS = 8 (or the
+//           value given): a fact of the runtime, not a measurement
+//   κ       copies in both directions at once share the link: one H2D and one D2H together take
+//           κ·(t_H2D + t_D2H), κ = gpu.overlap.h2d_d2h_s / (h2d_s + d2h_s) (measured; 1/2 would be
+//           full duplex); 1/2 without the overlap section
+//
+// The schedule (a max-plus recurrence over tasks k = 0 … L−1, stream s = k mod S, queue q = s mod Q;
+// generalises Cecconi's pipeline, Eqs 3.2/3.3, from one worker per stage to S streams sharing two
+// copy engines and c kernel slots):
+//   H_k      = H_{k−1} + h                                          host has issued task k
+//   ready_k  = max(H_k, D2H end of stream s's previous task,
+//                  [S > Q] kernel end of queue q's previous task)    false serialisation in a queue
+//   in_k     = a_k + t_in,  a_k = max(ready_k, a_{k−1} + max(r·t_in, κ·(t_in + t_out)))
+//                                                                    H2D engine, in issue order; back-
+//                                                                    to-back copies share the link
+//   K_k      = max(in_k, a kernel slot free) + t_ker, and ≥ F_k = max(K_k start, F_{k−1}) + t_full
+//                                                                    (no faster than the full GPU)
+//   out_k    = b_k + t_out, b_k = max(K_k, b_{k−1} + max(r·t_out, κ·(t_in + t_out)))   D2H engine
+//   (r, κ at S streams from gpu.streams.copies where measured: the engine's time per copy when S
+//    streams issue copies, relative to one stream; else r = 1 and κ from gpu.overlap)
+//   T_c      = max_k out_k
+// Its steady state is the pipeline's slowest stage (Cecconi Eq 3.3 generalised):
+//   T_s = max{ h, r·t_in, r·t_out, κ·(t_in + t_out), t_ker / min(S, c), t_full,
+//              (t_in + t_ker + t_out) / S,  [S > Q] (t_in + t_ker) / Q }
+// and T_c ≈ L·T_s + fill/drain: t_in + t_ker + t_out − T_s when one shared stage binds (the classic
+// pipeline: the first task's latency, then one task per T_s), the first copy-ins' stagger when the
+// streams bind (Eqs 3.5/5.8: T_seq / n_w + T_ov). The recurrence computes T_c exactly.
+// The bound stage is the term that sets T_s: "host issue", "H2D", "D2H", "copy link", "kernel slots",
+// "GPU throughput", "per-stream latency", "work queues".
+//   S = 0 (serial, Eq 3.4):  T = L · (t_in + t_ker + t_out + g),  g = gpu.streams.serial_task_s minus
+//     its tiny parts (two synchronous round trips per task; without the section: 2 · launch_sync_s)
+//   pageable host memory, any S: the copies return only once staged or done, so the host issues the
+//     next task after the previous one's copy-out: the serial form with the pageable curves
+//   data-parallel (Eq 5.12): T = T_H2D(L·b_in) + T_kernel(all L tasks, one launch) + T_D2H(L·b_out) + g
+//   speedup over serial Sp(S) = T(0) / T(S), bounded by #SM for tasks of one block (Eq 5.9).
+// S may exceed L: streams beyond the L-th get no task, so T(S) = T(L).
+#include <optional>
+#include <utility>
+#include <string>
+#include <vector>
+
+#include "perfmodel/model/farm.hpp"
+#include "perfmodel/model/profile.hpp"
+#include "perfmodel/model/transfer_model.hpp"
+
+namespace perfmodel {
+
+// The per-task stage times and limits of the recurrence above.
+struct FarmPipeline {
+  double issue_s = 0;        // h
+  double h2d_s = 0;          // t_in
+  double d2h_s = 0;          // t_out
+  double kernel_s = 0;       // t_ker
+  double full_gpu_s = 0;     // t_full
+  double kernel_slots = 1;   // c
+  double queues = 8;         // Q
+  double link_factor = 0.5;  // κ
+  double serial_gap_s = 0;   // g: what the serial loop adds per task beyond t_in + t_ker + t_out
+  // Copies of different streams sharing the engines (gpu.streams.copies), by stream count
+  // (ascending; the last entry at or below S applies): each engine's time per copy relative to one
+  // stream's (r < 1: more engines serve small copies at once), and κ measured at that S.
+  // Empty: r = 1 and link_factor.
+  struct Sharing {
+    double streams = 1, h2d_ratio = 1, d2h_ratio = 1, link_factor = 0.5;
+  };
+  std::vector<Sharing> sharing;
+};
+
+struct FarmSchedule {
+  double completion_s = 0;  // T_c from the recurrence
+  double service_s = 0;     // T_s, the steady state
+  std::string bound;        // the term that sets T_s
+  double first_task_s = 0;  // latency of the first task (the pipeline's fill)
+};
+
+// The recurrence for S ≥ 1 streams (S > L acts as S = L). Throws InputError for L < 1 or S < 1.
+FarmSchedule schedule_farm(const FarmPipeline& p, long long tasks, long long streams);
+// The serial loop (S = 0).
+double serial_farm_s(const FarmPipeline& p, long long tasks);
+
+struct FarmPrediction {
+  int streams = 0;  // 0: serial
+  HostMemory memory = HostMemory::pinned;
+  double completion_s = 0;
+  double service_s = 0;
+  std::string bound;
+  double speedup_vs_serial = 0;         // T(0) / T(S), pinned serial reference
+  double speedup_vs_data_parallel = 0;  // T_data_parallel / T(S)
+};
+
+struct FarmSetup {
+  FarmTask task;                   // a built-in application's task, unless `workload` is given
+  long long tasks = 0;
+  HostMemory memory = HostMemory::pinned;
+  std::optional<int> connections;  // CUDA_DEVICE_MAX_CONNECTIONS of the run predicted; unset: the profile's or 8
+  ResourceTable resources;         // compiled resources of the farm kernels, where recorded
+  // A described task instead (a workload file): its kernels, run one after another in the task's
+  // stream, and its copies in and out; `task` is then unused.
+  std::optional<GpuWorkload> workload;
+  double bytes_in = 0, bytes_out = 0;
+
+  std::string label() const;  // the task's label, or the workload's kernel name
+  // A built-in application's task.
+  static FarmSetup built_in(const FarmTask& task, long long tasks, HostMemory memory, std::optional<int> connections = {},
+                            ResourceTable resources = {}) {
+    FarmSetup s;
+    s.task = task, s.tasks = tasks, s.memory = memory, s.connections = connections, s.resources = std::move(resources);
+    return s;
+  }
+};
+
+class FarmPredictor {
+ public:
+  // Throws InputError when the profile lacks what the prediction needs (pcie curves, gpu sections),
+  // for a task with a problem, L < 1, or a task whose block cannot run on the GPU.
+  FarmPredictor(const Profile& profile, const FarmSetup& setup);
+
+  const FarmPipeline& pipeline() const { return pipeline_; }
+  const FarmSetup& setup() const { return setup_; }
+  // S ≥ 1 streams, or 0 for the serial loop; with pageable memory every S is the serial form.
+  FarmPrediction predict(int streams) const;
+  double serial_s() const { return serial_s_; }
+  double data_parallel_s() const { return data_parallel_s_; }
+  double sm_bound() const { return sms_; }  // Eq 5.9: Sp ≤ #SM for tasks of one block
+  double bytes_in() const { return bytes_in_; }
+  double bytes_out() const { return bytes_out_; }
+  // The S of `candidates` with the least predicted completion time (the smallest S among ties within 1 %).
+  int best_streams(const std::vector<int>& candidates) const;
+  // What the prediction assumes instead of measuring (sections missing from the profile), and
+  // where each number comes from.
+  const std::vector<std::string>& assumptions() const { return assumptions_; }
+
+ private:
+  FarmSetup setup_;
+  FarmPipeline pipeline_;
+  FarmPipeline pageable_;
+  double serial_s_ = 0, data_parallel_s_ = 0, sms_ = 0, bytes_in_ = 0, bytes_out_ = 0;
+  std::vector<std::string> assumptions_;
+};
+
+// The stream counts a sweep tries: 0, 1, 2, 3, 4, 8, 16, 32, 64, #SM, 2·#SM (sorted, distinct).
+std::vector<int> farm_stream_sweep(int sms);
+
+}  // namespace perfmodel

@@ -1,0 +1,269 @@
+#include "perfmodel/predictors/farm.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <queue>
+#include <sstream>
+#include <vector>
+
+#include "perfmodel/model/errors.hpp"
+#include "perfmodel/model/execution_metrics.hpp"
+#include "perfmodel/model/units.hpp"
+#include "perfmodel/predictors/communication.hpp"
+#include "perfmodel/predictors/gpu_compute.hpp"
+
+namespace perfmodel {
+namespace {
+
+// CUDA's limit on grids resident at once for compute capability 3.5 and later (the CUDA C++
+// Programming Guide's table of technical specifications): a fact of the platform.
+constexpr double kMaxResidentGrids = 128;
+// The CUDA runtime's documented default of CUDA_DEVICE_MAX_CONNECTIONS.
+constexpr int kDefaultConnections = 8;
+
+std::string sci(double v) {
+  std::ostringstream o;
+  o.precision(3);
+  o << v;
+  return o.str();
+}
+
+}  // namespace
+
+FarmSchedule schedule_farm(const FarmPipeline& p, long long tasks, long long streams) {
+  if (tasks < 1) throw InputError("a farm needs at least one task (--tasks)");
+  if (streams < 1) throw InputError("the schedule needs at least one stream (0 streams is the serial loop)");
+  const long long S = std::min(streams, tasks);
+  const long long Q = std::max(1LL, std::llround(p.queues));  // a measured plateau (7.9 kernels at once: 8 queues)
+  const long long slots = std::max(1LL, std::min(S, static_cast<long long>(std::floor(p.kernel_slots))));
+  std::vector<double> stream_end(static_cast<std::size_t>(S), 0.0), queue_kernel_end(static_cast<std::size_t>(Q), 0.0);
+  std::priority_queue<double, std::vector<double>, std::greater<double>> free_slots;
+  for (long long i = 0; i < slots; ++i) free_slots.push(0.0);
+  double host = 0, h2d_free = 0, d2h_free = 0, full_gpu = 0, completion = 0, first = 0;
+  // A copy takes t; its engine takes the next copy no sooner than κ·(t_in + t_out) after it started:
+  // back-to-back copies in both directions share the link, sparse ones do not notice it.
+  FarmPipeline::Sharing share;
+  share.link_factor = p.link_factor;
+  for (const FarmPipeline::Sharing& x : p.sharing)
+    if (x.streams <= static_cast<double>(S)) share = x;
+  const double link_gap = share.link_factor * (p.h2d_s + p.d2h_s);
+  const auto copy = [&](double ready, double& engine_free, double t, double ratio) {
+    const double start = std::max(ready, engine_free);
+    engine_free = start + std::max(t * ratio, link_gap);
+    return start + t;
+  };
+  for (long long k = 0; k < tasks; ++k) {
+    const std::size_t s = static_cast<std::size_t>(k % S), q = static_cast<std::size_t>(k % S % Q);
+    host += p.issue_s;
+    double ready = std::max(host, stream_end[s]);
+    if (S > Q) ready = std::max(ready, queue_kernel_end[q]);
+    const double in_end = copy(ready, h2d_free, p.h2d_s, share.h2d_ratio);
+    const double slot = free_slots.top();
+    free_slots.pop();
+    const double kernel_start = std::max(in_end, slot);
+    full_gpu = std::max(kernel_start, full_gpu) + p.full_gpu_s;
+    const double kernel_end = std::max(kernel_start + p.kernel_s, full_gpu);
+    free_slots.push(kernel_end);
+    queue_kernel_end[q] = kernel_end;
+    const double out_end = copy(kernel_end, d2h_free, p.d2h_s, share.d2h_ratio);
+    stream_end[s] = out_end;
+    completion = std::max(completion, out_end);
+    if (k == 0) first = out_end;
+  }
+  FarmSchedule out;
+  out.completion_s = completion;
+  out.first_task_s = first;
+  const double Sd = static_cast<double>(S);
+  std::vector<std::pair<const char*, double>> terms = {
+      {"host issue", p.issue_s},
+      {"H2D", p.h2d_s * share.h2d_ratio},
+      {"D2H", p.d2h_s * share.d2h_ratio},
+      {"copy link", link_gap},
+      {"kernel slots", p.kernel_s / std::min(Sd, static_cast<double>(slots))},
+      {"GPU throughput", p.full_gpu_s},
+      {"per-stream latency", (p.h2d_s + p.kernel_s + p.d2h_s) / Sd},
+  };
+  if (S > Q) terms.push_back({"work queues", (p.h2d_s + p.kernel_s) / static_cast<double>(Q)});
+  const auto worst = std::max_element(terms.begin(), terms.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+  out.service_s = worst->second;
+  out.bound = worst->first;
+  return out;
+}
+
+double serial_farm_s(const FarmPipeline& p, long long tasks) {
+  if (tasks < 1) throw InputError("a farm needs at least one task (--tasks)");
+  return static_cast<double>(tasks) * (p.h2d_s + p.kernel_s + p.d2h_s + p.serial_gap_s);
+}
+
+std::vector<int> farm_stream_sweep(int sms) {
+  std::vector<int> v = {0, 1, 2, 3, 4, 8, 16, 32, 64};
+  if (sms > 0) v.push_back(sms), v.push_back(2 * sms);
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+  return v;
+}
+
+std::string FarmSetup::label() const { return workload ? workload->kernel : task.label(); }
+
+FarmPredictor::FarmPredictor(const Profile& profile, const FarmSetup& setup) : setup_(setup) {
+  if (!setup.workload) {
+    const std::string problem = farm_task_problem(setup.task);
+    if (!problem.empty()) throw InputError(problem);
+  } else {
+    if (setup.workload->phases.empty()) throw InputError("the task's workload has no kernel");
+    if (!(setup.bytes_in >= 0) || !(setup.bytes_out >= 0)) throw InputError("a task's copies cannot have negative bytes");
+  }
+  if (setup.tasks < 1) throw InputError("--tasks: a farm needs at least one task, got " + std::to_string(setup.tasks));
+  if (setup.connections && (*setup.connections < 1 || *setup.connections > 32))
+    throw InputError("--connections: CUDA_DEVICE_MAX_CONNECTIONS is 1 to 32, got " + std::to_string(*setup.connections));
+  const GpuCalibration& gpu = profile.require_gpu();
+  profile.require_pcie();
+  if (!gpu.launch) throw InputError("the profile has no gpu.launch section (run perfmodel calibrate --only gpu.launch)");
+  const LaunchCalibration& launch = *gpu.launch;
+  const CommunicationPredictor comm(profile);
+  const double L = static_cast<double>(setup.tasks);
+  sms_ = gpu.device.multiprocessors;
+  bytes_in_ = setup.workload ? setup.bytes_in : setup.task.bytes_in();
+  bytes_out_ = setup.workload ? setup.bytes_out : setup.task.bytes_out();
+
+  // Kernels: one task alone, and all L tasks in one launch (the full GPU's rate).
+  const double l2 = gpu.device.l2_cache_bytes;
+  std::vector<std::string> missing;
+  const GpuWorkload one = setup.workload ? *setup.workload : describe_farm_task(setup.task, setup.resources, l2, &missing);
+  const GpuWorkload all = batch_workload(one, L);
+  // Kernel slots from the task's widest launch; every launch must fit an SM (execution_metrics
+  // throws InputError naming what does not fit).
+  const GpuPhase* widest = nullptr;
+  ExecutionMetrics m;
+  for (const GpuPhase& phase : one.phases) {
+    if (phase.name == "memset") continue;
+    ExecutionMetrics pm;
+    try {
+      pm = execution_metrics(gpu.device, phase.blocks(), phase.threads_per_block(), phase.registers_per_thread,
+                             phase.shared_bytes_per_block);
+    } catch (const InputError& e) {
+      throw InputError("the task's kernel " + phase.name + " cannot launch on " + profile.provenance.device_name + ": " + e.what());
+    }
+    if (!widest || phase.blocks() > widest->blocks()) widest = &phase, m = pm;
+  }
+  if (!widest) throw InputError("the task's workload has no kernel");
+  const GpuPrediction alone = predict_gpu(gpu, one);
+  const GpuPrediction batch = predict_gpu(gpu, all);
+  const double queued_kernel = launch.queued ? launch.queued->kernel_s : 0.0;
+  FarmPipeline& p = pipeline_;
+  p.kernel_s = alone.seconds - alone.launch_s + queued_kernel * static_cast<double>(one.phases.size());
+  p.full_gpu_s = std::max(0.0, batch.seconds - batch.launch_s) / L;
+  p.kernel_slots = std::max(1.0, std::min(kMaxResidentGrids, std::floor(m.blocks_per_sm * sms_ / widest->blocks())));
+  if (!missing.empty())
+    assumptions_.push_back("registers of " + missing.front() +
+                           " estimated by the reference descriptor (no recorded farm resources given)");
+
+  // Copies: the pinned curves at the task's bytes (and the pageable ones for that variant).
+  const auto copy_s = [&](Direction d, HostMemory mem, double bytes) {
+    return comm.predict(Transfer{{d, mem}, static_cast<std::uint64_t>(std::llround(bytes))}).seconds;
+  };
+  p.h2d_s = copy_s(Direction::h2d, HostMemory::pinned, bytes_in_);
+  p.d2h_s = copy_s(Direction::d2h, HostMemory::pinned, bytes_out_);
+  if (gpu.overlap && gpu.overlap->h2d_s > 0 && gpu.overlap->d2h_s > 0 && gpu.overlap->h2d_d2h_s > 0) {
+    p.link_factor = gpu.overlap->h2d_d2h_s / (gpu.overlap->h2d_s + gpu.overlap->d2h_s);
+  } else {
+    p.link_factor = 0.5;
+    assumptions_.push_back("copies in both directions assumed full duplex (the profile has no gpu.overlap section)");
+  }
+
+  // What the stream calibration measured, or what the CUDA runtime documents.
+  const double tiny_parts = copy_s(Direction::h2d, HostMemory::pinned, 4) + copy_s(Direction::d2h, HostMemory::pinned, 4) + queued_kernel;
+  if (gpu.streams) {
+    const StreamCalibration& s = *gpu.streams;
+    p.issue_s = s.issue_s;
+    p.serial_gap_s = std::max(0.0, s.serial_task_s - tiny_parts);
+    if (!s.copies.rows.empty()) {
+      std::vector<double> counts;
+      for (const auto& row : s.copies.rows) counts.push_back(row[s.copies.column("streams")]);
+      std::sort(counts.begin(), counts.end());
+      counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
+      for (double S : counts) {
+        FarmPipeline::Sharing x;
+        x.streams = S;
+        const auto in = s.copy_sharing(bytes_in_, S), out = s.copy_sharing(bytes_out_, S);
+        x.h2d_ratio = in.h2d_ratio;
+        x.d2h_ratio = out.h2d_ratio;  // measured on H2D copies, applied to both directions
+        x.link_factor = in.pair_factor > 0 ? in.pair_factor : p.link_factor;
+        p.sharing.push_back(x);
+      }
+    }
+    const int measured_under = s.connections > 0 ? static_cast<int>(s.connections) : kDefaultConnections;
+    if (!setup.connections || *setup.connections == measured_under) {
+      p.queues = s.queues;
+    } else {
+      p.queues = *setup.connections;
+      assumptions_.push_back("work queues = CUDA_DEVICE_MAX_CONNECTIONS = " + std::to_string(*setup.connections) +
+                             " (the profile's gpu.streams was measured under " + std::to_string(measured_under) + ")");
+    }
+  } else {
+    p.issue_s = 3 * launch.empty_kernel_s;
+    p.serial_gap_s = 2 * launch.launch_sync_s;
+    p.queues = setup.connections.value_or(kDefaultConnections);
+    assumptions_.push_back("no gpu.streams section (perfmodel calibrate --only gpu.streams measures it): host issue per task "
+                           "assumed 3 x gpu.launch.empty_kernel_s = " + format_seconds(p.issue_s) +
+                           " (an async copy costing the host what a launch does); serial loop assumed to add 2 x "
+                           "gpu.launch.launch_sync_s = " + format_seconds(p.serial_gap_s) + " per task (two synchronous round trips)");
+    assumptions_.push_back("work queues = " + std::to_string(static_cast<int>(p.queues)) +
+                           (setup.connections ? " (CUDA_DEVICE_MAX_CONNECTIONS as given)"
+                                              : " (CUDA_DEVICE_MAX_CONNECTIONS: the CUDA runtime's documented default, not a measurement)"));
+  }
+  assumptions_.push_back("at most " + sci(p.kernel_slots) + " task kernels resident at once (" + sci(m.blocks_per_sm) +
+                         " blocks per SM x " + sci(sms_) + " SMs / " + sci(widest->blocks()) +
+                         " blocks per task, capped at CUDA's 128 resident grids)");
+
+  pageable_ = p;
+  pageable_.h2d_s = copy_s(Direction::h2d, HostMemory::pageable, bytes_in_);
+  pageable_.d2h_s = copy_s(Direction::d2h, HostMemory::pageable, bytes_out_);
+
+  serial_s_ = serial_farm_s(p, setup.tasks);
+  const HostMemory mem = setup.memory;
+  data_parallel_s_ = copy_s(Direction::h2d, mem, bytes_in_ * L) + batch.seconds + copy_s(Direction::d2h, mem, bytes_out_ * L) +
+                     p.serial_gap_s;
+}
+
+FarmPrediction FarmPredictor::predict(int streams) const {
+  if (streams < 0) throw InputError("--streams: must be 0 (serial) or more, got " + std::to_string(streams));
+  FarmPrediction out;
+  out.streams = streams;
+  out.memory = setup_.memory;
+  const double L = static_cast<double>(setup_.tasks);
+  if (setup_.memory == HostMemory::pageable) {
+    out.completion_s = serial_farm_s(pageable_, setup_.tasks);
+    out.service_s = out.completion_s / L;
+    out.bound = "pageable copies (serialised)";
+  } else if (streams == 0) {
+    out.completion_s = serial_s_;
+    out.service_s = serial_s_ / L;
+    out.bound = "serial (synchronous copies)";
+  } else {
+    const FarmSchedule s = schedule_farm(pipeline_, setup_.tasks, streams);
+    out.completion_s = s.completion_s;
+    out.service_s = s.service_s;
+    out.bound = s.bound;
+  }
+  out.speedup_vs_serial = serial_s_ / out.completion_s;
+  out.speedup_vs_data_parallel = data_parallel_s_ / out.completion_s;
+  return out;
+}
+
+int FarmPredictor::best_streams(const std::vector<int>& candidates) const {
+  if (candidates.empty()) throw InputError("no stream counts to choose from");
+  std::vector<int> sorted = candidates;
+  std::sort(sorted.begin(), sorted.end());
+  double best_s = 0;
+  for (int s : sorted) {
+    const double t = predict(s).completion_s;
+    if (best_s == 0 || t < best_s) best_s = t;
+  }
+  for (int s : sorted)
+    if (predict(s).completion_s <= best_s * 1.01) return s;
+  return sorted.front();
+}
+
+}  // namespace perfmodel
