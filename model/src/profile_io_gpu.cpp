@@ -319,6 +319,8 @@ GpuCalibration read_gpu(const yaml::Value& v) {
       gpu.ceilings[k.name] = r;
     }
   }
+  // Every GPU prediction reads the measured ceilings: a section without them holds no model.
+  if (gpu.ceilings.empty()) throw v.error("the gpu section has no measured ceilings: no model to predict with");
   const auto read_curve = [&](const char* key) {
     const yaml::Value d = v.get(key);
     SaturationCurve c;
