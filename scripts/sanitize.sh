@@ -3,13 +3,13 @@
 # GCC and clang leave it out of -fsanitize=undefined) in build-sanitize/, then every test that needs
 # no GPU (CTest label `gpu` excluded). With clang (Debian: clang, libclang-rt-dev), the libFuzzer
 # targets of the file readers are built too and run a fixed number of times from the bundled data
-# (CTest labels `fuzz` and `sanitize`; PERFMODEL_FUZZ_RUNS executions each, default 20000).
+# (CTest labels `fuzz` and `sanitize`; PERFMODEL_FUZZ_RUNS executions each, default 2000).
 # Separate from scripts/test.sh, which CI runs: this build takes about three times as long.
 # The GPU code is checked on a GPU machine instead: scripts/device-run.sh sanitize (compute-sanitizer).
 # Usage: scripts/sanitize.sh [FUZZ_RUNS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-runs=${1:-20000}
+runs=${1:-2000}
 flags="-fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all -fno-omit-frame-pointer"
 if command -v clang++ > /dev/null && command -v clang > /dev/null; then
   export CC=clang CXX=clang++
