@@ -16,6 +16,7 @@
 #include "perfmodel/model/atomic_file.hpp"
 #include "perfmodel/model/benchmark_samples.hpp"
 #include "perfmodel/model/errors.hpp"
+#include "perfmodel/model/limits.hpp"
 #include "perfmodel/model/kernel_workload.hpp"
 #include "perfmodel/model/profile_io.hpp"
 #include "perfmodel/model/statistics.hpp"
@@ -47,7 +48,11 @@ std::map<std::pair<std::string, int>, double> measured_cpu(const Profile& profil
   for (const BenchmarkSample& s : file.samples) {
     if (s.series.rfind("kernel.", 0) != 0) continue;
     // A sample times `amount` back-to-back runs.
-    by[{s.series.substr(7), static_cast<int>(s.param("n"))}][s.param("threads")].push_back(s.seconds / s.amount);
+    const auto n = s.params.find("n"), threads = s.params.find("threads");
+    if (n == s.params.end() || threads == s.params.end() || !(n->second >= 1 && n->second <= limits::kMaxProblemSize) ||
+        n->second != std::floor(n->second))
+      throw InputError(path + ": a " + s.series + " sample needs n (a whole number from 1 to 2^31 - 1) and threads");
+    by[{s.series.substr(7), static_cast<int>(n->second)}][threads->second].push_back(s.seconds / s.amount);
   }
   for (const auto& [key, per_threads] : by) out[key] = summarize(per_threads.rbegin()->second).median;
   return out;

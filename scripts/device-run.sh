@@ -16,9 +16,15 @@
 #              (raw samples beside it), then again into NAME.repeat.yaml (run-to-run spread)
 #   generalisation  perfmodel validate --suite generalisation into validation/DAY-h100-generalisation/
 #              (docs/generalisation-suite.md; about a minute), its log beside it
+#   sanitize   compute-sanitizer (memcheck, then racecheck) over the GPU test binary (dist/tests,
+#              if carried), `perfmodel validate --quick` (the reference kernels) and `perfmodel
+#              calibrate --only gpu --quick` (the microbenchmarks); each run is killed after
+#              $SANITIZE_TIMEOUT seconds (default 90; racecheck is 10-100x slower than the run).
+#              Logs and a summary of the "ERROR SUMMARY" lines go to profiles/runs/DAY-h100-sanitize-*.
 # A step's command is killed after $STEP_TIMEOUT seconds (default: never), so that its log still
 # comes back when the device tool's own limit is near.
-# Usage: scripts/device-run.sh [STEPS] [NAME]     STEPS: comma list (default tests,validate,calibrate),
+# Usage: scripts/device-run.sh [STEPS] [NAME]     STEPS: comma list (default tests,validate,calibrate;
+#                                                 sanitize on request),
 #                                                 NAME: default nvidia-h100-80gb-hbm3
 set -uo pipefail
 steps=${1:-tests,validate,calibrate}
@@ -84,6 +90,33 @@ if has generalisation; then
   echo "== validate --suite generalisation"
   timed "$work/validation/$day-h100-generalisation.log" "$bin" validate --suite generalisation --out "validation/$day-h100-generalisation"
   grep -vE '^\s+\[' "$work/validation/$day-h100-generalisation.log" | tail -60
+fi
+if has sanitize; then
+  echo "== compute-sanitizer"
+  cs=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer /usr/local/cuda*/compute-sanitizer/compute-sanitizer 2> /dev/null | head -1 || true)
+  summary="$runs/$day-h100-sanitize-summary.txt"
+  if [ -z "$cs" ]; then
+    echo "no compute-sanitizer on this machine" | tee "$summary"
+  else
+    "$cs" --version > "$summary" 2>&1
+    sanitized() {  # sanitized TOOL NAME COMMAND...: one run under compute-sanitizer, bounded
+      local tool=$1 label=$2; shift 2
+      local log="$runs/$day-h100-sanitize-$tool-$label.log"
+      (cd "$work" && timeout "${SANITIZE_TIMEOUT:-90}" "$cs" --tool "$tool" --error-exitcode 3 --print-limit 50 "$@" > "$log" 2>&1)
+      local status=$?
+      { echo "$tool $label: exit $status$([ $status -eq 124 ] && echo ' (timed out: partial run)')";
+        grep -E "ERROR SUMMARY|RACECHECK SUMMARY|LEAK SUMMARY" "$log" | tail -3; } | tee -a "$summary"
+      [ $status -eq 3 ] && rc=3
+      return 0
+    }
+    for tool in memcheck racecheck; do
+      if [ -x dist/tests/perfmodel_gpu_tests ]; then sanitized "$tool" gpu-tests "$PWD/dist/tests/perfmodel_gpu_tests"; fi
+      sanitized "$tool" validate-quick "$bin" validate --quick --out "$work/sanitize-validate-$tool"
+      rm -rf "$work/sanitize-validate-$tool"
+      sanitized "$tool" calibrate-gpu-quick "$bin" calibrate --only gpu --quick --out "$work/sanitize-$tool.yaml"
+      rm -f "$work/sanitize-$tool.yaml" "$work/sanitize-$tool.gpu_samples.csv"
+    done
+  fi
 fi
 tar -czf "$OUT/results.tar.gz" -C "$work" .
 find "$work" -type f | sed "s#$work/##" | sort

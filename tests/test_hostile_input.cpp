@@ -245,6 +245,17 @@ TEST(HostileInput, FitRefusesToWriteAProfileItsReaderRejects) {
   EXPECT_FALSE(std::filesystem::exists(out));
 }
 
+TEST(HostileInput, FitRefusesToWriteAProfileWithNoModel) {
+  // The samples' header and provenance, no rows: a cpu section with nothing to predict with.
+  const std::string full = slurp(data("profiles/xeon-2core-vm.cpu_samples.csv"));
+  const std::string header = "series,params,rep,seconds,amount\n";
+  const std::string samples = write("none.cpu_samples.csv", full.substr(0, full.find(header) + header.size()));
+  const std::string out = ::testing::TempDir() + "/hostile_none.yaml";
+  std::remove(out.c_str());
+  expect_refused(run({"fit", "--cpu-samples", samples, "--out", out}), "nothing is written: .*cpu: the cpu section has no bandwidth curves");
+  EXPECT_FALSE(std::filesystem::exists(out));
+}
+
 TEST(HostileInput, SampleNumbersParseStrictly) {
   const std::string samples = write("strict.cpu_samples.csv",
                                     edited(slurp(data("profiles/xeon-2core-vm.cpu_samples.csv")), "\n([a-z_.]+),([^,]*),0,([0-9.e-]+),", "\n$1,$2,0,$3xyz,"));

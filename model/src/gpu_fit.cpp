@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "perfmodel/model/errors.hpp"
+#include "perfmodel/model/limits.hpp"
 #include "perfmodel/model/statistics.hpp"
 #include "perfmodel/model/units.hpp"
 
@@ -297,6 +298,11 @@ std::map<std::string, Series> group(const std::vector<BenchmarkSample>& samples)
 
 // Sectors of `sector` bytes one warp touches when lane i reads `element` bytes at i·stride·element.
 double sectors_per_request(double stride_elements, double element_bytes, double warp, double sector) {
+  // From a samples file: bounded before the loops and the integer conversions below.
+  if (!(stride_elements >= 0 && stride_elements <= 1e6 && element_bytes >= 1 && element_bytes <= 1024 && warp >= 1 &&
+        warp <= limits::kMaxWarpSize && sector >= 1 && sector <= 65536))
+    throw InputError("dram.stride: stride_elements (0 … 1e6), element_bytes (1 … 1024), the warp size (1 … 64) and the "
+                     "sector size (1 … 65536) of the samples lie outside what a GPU has");
   std::set<long long> sectors;
   for (int lane = 0; lane < static_cast<int>(warp); ++lane) {
     const double first = lane * stride_elements * element_bytes;
@@ -358,11 +364,19 @@ void fit_latency(const std::vector<SeriesPoint>& chase, GpuCalibration& gpu) {
   gpu.latency = levels;
 }
 
+// A parameter of a samples file that names a small whole quantity (a word size, a degree, an
+// operation): checked before it becomes an int.
+int small_whole(double v, const char* what) {
+  if (!(v >= 0 && v <= 65536) || v != std::floor(v))
+    throw InputError(std::string(what) + ": the samples give " + std::to_string(v) + ", not a whole number from 0 to 65536");
+  return static_cast<int>(v);
+}
+
 void fit_conflicts(const Series& configs, GpuCalibration& gpu) {
   std::map<int, std::map<int, double>> by_word;  // word bytes → degree → seconds per access
   for (const auto& [text, c] : configs)
-    by_word[static_cast<int>(c.param("word_bytes", "shared.conflict"))][static_cast<int>(c.param("degree", "shared.conflict"))] =
-        c.median_seconds_per_unit();
+    by_word[small_whole(c.param("word_bytes", "shared.conflict"), "shared.conflict word_bytes")]
+           [small_whole(c.param("degree", "shared.conflict"), "shared.conflict degree")] = c.median_seconds_per_unit();
   for (const auto& [word, by_degree] : by_word) {
     ConflictCurve curve;
     std::vector<XY> points;
@@ -569,7 +583,7 @@ void fit_operation_latency(const std::vector<SeriesPoint>& points, GpuCalibratio
   for (const SeriesPoint& p : points) {
     const auto op = p.params.find("op"), steps = p.params.find("steps");
     if (op == p.params.end() || steps == p.params.end()) throw InputError("latency.op: a sample lacks op or steps");
-    by_op[static_cast<int>(op->second)][steps->second] = p.median_seconds;
+    by_op[small_whole(op->second, "latency.op op")][steps->second] = p.median_seconds;
   }
   OperationLatency result;
   for (const auto& [op, curve] : by_op) {

@@ -154,6 +154,10 @@ CpuCalibration read_cpu(const yaml::Value& v) {
     if (!c.kernels.empty() && (c.bandwidth.empty() || c.compute.rows.empty()))
       throw k.error("kernel models need the bandwidth curves and compute ceilings they were fitted on");
   }
+  // Every CPU prediction reads both: a section without them holds no model (a fit of samples
+  // without those series, or a file cut short).
+  if (c.bandwidth.empty()) throw v.error("the cpu section has no bandwidth curves: no model to predict with");
+  if (c.compute.rows.empty()) throw v.error("the cpu section has no compute ceilings: no model to predict with");
   return c;
 }
 

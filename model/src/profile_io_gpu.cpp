@@ -321,6 +321,11 @@ GpuCalibration read_gpu(const yaml::Value& v) {
       gpu.ceilings[k.name] = r;
     }
   }
+  // Every GPU kernel prediction reads the measured ceilings: a section without them holds no model,
+  // unless it holds the stream calibration alone (`calibrate --only gpu.streams`, which
+  // `fit --streams-samples` merges into a full profile).
+  if (gpu.ceilings.empty() && !v.has("streams"))
+    throw v.error("the gpu section has no measured ceilings: no model to predict with");
   const auto read_curve = [&](const char* key) {
     const yaml::Value d = v.get(key);
     SaturationCurve c;

@@ -45,7 +45,9 @@
 //   transfers:                        # host copies around the kernels (optional)
 //     - {direction: h2d, memory: pinned, bytes: 1.3e8}
 //
-// Unknown keys, wrong types and impossible values are errors naming file, line and key.
+// Unknown keys, duplicate keys, wrong types and impossible values are errors naming file, line and
+// key. Every amount is bounded (limits.hpp, docs/input-limits.md): grid x ≤ 2^31 − 1, y ≤ 65535,
+// block ≤ 1024 threads, transfers ≤ 2^50 bytes, flops/bytes/instructions ≤ 1e21, launches ≤ 1e12.
 #include <map>
 #include <string>
 #include <utility>
