@@ -16,6 +16,16 @@
 #              (raw samples beside it), then again into NAME.repeat.yaml (run-to-run spread)
 #   generalisation  perfmodel validate --suite generalisation into validation/DAY-h100-generalisation/
 #              (docs/generalisation-suite.md; about a minute), its log beside it
+#   farm       calibrate the stream concurrency (gpu.streams) into profiles/NAME.streams.yaml, merge it
+#              into a copy of the bundled profile, and measure the task farm (perfmodel validate --only
+#              farm) into validation/NAME-farm/ (docs/farm.md; about two minutes)
+#   offload    perfmodel validate --only offload into validation/NAME-offload/ (docs/offload.md; about
+#              two minutes): the offloaded operation and the CPU reference, host-timed
+#   tensor     the compute and tensor-core ceilings alone (calibrate --only gpu.compute --only
+#              gpu.tensor) into profiles/runs/DAY-h100-tensor.yaml
+#   anchors    the public tools beside the calibration, where their builds are carried in .anchors/
+#              (not part of this repository): mixbench-cuda (a binary), BabelStream's source (built
+#              here with cmake and nvcc); their outputs go to profiles/runs/DAY-h100-{mixbench,babelstream}*.txt
 #   sanitize   compute-sanitizer (memcheck, then racecheck) over the GPU test binary (dist/tests,
 #              if carried), `perfmodel validate --quick` (the reference kernels) and `perfmodel
 #              calibrate --only gpu --quick` (the microbenchmarks); each run is killed after
@@ -90,6 +100,42 @@ if has generalisation; then
   echo "== validate --suite generalisation"
   timed "$work/validation/$day-h100-generalisation.log" "$bin" validate --suite generalisation --out "validation/$day-h100-generalisation"
   grep -vE '^\s+\[' "$work/validation/$day-h100-generalisation.log" | tail -60
+fi
+if has farm; then
+  echo "== farm: gpu.streams, then validate --only farm"
+  timed "$runs/$day-h100-calibrate-streams.log" "$bin" calibrate --only gpu.streams --out "profiles/$name.streams.yaml"
+  timed "$runs/$day-h100-fit-streams.log" "$bin" fit --streams-samples "profiles/$name.streams.gpu_samples.csv" \
+    --profile "$PERFMODEL_DATA_DIR/profiles/$name.yaml" --out "profiles/$name.with-streams.yaml"
+  timed "$work/validation/$day-h100-farm.log" "$bin" validate --only farm --out "validation/$name-farm" \
+    --profile "$work/profiles/$name.with-streams.yaml"
+  grep -vE '^\s+\[' "$work/validation/$day-h100-farm.log" | tail -40
+fi
+if has offload; then
+  echo "== validate --only offload"
+  timed "$work/validation/$day-h100-offload.log" "$bin" validate --only offload --out "validation/$name-offload"
+  grep -vE '^\s+\[' "$work/validation/$day-h100-offload.log" | tail -40
+fi
+if has tensor; then
+  echo "== compute and tensor-core ceilings"
+  timed "$runs/$day-h100-calibrate-tensor.log" "$bin" calibrate --only gpu.compute --only gpu.tensor --out "profiles/runs/$day-h100-tensor.yaml"
+  grep -E "gpu\.(compute|tensor)" "$runs/$day-h100-calibrate-tensor.log" | head
+fi
+if has anchors; then
+  echo "== anchors"
+  if [ -x .anchors/mixbench-cuda ]; then
+    timed "$runs/$day-h100-mixbench.txt" "$PWD/.anchors/mixbench-cuda"
+    tail -5 "$runs/$day-h100-mixbench.txt"
+  fi
+  nvcc=$(command -v nvcc || ls /usr/local/cuda/bin/nvcc 2> /dev/null || true)
+  if [ -d .anchors/BabelStream ] && [ -n "$nvcc" ]; then
+    (cd .anchors/BabelStream && cmake -S . -B build -DMODEL=cuda -DCMAKE_CUDA_COMPILER="$nvcc" -DCUDA_ARCH=sm_90 > /dev/null 2>&1 &&
+      cmake --build build -j"$(nproc)" > /dev/null 2>&1) || echo "BabelStream did not build" | tee -a "$runs/$day-h100-babelstream.txt"
+    if [ -x .anchors/BabelStream/build/cuda-stream ]; then
+      timed "$runs/$day-h100-babelstream-fp64.txt" "$PWD/.anchors/BabelStream/build/cuda-stream" -s 268435456
+      timed "$runs/$day-h100-babelstream-fp32.txt" "$PWD/.anchors/BabelStream/build/cuda-stream" -s 268435456 --float
+      grep -E "^(Copy|Mul|Add|Triad|Dot)" "$runs/$day-h100-babelstream-fp64.txt" "$runs/$day-h100-babelstream-fp32.txt"
+    fi
+  fi
 fi
 if has sanitize; then
   echo "== compute-sanitizer"
