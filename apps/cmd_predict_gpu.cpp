@@ -276,20 +276,6 @@ std::vector<WorkloadParams> parameter_points(const std::vector<std::string>& set
   return points;
 }
 
-// The cost of the workload per repetition when it runs back to back: the difference between
-// 2m and m repetitions from an idle GPU, divided by m, so that the first repetition's start (the
-// host's lead, a dirty L2) cancels and what remains is the launch timeline's steady rate.
-double steady_seconds(const GpuCalibration& gpu, const GpuWorkload& w) {
-  auto repeated = [&](int m) {
-    GpuWorkload r = w;
-    r.phases.clear();
-    for (int i = 0; i < m; ++i) r.phases.insert(r.phases.end(), w.phases.begin(), w.phases.end());
-    return predict_gpu(gpu, r, GpuRunStart{}).seconds;
-  };
-  constexpr int m = 16;
-  return (repeated(2 * m) - repeated(m)) / m;
-}
-
 std::string prediction_of(const std::string& timing, const GpuRunStart& start) {
   if (timing == "steady")
     return "the workload (every kernel and launch) repeated back to back: time per repetition, a loop of repetitions "
@@ -350,7 +336,7 @@ int predict_workload_command(const Invocation& inv) {
     } catch (const InputError& e) {
       throw InputError(path + ": " + e.what());
     }
-    if (timing == "steady") p.seconds = steady_seconds(gpu, f.workload);
+    if (timing == "steady") p.seconds = predict_gpu_steady_seconds(gpu, f.workload);
     return p;
   };
 

@@ -20,11 +20,8 @@
 #include "perfmodel/model/profile_io.hpp"
 #include "perfmodel/validate/generalisation.hpp"
 
-#if __has_include("perfmodel/model/workload_expression.hpp")
-#define PERFMODEL_TEST_FORMAT_2 1
 #include "perfmodel/model/gpu_workload_file.hpp"
 #include "perfmodel/predictors/gpu_compute.hpp"
-#endif
 
 namespace perfmodel {
 namespace {
@@ -411,8 +408,7 @@ TEST(GeneralisationSignatures, OnePerKernelWithTheCataloguesParams) {
   }
 }
 
-#ifdef PERFMODEL_TEST_FORMAT_2
-// With the format-2 reader: every signature reads and predicts at every size of the suite.
+// Every signature reads and predicts at every size of the suite.
 TEST(GeneralisationSignatures, ReadAndPredictAtEverySize) {
   const Profile profile = load_profile(kData + "/profiles/nvidia-h100-80gb-hbm3.yaml");
   const GpuCalibration& gpu = profile.require_gpu();
@@ -436,12 +432,6 @@ TEST(GeneralisationSignatures, ReadAndPredictAtEverySize) {
   EXPECT_GT(*p.single_s, 0);
   EXPECT_GT(*p.steady_s, 0);
 }
-#else
-TEST(GeneralisationSignatures, NoFormat2ReaderInThisBuild) {
-  GTEST_SKIP() << "this build has no workload format 2 reader (perfmodel/model/workload_expression.hpp): the signatures "
-                  "are checked as YAML only";
-}
-#endif
 
 }  // namespace
 }  // namespace perfmodel

@@ -268,4 +268,15 @@ GpuPrediction predict_gpu(const GpuCalibration& gpu, const GpuWorkload& workload
   return out;
 }
 
+double predict_gpu_steady_seconds(const GpuCalibration& gpu, const GpuWorkload& w) {
+  auto repeated = [&](int m) {
+    GpuWorkload r = w;
+    r.phases.clear();
+    for (int i = 0; i < m; ++i) r.phases.insert(r.phases.end(), w.phases.begin(), w.phases.end());
+    return predict_gpu(gpu, r, GpuRunStart{}).seconds;
+  };
+  constexpr int m = 16;
+  return (repeated(2 * m) - repeated(m)) / m;
+}
+
 }  // namespace perfmodel

@@ -146,4 +146,10 @@ inline GpuRunStart dirty_l2_where_measured(const GpuCalibration& gpu) {
 // Throws InputError when the profile lacks a part the workload needs (ceilings, launch, device).
 GpuPrediction predict_gpu(const GpuCalibration& gpu, const GpuWorkload& workload, const GpuRunStart& start = {});
 
+// The cost of the workload per repetition when it runs back to back (`--timing steady`): the
+// difference between 2m and m repetitions from an idle GPU, divided by m (m = 16), so that the
+// first repetition's start (the host's lead, a dirty L2) cancels and what remains is the launch
+// timeline's steady rate.
+double predict_gpu_steady_seconds(const GpuCalibration& gpu, const GpuWorkload& workload);
+
 }  // namespace perfmodel
