@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "cli.hpp"
+#include "cli_run.hpp"
 #include "report.hpp"
 #include "perfmodel/model/profile_io.hpp"
 #include "perfmodel/model/version.hpp"
@@ -16,16 +17,8 @@ using namespace perfmodel;
 
 namespace {
 
-struct Result {
-  int code;
-  std::string out, err;
-};
-
-Result run(const std::vector<std::string>& args) {
-  std::ostringstream out, err;
-  const int code = cli::run(args, out, err);
-  return {code, out.str(), err.str()};
-}
+using test::Result;
+using test::run;
 
 // A small profile on disk: h2d/pinned = 10 us + b / 50 GB/s, one segment.
 std::string write_test_profile() {

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "cli.hpp"
+#include "cli_run.hpp"
 #include "cli_common.hpp"
 #include "perfmodel/model/errors.hpp"
 #include "perfmodel/model/input_file.hpp"
@@ -20,16 +21,8 @@ using namespace perfmodel;
 
 namespace {
 
-struct Result {
-  int code;
-  std::string out, err;
-};
-
-Result run(const std::vector<std::string>& args) {
-  std::ostringstream out, err;
-  const int code = cli::run(args, out, err);
-  return {code, out.str(), err.str()};
-}
+using test::Result;
+using test::run;
 
 std::string data(const std::string& relative) { return std::string(PERFMODEL_TEST_DATA_DIR) + "/" + relative; }
 std::string h100() { return data("profiles/nvidia-h100-80gb-hbm3.yaml"); }

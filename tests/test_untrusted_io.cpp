@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "cli.hpp"
+#include "cli_run.hpp"
 #include "gnuplot.hpp"
 #include "perfmodel/calibrate/benchmark.hpp"
 #include "perfmodel/calibrate/device.hpp"
@@ -34,16 +35,8 @@ const std::string kData = PERFMODEL_TEST_DATA_DIR;
 const std::string kProfiles = kData + "/profiles/";
 const std::string kValidation = kData + "/validation/nvidia-h100-80gb-hbm3";
 
-struct Result {
-  int code;
-  std::string out, err;
-};
-
-Result run(const std::vector<std::string>& args) {
-  std::ostringstream out, err;
-  const int code = cli::run(args, out, err);
-  return {code, out.str(), err.str()};
-}
+using test::Result;
+using test::run;
 
 // A fresh, empty folder for one test, unique to this process (test binaries of several builds may
 // run at once), removed when the tests end.

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "cli.hpp"
+#include "cli_run.hpp"
 #include "perfmodel/model/errors.hpp"
 #include "perfmodel/model/gpu_workload_file.hpp"
 #include "perfmodel/model/profile_io.hpp"
@@ -57,15 +58,8 @@ std::string error_of(const std::string& text, const WorkloadParams& set = {}) {
   return "no error";
 }
 
-struct Result {
-  int code;
-  std::string out, err;
-};
-Result run(const std::vector<std::string>& args) {
-  std::ostringstream out, err;
-  const int code = cli::run(args, out, err);
-  return {code, out.str(), err.str()};
-}
+using test::Result;
+using test::run;
 
 const std::string kKernelHead = "format: 2\nparams: {n: 1Mi}\nkernels:\n  - name: k\n    grid: [n/256]\n    block: [256]\n";
 
