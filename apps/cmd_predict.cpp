@@ -39,7 +39,7 @@ int predict_transfer(const Invocation& inv) {
       "direction,d", po::value<std::string>()->default_value("h2d"), "h2d | d2h | bidir (one copy each way at once)")(
       "memory,m", po::value<std::string>()->default_value("pinned"), "host memory: pinned | pageable")(
       "add", po::value<std::vector<std::string>>()->composing(), "another copy DIRECTION:MEMORY:BYTES (repeatable); copies run one after another")(
-      "for", po::value<std::string>(), "the S0 transfers of a reference kernel: mv | mm | conv2d (with --n, --memory)")(
+      "for", po::value<std::string>(), "the transfers of a reference kernel as White (2013) counts them: mv | mm | conv2d (with --n, --memory)")(
       "n", po::value<std::string>(), "matrix side for --for")(
       "filter", po::value<std::string>()->default_value("3"), "filter side for --for conv2d");
   add_profile_option(options);
@@ -48,7 +48,7 @@ int predict_transfer(const Invocation& inv) {
   if (!parse_or_help(inv,
                      "usage: perfmodel predict transfer --bytes N [--direction h2d|d2h|bidir] [--memory pinned|pageable]\n"
                      "                                  [--add DIR:MEM:BYTES]... [--for mv|mm|conv2d --n N] [--profile P]\n\n"
-                     "Predicts host<->device copy time from the profile's piecewise PCIe model (S0 Eq 3.14-3.15).\n"
+                     "Predicts host<->device copy time from the profile's piecewise PCIe model (White (2013) Eq 3.14-3.15).\n"
                      "Each copy's row names the segment it falls in (its setup time, range); bridge = yes marks a\n"
                      "segment fitted on no sizes that spans a gap between two fitted ones (its setup_s is the\n"
                      "intercept of the line across the gap, and may be negative).",

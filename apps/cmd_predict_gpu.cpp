@@ -92,7 +92,7 @@ void add_roofline(Record& r, const Profile& profile, const GpuPrediction& p, con
   const RooflineBound b = roofline_bound(roofline_of(profile), w.flops / dram, "dram", "fp32", w.flops / p.seconds);
   r.push_back({"flop_per_dram_byte", Cell(b.intensity)});
   r.push_back({"roofline_bound", Cell(b.memory_bound ? "memory" : "compute")});
-  r.push_back({"roofline_attainable", Cell(b.attainable, Unit::per_s)});
+  r.push_back({"roofline_attainable_flop_per_s", Cell(b.attainable, Unit::flop_per_s)});
   r.push_back({"roofline_headroom", Cell(b.headroom)});
 }
 
@@ -100,7 +100,9 @@ Record prediction_meta(const GpuPrediction& p, const GpuWorkload& w) {
   Record r;
   r.push_back({"seconds", Cell(p.seconds, Unit::seconds)});
   r.push_back({"bound", Cell(p.bound)});
-  r.push_back({"launch_s", Cell(p.launch_s, Unit::seconds)});
+  // The launches' own cost beyond the work plus the scheduling of every wave after a launch's first:
+  // for a large grid most of it is wave scheduling, which overlaps the memory pipes.
+  r.push_back({"launch_and_scheduling_s", Cell(p.launch_s, Unit::seconds)});
   r.push_back({"dram_s", Cell(p.dram_s, Unit::seconds)});
   r.push_back({"l2_s", Cell(p.l2_s, Unit::seconds)});
   r.push_back({"l1_shared_s", Cell(p.l1_s, Unit::seconds)});
@@ -108,10 +110,10 @@ Record prediction_meta(const GpuPrediction& p, const GpuWorkload& w) {
   r.push_back({"fp64_s", Cell(p.fp64_s, Unit::seconds)});
   r.push_back({"special_s", Cell(p.special_s, Unit::seconds)});
   r.push_back({"latency_s", Cell(p.chain_s, Unit::seconds)});
-  if (w.flops > 0) r.push_back({"flop_per_s", Cell(w.flops / p.seconds, Unit::per_s)});
+  if (w.flops > 0) r.push_back({"flop_per_s", Cell(w.flops / p.seconds, Unit::flop_per_s)});
   if (w.algorithmic_bytes > 0) r.push_back({"effective_bytes_per_s", Cell(w.algorithmic_bytes / p.seconds, Unit::bytes_per_s)});
   r.push_back({"dram_fraction_of_peak", Cell(p.dram_fraction, Unit::percent)});
-  r.push_back({"fp32_fraction_of_peak", Cell(p.flop_fraction, Unit::percent)});
+  r.push_back({"flop_fraction_of_fp32_peak", Cell(p.flop_fraction, Unit::percent)});  // FP32 and FP64 flops over the FP32 ceiling
   // How busy each ceiling is over the predicted time (its part / the time): the achieved fraction
   // of the L2, L1/shared and issue ceilings at the kernel's occupancy.
   for (const auto& [name, part] : std::vector<std::pair<const char*, double>>{
@@ -157,7 +159,7 @@ int predict_kernel_command(const Invocation& inv) {
   for (const GpuKernelSpec& s : gpu_kernel_specs()) names += (names.empty() ? "" : " | ") + s.name;
   options.add_options()("kernel,k", po::value<std::string>()->required(), ("GPU reference kernel: " + names + " (or a family: mv, mm, conv2d, cholesky, sgemm = its optimised variant)").c_str())(
       "n", po::value<std::string>()->required(), "problem size (matrix order, vector length or image side)")(
-      "config,c", po::value<std::string>(), "launch configuration XxY (and /eNE, /gBLOCKS where the kernel has one); default: S0's rule")(
+      "config,c", po::value<std::string>(), "launch configuration XxY (and /eNE, /gBLOCKS where the kernel has one); default: White (2013)'s rule")(
       "block,b", po::value<std::string>(), "the same as --config (the block X[xY]; /eNE, /gBLOCKS may follow)")(
       "memory,m", po::value<std::string>()->default_value("pinned"), "host memory of the transfers: pinned | pageable");
   add_l2_option(options);
@@ -194,7 +196,7 @@ int predict_kernel_command(const Invocation& inv) {
   report.meta.push_back({"source", Cell(spec.source)});
   report.meta.push_back({"n", Cell(static_cast<std::int64_t>(n))});
   report.meta.push_back({"config", Cell(to_string(config, spec))});
-  report.meta.push_back({"config_from", Cell(given ? std::string("--") + given : std::string("S0's launch rule"))});
+  report.meta.push_back({"config_from", Cell(given ? std::string("--") + given : std::string("White (2013)'s launch rule"))});
   for (auto& cell : prediction_meta(p, w)) report.meta.push_back(cell);
   add_roofline(report.meta, loaded.profile, p, w);
   if (loaded.profile.pcie) {
@@ -407,7 +409,7 @@ int cmd_tune(const Invocation& inv) {
   po::variables_map vm;
   if (!parse_or_help(inv,
                      "usage: perfmodel tune --kernel K --n N [--top T] [--l2 dirty|clean] [--profile P]\n\n"
-                     "Ranks every compiled launch configuration of K at size n by predicted time (S0's Step 5 as a search\n"
+                     "Ranks every compiled launch configuration of K at size n by predicted time (White (2013)'s Step 5 as a search\n"
                      "over legal configurations ranked by the predictor). Where the recorded validation run swept this\n"
                      "(kernel, n), the measured time of each configuration and the measured optimum are shown beside it.",
                      options, nullptr, vm))

@@ -218,7 +218,7 @@ int cmd_report(const Invocation& inv) {
                     format_number_short(c.predicted.back().second), std::to_string(c.measured.size())});
   page.figure("speedup/speedup.svg", "CPU time / (GPU kernel + pinned copies) over n: predicted (lines), measured (points), crossover dotted");
   page.table({"CPU kernel", "GPU kernel", "crossover n", "predicted speedup at the largest n", "measured points"}, rows);
-  page.figure("speedup/variants.svg", "Kernel variants (S0's stepwise procedure) as effective bandwidth: measured (points), predicted (lines)");
+  page.figure("speedup/variants.svg", "Kernel variants (White (2013)'s stepwise procedure) as effective bandwidth: measured (points), predicted (lines)");
 
   page.heading("Task farm on CUDA streams", 2);
   if (farm_dir.empty()) {

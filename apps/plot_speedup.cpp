@@ -93,12 +93,12 @@ std::string speedup_script(const std::string& title, const std::vector<SpeedupCu
 
 std::string variants_script(const std::string& title) {
   std::ostringstream s;
-  s << "# perfmodel plot speedup — S0's stepwise comparison: effective bandwidth (algorithmic bytes / time)\n"
+  s << "# perfmodel plot speedup — White (2013)'s stepwise comparison: effective bandwidth (algorithmic bytes / time)\n"
        "# of each kernel variant over n. Data: variants.csv (family,kernel,n,measured,predicted). Restyle freely.\n"
        "set datafile separator ','\n"
        "set grid lc rgb '#e5e5e5'\n"
        "set logscale xy 10\nset format y '%g'\n"
-       "set xlabel 'n (matrix order / image side)'\nset ylabel 'effective bandwidth (GB/s, S0 units)'\n"
+       "set xlabel 'n (matrix order / image side)'\nset ylabel 'effective bandwidth (GB/s: algorithmic bytes / time)'\n"
        "set key outside right font ',8' samplen 2\n"
        "set multiplot layout 3,1 title "
     << gnuplot_text(title) << " font ',12'\n";

@@ -54,7 +54,7 @@ void add_gpu(Report& r, const GpuCalibration& gpu) {
       const auto it = gpu.ceilings.find(k.name);
       if (it == gpu.ceilings.end()) continue;
       const MeasuredRate& m = it->second;
-      const Unit unit = std::string(k.unit) == "B/s" ? Unit::bytes_per_s : Unit::per_s;
+      const Unit unit = std::string(k.unit) == "B/s" ? Unit::bytes_per_s : std::string(k.unit) == "flop/s" ? Unit::flop_per_s : Unit::per_s;
       const double peak = theoretical_for(k.name, d);
       t.rows.push_back({{"ceiling", Cell(k.name)},
                         {"unit", Cell(k.unit)},

@@ -30,13 +30,14 @@ std::string human(const Cell& c) {
                                  ? format_bytes(v) + (v >= 1024 ? " (" + number(v) + ")" : "")
                                  : number(v);
     case Unit::bytes_per_s: return format_rate(v);
+    case Unit::flop_per_s:
     case Unit::per_s: {
       const char* prefix[] = {"", "k", "M", "G", "T", "P"};
       int k = 0;
       double scaled = v;
       while (std::abs(scaled) >= 1000 && k < 5) scaled /= 1000, ++k;
-      char buffer[32];
-      std::snprintf(buffer, sizeof buffer, "%.4g %s/s", scaled, prefix[k]);
+      char buffer[40];
+      std::snprintf(buffer, sizeof buffer, "%.4g %s%s/s", scaled, prefix[k], c.unit == Unit::flop_per_s ? "flop" : "");
       return buffer;
     }
     case Unit::percent: {

@@ -12,7 +12,7 @@
 
 namespace perfmodel::cli {
 
-enum class Unit { none, seconds, bytes, bytes_per_s, per_s, ratio, percent };  // per_s: flop/s, op/s, call/s
+enum class Unit { none, seconds, bytes, bytes_per_s, flop_per_s, per_s, ratio, percent };  // per_s: op/s, call/s
 
 struct Cell {
   // monostate: no value exists (JSON null, YAML null, empty CSV field, "-" in the table); never 0.

@@ -220,7 +220,7 @@ TEST(Cli, PredictKernelReportsPartsOccupancyAndTheMeasuredTime) {
   ASSERT_EQ(r.code, 0) << r.err;
   const YAML::Node j = YAML::Load(r.out);
   EXPECT_EQ(j["config"].as<std::string>(), "32x4");  // S0's rule (4.24): Y = max(8192/n, 4)
-  EXPECT_EQ(j["config_from"].as<std::string>(), "S0's launch rule");
+  EXPECT_EQ(j["config_from"].as<std::string>(), "White (2013)'s launch rule");
   const double seconds = j["seconds"].as<double>(), measured = j["measured_s"].as<double>();
   EXPECT_GT(seconds, 0);
   EXPECT_NEAR(j["error"].as<double>(), seconds / measured - 1, 1e-9);
