@@ -120,7 +120,7 @@ void run_plot(int (*plot)(const Invocation&), const std::vector<std::string>& ar
 
 int cmd_report(const Invocation& inv) {
   po::options_description options("perfmodel report options");
-  options.add_options()("out,o", po::value<std::string>()->required(), "output directory (created if missing)")(
+  options.add_options()("out,o", po::value<std::string>(), "output directory (created if missing): DIR or --out DIR")(
       "validation", po::value<std::string>(), "recorded validation run (default: the bundled H100 run)")(
       "farm", po::value<std::string>(), "recorded farm run (validate --only farm; default: the bundled run's '-farm' twin where it exists)");
   add_profile_option(options);
@@ -136,6 +136,7 @@ int cmd_report(const Invocation& inv) {
     return kExitOk;
   // Inputs and the output folder first; the report is built in a staging folder and appears
   // whole at the end, or not at all.
+  if (!vm.count("out")) throw InputError("report: give the output folder (perfmodel report DIR, or --out DIR)");
   const std::string target = vm["out"].as<std::string>();
   check_output_directory(target, "--out");
   require_gnuplot();
