@@ -46,11 +46,17 @@ std::string roofline_script(const Roofline& r, const std::string& title, bool ha
     if (m.theoretical > 0)
       plots << ", \\\n     mn(" << g(pi32 / 1e9) << ", " << g(m.theoretical / 1e9) << "*x) with lines lw 1 dt 2 lc rgb '#aaaaaa' notitle";
   }
+  // The roof names as a reader needs them: which FP16 roof is the vector units' and which the tensor cores'.
+  const auto label = [](const std::string& name) {
+    if (name == "fp16") return std::string("fp16 half2 (non-tensor)");
+    if (name.rfind("tensor_", 0) == 0) return name.substr(7) + " tensor cores (mma.sync)";
+    return name;
+  };
   for (const Roof& c : r.compute) {
     plots << ", \\\n     (x >= " << g(c.value / r.memory_roof("dram").value) << " ? " << g(c.value / 1e9)
-          << " : 1/0) with lines lw 2 lc rgb '#444444' title " << gnuplot_quote(c.name + " " + g(std::round(c.value / 1e11) / 10) + " Tflop/s");
+          << " : 1/0) with lines lw 2 lc rgb '#444444' title " << gnuplot_quote(label(c.name) + " " + g(std::round(c.value / 1e11) / 10) + " Tflop/s");
     if (c.theoretical > 0)
-      plots << ", \\\n     " << g(c.theoretical / 1e9) << " with lines lw 1 dt 2 lc rgb '#aaaaaa' title " << gnuplot_quote(c.name + " datasheet");
+      plots << ", \\\n     " << g(c.theoretical / 1e9) << " with lines lw 1 dt 2 lc rgb '#aaaaaa' title " << gnuplot_quote(label(c.name) + " datasheet");
   }
   if (has_points)
     plots << ", \\\n     'points.csv' skip 1 using 3:($4/1e9):(0):(($5-$4)/1e9) with vectors nohead lw 1 lc rgb '#666666' notitle"
@@ -182,20 +188,23 @@ int cmd_roofline(const Invocation& inv) {
   add_profile_meta(report, loaded);
   Table roofs{"roofs", {}};
   for (const Roof& m : out.roofline.memory)
-    roofs.rows.push_back({{"roof", Cell(m.name)}, {"kind", Cell("memory")}, {"measured", Cell(m.value, Unit::bytes_per_s)},
-                          {"datasheet", Cell(m.theoretical, Unit::bytes_per_s)},
-                          {"ridge_fp32_flop_per_byte", Cell(out.roofline.compute_roof("fp32").value / m.value)}});
+    roofs.rows.push_back({{"roof", Cell(m.name)}, {"kind", Cell("memory")}, {"measured_bytes_per_s", Cell(m.value, Unit::bytes_per_s)},
+                          {"datasheet_bytes_per_s", m.theoretical > 0 ? Cell(m.theoretical, Unit::bytes_per_s) : Cell(nullptr)},
+                          {"ridge_flop_per_byte", Cell(out.roofline.compute_roof("fp32").value / m.value)}});
+  // A compute roof's ridge is against DRAM; a memory roof's against FP32.
   for (const Roof& c : out.roofline.compute)
-    roofs.rows.push_back({{"roof", Cell(c.name)}, {"kind", Cell("compute")}, {"measured", Cell(c.value, Unit::per_s)},
-                          {"datasheet", Cell(c.theoretical, Unit::per_s)},
-                          {"ridge_fp32_flop_per_byte", Cell(c.value / out.roofline.memory_roof("dram").value)}});
+    roofs.rows.push_back({{"roof", Cell(c.name)}, {"kind", Cell("compute")}, {"measured_flop_per_s", Cell(c.value, Unit::flop_per_s)},
+                          {"datasheet_flop_per_s", c.theoretical > 0 ? Cell(c.theoretical, Unit::flop_per_s) : Cell(nullptr)},
+                          {"ridge_flop_per_byte", Cell(c.value / out.roofline.memory_roof("dram").value)}});
   report.tables.push_back(roofs);
   Table points{"points", {}};
   auto add = [&](const RooflinePoint& p, const char* source) {
     points.rows.push_back({{"point", Cell(p.name)}, {"source", Cell(source)}, {"n", Cell(static_cast<std::int64_t>(p.n))},
                            {"intensity", Cell(p.bound.intensity)}, {"bound", Cell(p.bound.memory_bound ? "memory" : "compute")},
-                           {"attainable", Cell(p.bound.attainable, Unit::per_s)}, {"measured", Cell(p.bound.achieved, Unit::per_s)},
-                           {"predicted", Cell(p.predicted, Unit::per_s)}, {"headroom", Cell(p.bound.headroom)}});
+                           {"attainable_flop_per_s", Cell(p.bound.attainable, Unit::flop_per_s)},
+                           {"measured_flop_per_s", p.bound.achieved > 0 ? Cell(p.bound.achieved, Unit::flop_per_s) : Cell(nullptr)},
+                           {"predicted_flop_per_s", Cell(p.predicted, Unit::flop_per_s)},
+                           {"headroom", p.bound.achieved > 0 ? Cell(p.bound.headroom) : Cell(nullptr)}});
   };
   for (const RooflinePoint& p : out.points) add(p, "validation");
   for (const RooflinePoint& p : out.workloads) add(p, "workload");
