@@ -27,8 +27,8 @@ int cmd_calibrate(const Invocation& inv) {
       "only", po::value<std::vector<std::string>>()->composing(), "run only benchmarks with this key or key prefix (repeatable), e.g. --only pcie")(
       "quick", "fewer repetitions (smoke runs; not for profiles you keep)")(
       "pcie-effort", po::value<double>()->default_value(1.0),
-      "sample each PCIe size this many times as often (1-16; the PCIe curves take about as many times longer: "
-      "~25 s at 1 on the H100). Pageable copies are the noisiest; more samples narrow their typical times")(
+      "PCIe sampling effort (1-16): the time budget and the samples per size times this, the precision target over "
+      "its square root (the PCIe curves take about as many times longer: ~12 s at 1 on the H100)")(
       "pcie-host-buffer", po::value<std::string>()->default_value("rotating"),
       "host bytes of the PCIe copies: rotating (each copy after the previous one's: a host side not in the "
       "host's caches) | fixed (every copy at the start of one buffer, as nvbandwidth does: what the host caches "
@@ -72,7 +72,7 @@ int cmd_calibrate(const Invocation& inv) {
   calibration.quick = vm.count("quick") > 0;
   calibration.pcie_effort = vm["pcie-effort"].as<double>();
   try {
-    (void)PcieRoundPlan{}.scaled(calibration.pcie_effort);  // checked here, before anything is measured
+    (void)PcieSampling{}.scaled(calibration.pcie_effort);  // checked here, before anything is measured
   } catch (const std::invalid_argument& e) {
     throw InputError("--pcie-effort: " + std::string(e.what()) + ", got " + plot_number(calibration.pcie_effort));
   }
@@ -167,7 +167,8 @@ int cmd_fit(const Invocation& inv) {
     const TransferSampleFile samples = load_transfer_samples(path);
     take_provenance(samples.provenance, path);
     const double wall = profile.pcie ? profile.pcie->calibration_wall_s : 0;  // the transfer samples do not record it
-    profile.pcie = fit_pcie(samples.samples, base_name(path), timer_name == "events" ? TimerSource::event : TimerSource::wall);
+    profile.pcie = fit_pcie(samples.samples, base_name(path), timer_name == "events" ? TimerSource::event : TimerSource::wall,
+                            samples.version == 1);
     profile.pcie->calibration_wall_s = wall;
     profile.pcie->host_buffer = samples.host_buffer;
   }

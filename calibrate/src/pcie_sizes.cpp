@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
+
+#include "perfmodel/model/statistics.hpp"
 
 namespace perfmodel {
 
@@ -18,6 +21,70 @@ std::size_t PcieHostCursor::next(std::uint64_t bytes) {
   const std::size_t offset = at_;
   at_ += (bytes + kAlign - 1) / kAlign * kAlign;
   return offset;
+}
+
+std::vector<std::uint64_t> pcie_calibration_sizes(bool quick) {
+  std::vector<std::uint64_t> out;
+  const std::uint64_t top = std::uint64_t{1} << 30;
+  for (std::uint64_t b = 4; b <= top; b *= quick ? 4 : 2) {
+    out.push_back(b);
+    if (!quick && b < (std::uint64_t{64} << 20)) out.push_back(3 * b / 2);
+  }
+  if (out.back() != top) out.push_back(top);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+PcieSampling PcieSampling::quick() {
+  PcieSampling s;
+  s.target_rel_se_pinned = 0.01;
+  s.target_rel_se_pageable = 0.03;
+  s.min_samples = 4;
+  s.min_samples_long = 2;
+  s.max_samples = 15;
+  s.budget_pinned_s = 0.35;
+  s.budget_pageable_s = 0.7;
+  s.budget_bidir_s = 0.35;
+  s.stream_sample_s = 0.5e-3;
+  return s;
+}
+
+PcieSampling PcieSampling::scaled(double effort) const {
+  if (!(effort >= 1 && effort <= 16)) throw std::invalid_argument("the effort must lie in [1, 16]");
+  PcieSampling s = *this;
+  s.target_rel_se_pinned /= std::sqrt(effort);
+  s.target_rel_se_pageable /= std::sqrt(effort);
+  s.min_samples = static_cast<int>(std::lround(min_samples * effort));
+  s.min_samples_long = static_cast<int>(std::lround(min_samples_long * effort));
+  s.max_samples = static_cast<int>(std::lround(max_samples * effort));
+  s.budget_pinned_s *= effort;
+  s.budget_pageable_s *= effort;
+  s.budget_bidir_s *= effort;
+  return s;
+}
+
+int PcieSampling::queue_for(double single_s) const {
+  if (!(single_s > 0) || single_s > stream_up_to_s) return 0;
+  return std::clamp(static_cast<int>(std::ceil(stream_sample_s / single_s)), min_queue, max_queue);
+}
+
+double median_rel_se(std::vector<double> samples_s) {
+  if (samples_s.size() < 2) return std::numeric_limits<double>::infinity();
+  std::sort(samples_s.begin(), samples_s.end());
+  const double median = quantile_of_sorted(samples_s, 0.5);
+  const double iqr = quantile_of_sorted(samples_s, 0.75) - quantile_of_sorted(samples_s, 0.25);
+  if (!(median > 0)) return std::numeric_limits<double>::infinity();
+  return 1.2533 * (iqr / 1.349) / median / std::sqrt(static_cast<double>(samples_s.size()));
+}
+
+bool PcieSampling::enough(const std::vector<double>& samples_s, HostMemory memory) const {
+  const int n = static_cast<int>(samples_s.size());
+  if (n >= max_samples) return true;
+  double typical = 0;
+  for (double t : samples_s) typical += t;
+  typical = n > 0 ? typical / n : 0.0;
+  const int least = typical >= long_sample_s ? min_samples_long : min_samples;
+  return n >= least && median_rel_se(samples_s) <= target_rel_se(memory);
 }
 
 PcieSizePlan pcie_size_plan(std::uint64_t min_bytes, std::uint64_t max_bytes) {

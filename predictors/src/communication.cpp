@@ -1,5 +1,7 @@
 #include "perfmodel/predictors/communication.hpp"
 
+#include <tuple>
+
 #include "perfmodel/model/errors.hpp"
 
 namespace perfmodel {
@@ -9,13 +11,17 @@ CommunicationPredictor::CommunicationPredictor(const Profile& profile) : pcie_(n
   pcie_ = &*profile.pcie;
 }
 
-TransferPrediction CommunicationPredictor::predict(const Transfer& transfer) const {
-  const TransferCurve& curve = pcie_->curve(transfer.key);
+TransferPrediction CommunicationPredictor::predict(const Transfer& transfer, TransferMode mode) const {
+  const TransferCurve& curve = pcie_->curve(transfer.key, mode);
   const double bytes = static_cast<double>(transfer.bytes);
   const TransferSegment& segment = curve.segment_for(bytes);
   TransferPrediction p;
   p.transfer = transfer;
+  p.mode = mode;
   p.seconds = curve.seconds(bytes);
+  p.has_interval = segment.has_interval();
+  if (p.has_interval) std::tie(p.interval_low_s, p.interval_high_s) = curve.interval_s(bytes);
+  p.timing = curve.timing;
   p.misaligned = is_misaligned(bytes);
   p.misaligned_s = p.misaligned ? segment.misaligned_s : 0.0;
   p.effective_bytes_per_s = p.seconds > 0 ? bytes / p.seconds : 0.0;
@@ -28,12 +34,18 @@ TransferPrediction CommunicationPredictor::predict(const Transfer& transfer) con
   return p;
 }
 
-TransferListPrediction CommunicationPredictor::predict(const std::vector<Transfer>& transfers) const {
+TransferListPrediction CommunicationPredictor::predict(const std::vector<Transfer>& transfers, TransferMode mode) const {
   TransferListPrediction out;
+  out.has_interval = !transfers.empty();
   for (const Transfer& t : transfers) {
-    out.transfers.push_back(predict(t));
-    out.total_seconds += out.transfers.back().seconds;
+    out.transfers.push_back(predict(t, mode));
+    const TransferPrediction& p = out.transfers.back();
+    out.total_seconds += p.seconds;
+    out.has_interval = out.has_interval && p.has_interval;
+    out.interval_low_s += p.interval_low_s;
+    out.interval_high_s += p.interval_high_s;
   }
+  if (!out.has_interval) out.interval_low_s = out.interval_high_s = 0;
   return out;
 }
 

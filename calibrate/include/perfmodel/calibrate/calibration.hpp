@@ -8,10 +8,13 @@
 
 namespace perfmodel {
 
-// Fits every transfer curve present in the samples (fit set), reports held-out error (holdout
-// set). `samples_file` is recorded in the profile as given (relative to the profile's folder).
+// Fits every transfer curve present in the samples (fit set), one per mode measured (the stream
+// curve takes the single copies above its largest queued size), and reports held-out error where
+// the samples have a holdout set. `batched`: samples of file format v1, whose one measurement
+// serves both modes (timing "batched"). `samples_file` is recorded in the profile as given
+// (relative to the profile's folder).
 PcieCalibration fit_pcie(const std::vector<TransferSample>& samples, const std::string& samples_file,
-                         TimerSource timer = TimerSource::event);
+                         TimerSource timer = TimerSource::event, bool batched = false);
 
 struct CalibrationOutputs {
   std::string profile_path;       // written atomically

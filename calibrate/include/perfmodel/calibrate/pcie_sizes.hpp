@@ -41,6 +41,51 @@ class PcieHostCursor {
   std::size_t at_ = 0;
 };
 
+// ------------------------------------------------------------------ the calibration's sampling
+// Sizes the PCIe calibration times: every power of two from 4 B to 1 GiB and, up to 64 MiB, the
+// midpoints 3·2^k between them (quick: the powers of two of 4^k and 1 GiB). Above 64 MiB a copy
+// takes milliseconds and its curve is a straight line in bytes; the time goes to samples instead.
+std::vector<std::uint64_t> pcie_calibration_sizes(bool quick);
+
+// When a size has been sampled enough: the relative standard error of its median, estimated as
+// 1.2533 · (interquartile range / 1.349) / median / √n (the normal approximation; cheap enough to
+// check after every round), at most `target_rel_se`, after at least `min_samples`. Samples
+// taken by a size of the calibration keep coming until then, or until `max_samples` or the
+// curve's time budget is spent: the samples go where the variance is.
+struct PcieSampling {
+  double target_rel_se_pinned = 0.005, target_rel_se_pageable = 0.015;
+  int min_samples = 5, min_samples_long = 3, max_samples = 41;
+  double long_sample_s = 20e-3;  // a sample at least this long needs only min_samples_long
+  // Seconds of sampling per curve (after its pilot copies): where the target is not reached by
+  // then, the curve stops with what it has (the interval it reports is then wider).
+  double budget_pinned_s = 1.6, budget_pageable_s = 3.0, budget_bidir_s = 1.6;
+  // Stream-mode samples: `queue` copies back to back in a stream, the queue long enough that one
+  // sample lasts stream_sample_s (≥ min_queue copies, ≤ max_queue), for sizes whose single copy
+  // lasts at most stream_up_to_s; above, the stream curve takes the single copies (a copy that
+  // long hides the modes' difference of a few microseconds: < 0.5 %).
+  double stream_sample_s = 1e-3, stream_up_to_s = 2.5e-3;
+  int min_queue = 8, max_queue = 256;
+
+  static PcieSampling quick();
+  // `effort` times the samples and the budgets, the target precision over √effort
+  // (--pcie-effort). Throws std::invalid_argument unless 1 ≤ effort ≤ 16.
+  PcieSampling scaled(double effort) const;
+  double target_rel_se(HostMemory memory) const {
+    return memory == HostMemory::pinned ? target_rel_se_pinned : target_rel_se_pageable;
+  }
+  double budget_s(const TransferKey& key) const {
+    return key.direction == Direction::bidir ? budget_bidir_s
+                                             : key.memory == HostMemory::pinned ? budget_pinned_s : budget_pageable_s;
+  }
+  // The queue of a stream-mode sample for a copy whose single time is single_s; 0 when the size
+  // is not sampled in stream mode.
+  int queue_for(double single_s) const;
+  // Whether a size with these sample times (one copy's time each) needs no more samples.
+  bool enough(const std::vector<double>& samples_s, HostMemory memory) const;
+};
+// The relative standard error of a sample's median (PcieSampling::enough); +inf below 2 samples.
+double median_rel_se(std::vector<double> samples_s);
+
 struct PcieSizePlan {
   std::vector<std::uint64_t> fit;
   std::vector<std::uint64_t> holdout;
