@@ -127,7 +127,7 @@ class PcieBenchmark final : public Benchmark {
     std::vector<TransferSample> samples;
     auto keep = [&](Item& item, const BatchTiming& t, int round) {
       item.times.push_back(t.event_s);
-      samples.push_back({key_, item.bytes, SizeSet::fit, round, item.queue, item.mode, t.event_s, t.wall_s});
+      samples.push_back({key_, item.bytes, SizeSet::fit, round, item.queue, t.event_s, t.wall_s, item.mode});
     };
     for (std::uint64_t bytes : plan) {
       Item single{bytes, TransferMode::single, 1, {}, 0, false};

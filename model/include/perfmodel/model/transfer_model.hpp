@@ -151,7 +151,7 @@ struct SizeTime {
   int batch = 0;          // copies one sample timed back to back (0: unknown)
   // Every sample's time, in the order they were taken (empty: unknown). The interval of the
   // curve's regimes is computed from them.
-  std::vector<double> samples_s;
+  std::vector<double> samples_s = {};
 };
 
 // Options of the transfer fit: at most four regimes a curve (docs/transfers.md), no bridges.

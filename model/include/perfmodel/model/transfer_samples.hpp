@@ -36,9 +36,9 @@ struct TransferSample {
   SizeSet set = SizeSet::fit;
   int round = 0;
   int batch = 1;
-  TransferMode mode = TransferMode::single;
   double event_s = 0;
   double wall_s = 0;
+  TransferMode mode = TransferMode::single;
 };
 
 struct TransferSampleFile {
