@@ -110,7 +110,10 @@ int cmd_fit(const Invocation& inv) {
       "start from this profile (the same calibration run as the samples): the sections re-fitted from the samples given "
       "replace its own, the others are kept")(
       "out,o", po::value<std::string>()->required(), "profile to write (atomically; may be --profile itself)")(
-      "timer", po::value<std::string>()->default_value("events"), "which timing to fit: events (CUDA events) | host (steady clock)");
+      "timer", po::value<std::string>()->default_value("events"), "which timing to fit: events (CUDA events) | host (steady clock)")(
+      "repeat-samples", po::value<std::vector<std::string>>()->composing(),
+      "raw transfer samples of another calibration run of the same machine (repeatable): the intervals of the curves "
+      "fitted from --samples widen to cover its copies too (the spread between runs, not only within one)");
   add_format_option(options);
   po::variables_map vm;
   if (!parse_or_help(inv,
@@ -171,6 +174,14 @@ int cmd_fit(const Invocation& inv) {
                             samples.version == 1);
     profile.pcie->calibration_wall_s = wall;
     profile.pcie->host_buffer = samples.host_buffer;
+  }
+  if (vm.count("repeat-samples")) {
+    if (!vm.count("samples")) throw InputError("--repeat-samples: needs --samples (the run whose curves it widens)");
+    for (const std::string& path : vm["repeat-samples"].as<std::vector<std::string>>()) {
+      const TransferSampleFile other = load_transfer_samples(path);
+      const std::size_t widened = widen_intervals_across_runs(*profile.pcie, other.samples);
+      inv.err << "fit: " << path << " widened " << widened << " transfer regimes' intervals\n";
+    }
   }
   // The measurement's provenance stays the calibration run's; the re-fit is recorded beside it.
   profile.provenance.refit = inv.command_line + " (toolkit " + toolkit_version() + ", commit " + toolkit_commit() + ", " +

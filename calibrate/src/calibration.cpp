@@ -34,6 +34,8 @@ PcieCalibration fit_pcie(const std::vector<TransferSample>& samples, const std::
   pcie.timer = timer == TimerSource::event ? "cuda_events" : "host_clock";
   std::set<TransferKey> keys;
   for (const TransferSample& s : samples) keys.insert(s.key);
+  // Samples without a single copy are v1's batched measurement, whoever read them.
+  batched = batched || std::none_of(samples.begin(), samples.end(), [](const TransferSample& s) { return s.mode == TransferMode::single; });
   for (const TransferKey& key : keys) {
     try {
       if (batched) {  // samples v1: one measurement serves both modes
@@ -67,6 +69,26 @@ PcieCalibration fit_pcie(const std::vector<TransferSample>& samples, const std::
   }
   if (pcie.curves.empty() && pcie.stream_curves.empty()) throw InputError(samples_file + ": no transfer samples to fit");
   return pcie;
+}
+
+std::size_t widen_intervals_across_runs(PcieCalibration& pcie, const std::vector<TransferSample>& other_run) {
+  const bool batched =
+      std::none_of(other_run.begin(), other_run.end(), [](const TransferSample& s) { return s.mode == TransferMode::single; });
+  std::size_t widened = 0;
+  for (TransferMode mode : {TransferMode::single, TransferMode::stream})
+    for (auto& [key, curve] : mode == TransferMode::single ? pcie.curves : pcie.stream_curves) {
+      const std::optional<TransferMode> which = batched ? std::nullopt : std::optional<TransferMode>(mode);
+      std::vector<SizeTime> other = typical_times_by_size(other_run, key, SizeSet::fit, TimerSource::event, which);
+      for (SizeTime& m : typical_times_by_size(other_run, key, SizeSet::holdout, TimerSource::event, which)) other.push_back(std::move(m));
+      for (TransferSegment& seg : curve.segments) {
+        const auto [low, high] = observed_interval(other, curve, seg.from_bytes, seg.to_bytes);
+        if (!(low > 0) || !seg.has_interval()) continue;
+        if (low < seg.interval_low || high > seg.interval_high) ++widened;
+        seg.interval_low = std::min(seg.interval_low, low);
+        seg.interval_high = std::max(seg.interval_high, high);
+      }
+    }
+  return widened;
 }
 
 std::string samples_file_name_for(const std::string& profile_path, const std::string& kind) {

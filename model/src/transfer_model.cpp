@@ -30,6 +30,8 @@ SegmentedFitOptions transfer_fit_options() {
   SegmentedFitOptions o;
   o.max_segments = 4;
   o.bridge_gaps = false;
+  o.max_penalty = 0;
+  o.min_slope = 1.0 / kPcieGen5x16BytesPerS;
   return o;
 }
 
@@ -65,6 +67,17 @@ const TransferSegment& TransferCurve::segment_for(double bytes) const {
   for (const TransferSegment& s : segments)
     if (bytes < s.to_bytes) return s;
   return segments.back();
+}
+
+double TransferCurve::seconds(double bytes) const {
+  if (segments.empty()) throw std::logic_error("TransferCurve has no segments");
+  const bool ragged = is_misaligned(bytes);
+  double floor = 0;  // the largest time of any smaller size's segment end
+  for (const TransferSegment& s : segments) {
+    if (bytes < s.to_bytes || &s == &segments.back()) return std::max(floor, s.seconds(bytes, ragged));
+    floor = std::max(floor, s.seconds(std::nextafter(s.to_bytes, 0.0), ragged));
+  }
+  return floor;
 }
 
 std::pair<double, double> TransferCurve::interval_s(double bytes) const {

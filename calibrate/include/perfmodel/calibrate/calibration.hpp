@@ -16,6 +16,12 @@ namespace perfmodel {
 PcieCalibration fit_pcie(const std::vector<TransferSample>& samples, const std::string& samples_file,
                          TimerSource timer = TimerSource::event, bool batched = false);
 
+// Widens every curve's intervals to cover another calibration run of the same machine too (the
+// 5-95 % band of that run's copies around this run's curve, regime by regime; its samples of
+// the curve's mode, all sizes). The spread between runs minutes apart is larger than within one
+// (docs/transfers.md). Returns how many segments widened.
+std::size_t widen_intervals_across_runs(PcieCalibration& pcie, const std::vector<TransferSample>& other_run);
+
 struct CalibrationOutputs {
   std::string profile_path;       // written atomically
   std::string pcie_samples_path;  // written atomically, beside the profile ("" when none)

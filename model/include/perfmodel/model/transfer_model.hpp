@@ -129,7 +129,10 @@ struct TransferCurve {
   std::optional<FitQuality> holdout;      // on held-out sizes the fit never saw
 
   const TransferSegment& segment_for(double bytes) const;
-  double seconds(double bytes) const { return segment_for(bytes).seconds(bytes, is_misaligned(bytes)); }
+  // T(b): the line of b's segment, and never less than any smaller size's time (a larger copy
+  // cannot take less time than a smaller one: where two fitted lines meet with a step down, the
+  // time stays at the left line's end until the right line climbs past it).
+  double seconds(double bytes) const;
   // [low, high] seconds of one copy of `bytes` (the segment's band around seconds()); {0, 0}
   // where the curve has no interval.
   std::pair<double, double> interval_s(double bytes) const;
@@ -154,7 +157,12 @@ struct SizeTime {
   std::vector<double> samples_s = {};
 };
 
-// Options of the transfer fit: at most four regimes a curve (docs/transfers.md), no bridges.
+// PCIe Gen5 x16 per direction: 32 GT/s × 16 lanes × 128/130 ≈ 63 GB/s. No regime's time per byte
+// is fitted below its inverse (a pair of bidirectional copies moves b bytes each way).
+inline constexpr double kPcieGen5x16BytesPerS = 63.0e9;
+
+// Options of the transfer fit: at most four regimes a curve, no bridges, no ragged-tail penalty
+// (docs/transfers.md: neither paid off on another run's measurements).
 SegmentedFitOptions transfer_fit_options();
 
 // The 5-95 % band of sample / model over the sizes [first, last) of `set` (each size weighs the
