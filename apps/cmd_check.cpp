@@ -101,7 +101,7 @@ int check_transfers(const Invocation& inv) {
   std::string out_dir;
   if (vm.count("from")) {
     for (const char* flag : {"sizes", "reps", "seed"})
-      if (!vm[flag].defaulted()) throw InputError(std::string("--") + flag + ": not with --from (the record says what was measured)");
+      if (vm.count(flag) && !vm[flag].defaulted()) throw InputError(std::string("--") + flag + ": not with --from (the record says what was measured)");
     const std::string from = vm["from"].as<std::string>();
     const std::string path = from + "/" + kRecordName;
     record = parse_transfer_check(read_file(path), path);
