@@ -44,6 +44,7 @@ namespace perfmodel {
 namespace {
 
 constexpr double kWarmUpSeconds = 0.3;      // busy time before the first sample (clocks, link state)
+constexpr double kQuickWarmUpSeconds = 0.1;
 
 void fill_pattern(unsigned char* p, std::size_t bytes, unsigned seed) {
   for (std::size_t i = 0; i < bytes; ++i) p[i] = static_cast<unsigned char>((i * 131u + seed) ^ (i >> 11));
@@ -111,7 +112,7 @@ class PcieBenchmark final : public Benchmark {
     host_cursor_ = PcieHostCursor(options.pcie_host_buffer, max_bytes);
     cuda_ = std::make_unique<Resources>();
     EventTimer timer;
-    warm_up(timer, plan);
+    warm_up(timer, plan, options.quick ? kQuickWarmUpSeconds : kWarmUpSeconds);
     const PcieSampling sampling = options.quick ? PcieSampling::quick() : PcieSampling{}.scaled(options.pcie_effort);
 
     // Items: one per size and mode sampled; the pilot single copy of each size is its first sample.
@@ -181,7 +182,7 @@ class PcieBenchmark final : public Benchmark {
   double expected_seconds(const CalibrationOptions& options) const override {
     const PcieSampling sampling = options.quick ? PcieSampling::quick() : PcieSampling{}.scaled(options.pcie_effort);
     const double pilots = key_.memory == HostMemory::pageable ? 0.5 : 0.15;
-    return kWarmUpSeconds + pilots + sampling.budget_s(key_) + 0.3;
+    return (options.quick ? kQuickWarmUpSeconds : kWarmUpSeconds) + pilots + sampling.budget_s(key_) + 0.4;
   }
 
  private:
@@ -239,8 +240,8 @@ class PcieBenchmark final : public Benchmark {
 
   // The first copies after idle run slow (clock and PCIe link-state ramp, first-touch in the
   // driver): copy back and forth over all sizes until kWarmUpSeconds have passed, untimed.
-  void warm_up(EventTimer& timer, const std::vector<std::uint64_t>& plan) {
-    const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(kWarmUpSeconds);
+  void warm_up(EventTimer& timer, const std::vector<std::uint64_t>& plan, double seconds) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
     do {
       for (std::uint64_t bytes : plan)
         if (bytes <= (std::uint64_t{64} << 20)) time_once(timer, bytes, 1, TransferMode::single);

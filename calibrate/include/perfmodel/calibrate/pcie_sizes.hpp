@@ -56,7 +56,7 @@ struct PcieSampling {
   double long_sample_s = 20e-3;  // a sample at least this long needs only min_samples_long
   // Seconds of sampling per curve (after its pilot copies): where the target is not reached by
   // then, the curve stops with what it has (the interval it reports is then wider).
-  double budget_pinned_s = 1.6, budget_pageable_s = 3.0, budget_bidir_s = 1.6;
+  double budget_pinned_s = 1.2, budget_pageable_s = 2.4, budget_bidir_s = 1.2;
   // Stream-mode samples: `queue` copies back to back in a stream, the queue long enough that one
   // sample lasts stream_sample_s (≥ min_queue copies, ≤ max_queue), for sizes whose single copy
   // lasts at most stream_up_to_s; above, the stream curve takes the single copies (a copy that
