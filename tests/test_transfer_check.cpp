@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "cli.hpp"
+#include "perfmodel/calibrate/calibration.hpp"
 #include "perfmodel/model/errors.hpp"
 #include "perfmodel/model/profile_io.hpp"
 #include "perfmodel/predictors/communication.hpp"
@@ -364,4 +365,39 @@ TEST(TransferCheckCli, PredictTransferStatesItsModeAndInterval) {
   std::ostringstream o, e;
   EXPECT_EQ(cli::run({"predict", "transfer", "--bytes", "1MB", "--mode", "pipelined", "--profile", dir + "/p.yaml"}, o, e), 1);
   EXPECT_NE(e.str().find("--mode: expected single or stream"), std::string::npos) << e.str();
+}
+
+// The fit the calibration runs on its samples (v2: single copies everywhere, queued copies up to
+// a few milliseconds): two curves, the stream one taking the single copies above its largest size.
+TEST(TransferModes, FitPcieFitsBothModesFromVersionTwoSamples) {
+  std::vector<TransferSample> samples;
+  const TransferKey key{Direction::h2d, HostMemory::pinned};
+  int round = 0;
+  for (std::uint64_t b = 4; b <= (std::uint64_t{1} << 30); b *= 2)
+    for (int r = 0; r < 8; ++r, ++round) {  // halves of 4: equal medians, no drift
+      const double single = 10e-6 + static_cast<double>(b) / 50e9, stream = 3e-6 + static_cast<double>(b) / 50e9;
+      const double wobble = r % 2 ? 1.01 : 0.99;
+      samples.push_back({key, b, SizeSet::fit, r, 1, single * wobble, single * wobble, TransferMode::single});
+      if (b <= (std::uint64_t{64} << 20))
+        samples.push_back({key, b, SizeSet::fit, r, 16, stream * wobble, stream * wobble, TransferMode::stream});
+    }
+  const PcieCalibration p = fit_pcie(samples, "s.csv");
+  const TransferCurve& single = p.curve(key), &stream = p.curve(key, TransferMode::stream);
+  EXPECT_EQ(single.timing, "single");
+  EXPECT_EQ(stream.timing, "stream");
+  EXPECT_EQ(stream.max_bytes, std::exp2(30));  // the single copies above 64 MiB joined it
+  EXPECT_NEAR(single.seconds(4), 10e-6, 0.3e-6);
+  EXPECT_NEAR(stream.seconds(4), 3e-6, 0.1e-6);
+  EXPECT_NEAR(stream.seconds(std::exp2(30)) / single.seconds(std::exp2(30)), 1.0, 0.01);
+  for (const TransferSegment& s : single.segments) {
+    EXPECT_NEAR(s.interval_low, 0.99, 0.003);
+    EXPECT_NEAR(s.interval_high, 1.01, 0.003);
+  }
+  // Another run 10 % slower widens the intervals to hold it.
+  std::vector<TransferSample> slower = samples;
+  for (TransferSample& s : slower) s.event_s *= 1.10;
+  PcieCalibration widened = p;
+  EXPECT_GT(widen_intervals_across_runs(widened, slower), 0u);
+  EXPECT_GE(widened.curve(key).segments.back().interval_high, 1.10);
+  EXPECT_NEAR(widened.curve(key).segments.back().interval_low, 0.99, 0.003);
 }
