@@ -210,12 +210,22 @@ TEST(RecordedH100, EveryRefittedCurveIsPhysicalAtMostFourRegimesWithIntervals) {
           EXPECT_LE(s.interval_low, 1.0);
           EXPECT_GE(s.interval_high, 1.0);
         }
-        // Time grows with size.
-        double previous = 0;
-        for (double b = 4; b <= 1.1e9; b *= 1.05) {
-          const double t = c.seconds(std::floor(b));
-          EXPECT_GE(t, previous) << what << " at " << std::floor(b) << " B";
-          previous = t;
+        // Time grows with size within a regime (positive time per byte, checked above); it
+        // steps down between two only where the measured copies do (a driver's change of copy
+        // path: pinned h2d copies on the H100 hosts, 13.6 µs at 24 KiB, 10.5 µs at 28 KB).
+        const std::vector<SizeTime> measured = typical_times_by_size(load_samples(samples).samples, key, SizeSet::fit);
+        for (std::size_t k = 0; k + 1 < c.segments.size(); ++k) {
+          const double at = c.segments[k].to_bytes;
+          const double left = c.segments[k].seconds(std::nextafter(at, 0.0), false), right = c.segments[k + 1].seconds(at, false);
+          // Up to 6 %: a fitted line's end is as uncertain as the pageable copies there (the
+          // staging path's 1 MiB step on GPU c2b15968's host: 5.4 %).
+          if (right >= left * 0.94) continue;
+          bool measured_drop = false;
+          for (std::size_t i = 0; i + 1 < measured.size(); ++i)
+            if (measured[i].bytes < at && measured[i + 1].bytes >= at && measured[i + 1].typical_s < measured[i].typical_s)
+              measured_drop = true;
+          EXPECT_TRUE(measured_drop) << what << ": the model steps down at " << at << " B by " << 1 - right / left
+                                     << " where the copies do not";
         }
       }
   }

@@ -249,6 +249,12 @@ SegmentedFit fit_segmented_relative(std::vector<FitPoint> points, const Segmente
         placed.push_back(bridge);
         boundary = xb;
         bridged = true;
+      } else if (yb >= ya) {
+        // A rising gap without a bridge: the boundary goes to the gap's end where the two lines
+        // lie closer, so that the model's step there is the smaller one (at the geometric mean a
+        // line extended across the gap could sit well above or below the other).
+        const double at_a = std::fabs((r.intercept + r.slope * xa) - ya), at_b = std::fabs(yb - (l.intercept + l.slope * xb));
+        boundary = at_a < at_b ? std::nextafter(xa, kInf) : xb;
       }
     }
     if (!bridged) placed.back().to_x = boundary;

@@ -69,17 +69,6 @@ const TransferSegment& TransferCurve::segment_for(double bytes) const {
   return segments.back();
 }
 
-double TransferCurve::seconds(double bytes) const {
-  if (segments.empty()) throw std::logic_error("TransferCurve has no segments");
-  const bool ragged = is_misaligned(bytes);
-  double floor = 0;  // the largest time of any smaller size's segment end
-  for (const TransferSegment& s : segments) {
-    if (bytes < s.to_bytes || &s == &segments.back()) return std::max(floor, s.seconds(bytes, ragged));
-    floor = std::max(floor, s.seconds(std::nextafter(s.to_bytes, 0.0), ragged));
-  }
-  return floor;
-}
-
 std::pair<double, double> TransferCurve::interval_s(double bytes) const {
   const TransferSegment& s = segment_for(bytes);
   if (!s.has_interval()) return {0.0, 0.0};
