@@ -89,9 +89,11 @@ class PcieBenchmark final : public Benchmark {
 
   std::string description() const override {
     switch (key_.direction) {
-      case Direction::h2d: return std::string("host->device cudaMemcpy from ") + to_string(key_.memory) + " memory, 4 B - 1 GiB";
-      case Direction::d2h: return std::string("device->host cudaMemcpy to ") + to_string(key_.memory) + " memory, 4 B - 1 GiB";
-      case Direction::bidir: return "host->device and device->host at once on two streams, pinned, 4 B - 1 GiB each way";
+      case Direction::h2d:
+        return std::string("host->device copies from ") + to_string(key_.memory) + " memory, 4 B - 1 GiB, single and queued in a stream";
+      case Direction::d2h:
+        return std::string("device->host copies to ") + to_string(key_.memory) + " memory, 4 B - 1 GiB, single and queued in a stream";
+      case Direction::bidir: return "host->device and device->host at once on two streams, pinned, 4 B - 1 GiB each way, single and queued";
     }
     return "";
   }
