@@ -70,6 +70,7 @@ const char* kTopUsage =
     "                       CG's break-even iterations, chunked overlap and the best CPU/GPU split\n"
     "  tune                 the launch configuration the model predicts fastest, beside the measured optimum\n"
     "  validate             run the GPU reference kernels, predict each run, report the errors\n"
+    "  check transfers      time random-size copies no calibration timed, against the profile's intervals\n"
     "  report               one self-contained HTML page (+ Markdown) with the profile, plots, validation,\n"
     "                       roofline and speedups, to attach to a paper or a pull request\n"
     "  roofline             the profile's hierarchical roofline with kernels measured and predicted (gnuplot)\n"
@@ -228,6 +229,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
                                                             {"profile", cmd_profile},
                                                             {"plot", cmd_plot},
                                                             {"validate", cmd_validate},
+                                                            {"check", cmd_check},
                                                             {"tune", cmd_tune},
                                                             {"roofline", cmd_roofline},
                                                             {"report", cmd_report},

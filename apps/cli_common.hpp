@@ -75,6 +75,7 @@ int cmd_predict(const Invocation& inv);
 int cmd_profile(const Invocation& inv);
 int cmd_plot(const Invocation& inv);
 int cmd_validate(const Invocation& inv);
+int cmd_check(const Invocation& inv);
 int cmd_tune(const Invocation& inv);
 int cmd_roofline(const Invocation& inv);
 int cmd_report(const Invocation& inv);

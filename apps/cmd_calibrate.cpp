@@ -28,8 +28,8 @@ int cmd_calibrate(const Invocation& inv) {
       "only", po::value<std::vector<std::string>>()->composing(), "run only benchmarks with this key or key prefix (repeatable), e.g. --only pcie")(
       "quick", "fewer repetitions (smoke runs; not for profiles you keep)")(
       "pcie-effort", po::value<double>()->default_value(1.0),
-      "sample each PCIe size this many times as often (1-16; the PCIe curves take about as many times longer: "
-      "~25 s at 1 on the H100). Pageable copies are the noisiest; more samples narrow their typical times")(
+      "PCIe sampling effort (1-16): the time budget and the samples per size times this, the precision target over "
+      "its square root (the PCIe curves take about as many times longer: ~12 s at 1 on the H100)")(
       "pcie-host-buffer", po::value<std::string>()->default_value("rotating"),
       "host bytes of the PCIe copies: rotating (each copy after the previous one's: a host side not in the "
       "host's caches) | fixed (every copy at the start of one buffer, as nvbandwidth does: what the host caches "
@@ -68,7 +68,7 @@ int cmd_calibrate(const Invocation& inv) {
   calibration.quick = vm.count("quick") > 0;
   calibration.pcie_effort = vm["pcie-effort"].as<double>();
   try {
-    (void)PcieRoundPlan{}.scaled(calibration.pcie_effort);  // checked here, before anything is measured
+    (void)PcieSampling{}.scaled(calibration.pcie_effort);  // checked here, before anything is measured
   } catch (const std::invalid_argument& e) {
     throw InputError("--pcie-effort: " + std::string(e.what()) + ", got " + plot_number(calibration.pcie_effort));
   }
@@ -113,7 +113,10 @@ int cmd_fit(const Invocation& inv) {
       "start from this profile (the same calibration run as the samples): the sections re-fitted from the samples given "
       "replace its own, the others are kept")(
       "out,o", po::value<std::string>()->required(), "profile to write (atomically; may be --profile itself)")(
-      "timer", po::value<std::string>()->default_value("events"), "which timing to fit: events (CUDA events) | host (steady clock)");
+      "timer", po::value<std::string>()->default_value("events"), "which timing to fit: events (CUDA events) | host (steady clock)")(
+      "repeat-samples", po::value<std::vector<std::string>>()->composing(),
+      "raw transfer samples of another calibration run of the same machine (repeatable): the intervals of the curves "
+      "fitted from --samples widen to cover its copies too (the spread between runs, not only within one)");
   add_format_option(options);
   po::variables_map vm;
   if (!parse_or_help(inv,
@@ -187,9 +190,18 @@ int cmd_fit(const Invocation& inv) {
     const TransferSampleFile samples = load_transfer_samples(path);
     take_provenance(samples.provenance, path);
     const double wall = profile.pcie ? profile.pcie->calibration_wall_s : 0;  // the transfer samples do not record it
-    profile.pcie = fit_pcie(samples.samples, base_name(path), timer_name == "events" ? TimerSource::event : TimerSource::wall);
+    profile.pcie = fit_pcie(samples.samples, base_name(path), timer_name == "events" ? TimerSource::event : TimerSource::wall,
+                            samples.version == 1);
     profile.pcie->calibration_wall_s = wall;
     profile.pcie->host_buffer = samples.host_buffer;
+  }
+  if (vm.count("repeat-samples")) {
+    if (!vm.count("samples")) throw InputError("--repeat-samples: needs --samples (the run whose curves it widens)");
+    for (const std::string& path : vm["repeat-samples"].as<std::vector<std::string>>()) {
+      const TransferSampleFile other = load_transfer_samples(path);
+      const std::size_t widened = widen_intervals_across_runs(*profile.pcie, other.samples);
+      inv.err << "fit: " << path << " widened " << widened << " transfer regimes' intervals\n";
+    }
   }
   // The measurement's provenance stays the calibration run's; the re-fit is recorded beside it.
   // (A gpu.streams section merged alone carries its own provenance: the profile's is untouched.)

@@ -41,17 +41,23 @@ int predict_transfer(const Invocation& inv) {
       "add", po::value<std::vector<std::string>>()->composing(), "another copy DIRECTION:MEMORY:BYTES (repeatable); copies run one after another")(
       "for", po::value<std::string>(), "the transfers of a reference kernel as White (2013) counts them: mv | mm | conv2d (with --n, --memory)")(
       "n", po::value<std::string>(), "matrix side for --for")(
-      "filter", po::value<std::string>()->default_value("3"), "filter side for --for conv2d");
+      "filter", po::value<std::string>()->default_value("3"), "filter side for --for conv2d")(
+      "mode", po::value<std::string>()->default_value("single"),
+      "single: one synchronous cudaMemcpy timed with CUDA events around it | stream: the per-copy cost of copies queued "
+      "back to back in a stream");
   add_profile_option(options);
   add_format_option(options);
   po::variables_map vm;
   if (!parse_or_help(inv,
                      "usage: perfmodel predict transfer --bytes N [--direction h2d|d2h|bidir] [--memory pinned|pageable]\n"
-                     "                                  [--add DIR:MEM:BYTES]... [--for mv|mm|conv2d --n N] [--profile P]\n\n"
-                     "Predicts host<->device copy time from the profile's piecewise PCIe model (White (2013) Eq 3.14-3.15).\n"
-                     "Each copy's row names the segment it falls in (its setup time, range); bridge = yes marks a\n"
-                     "segment fitted on no sizes that spans a gap between two fitted ones (its setup_s is the\n"
-                     "intercept of the line across the gap, and may be negative).",
+                     "                                  [--mode single|stream] [--add DIR:MEM:BYTES]... [--for mv|mm|conv2d --n N]\n"
+                     "                                  [--profile P]\n\n"
+                     "Predicts host<->device copy time from the profile's piecewise PCIe model (White (2013) Eq 3.14-3.15),\n"
+                     "for a single synchronous copy (default) or a copy queued in a stream (--mode stream), with the 5-95 %\n"
+                     "interval the calibration observed around the curve (interval_low_s, interval_high_s; null for profiles\n"
+                     "of schema 2-3, which have none). Each copy's row names the regime (segment) it falls in. In profiles of\n"
+                     "schema 3, bridge = yes marks a segment fitted on no sizes across a gap between two fitted ones.\n"
+                     "See docs/transfers.md.",
                      options, nullptr, vm))
     return kExitOk;
   const Format format = selected_format(vm);
@@ -85,14 +91,22 @@ int predict_transfer(const Invocation& inv) {
   for (const Transfer& t : transfers)
     if (t.bytes == 0) throw InputError("a transfer of 0 bytes: sizes must be positive");
 
+  const auto mode = parse_transfer_mode(vm["mode"].as<std::string>());
+  if (!mode) throw InputError("--mode: expected single or stream, got '" + vm["mode"].as<std::string>() + "'");
   const LoadedProfile loaded = load_selected_profile(vm);
   loaded.pcie();
   const CommunicationPredictor predictor(loaded.profile);
-  const TransferListPrediction prediction = predictor.predict(transfers);
+  const TransferListPrediction prediction = predictor.predict(transfers, *mode);
 
   Report report;
   add_profile_meta(report, loaded);
+  report.meta.push_back({"prediction_of", Cell(*mode == TransferMode::single
+                                                   ? "each copy a synchronous cudaMemcpy timed with CUDA events around it; copies one after another"
+                                                   : "each copy's cost when many are queued back to back in a stream")});
+  report.meta.push_back({"mode", Cell(to_string(*mode))});
   report.meta.push_back({"total_seconds", Cell(prediction.total_seconds, Unit::seconds)});
+  report.meta.push_back({"interval_low_s", prediction.has_interval ? Cell(prediction.interval_low_s, Unit::seconds) : Cell(nullptr)});
+  report.meta.push_back({"interval_high_s", prediction.has_interval ? Cell(prediction.interval_high_s, Unit::seconds) : Cell(nullptr)});
   Table table{"transfers", {}};
   bool extrapolated = false;
   for (const TransferPrediction& p : prediction.transfers) {
@@ -101,16 +115,23 @@ int predict_transfer(const Invocation& inv) {
                           {"memory", Cell(to_string(p.transfer.key.memory))},
                           {"bytes", Cell(static_cast<std::int64_t>(p.transfer.bytes), Unit::bytes)},
                           {"seconds", Cell(p.seconds, Unit::seconds)},
+                          {"interval_low_s", p.has_interval ? Cell(p.interval_low_s, Unit::seconds) : Cell(nullptr)},
+                          {"interval_high_s", p.has_interval ? Cell(p.interval_high_s, Unit::seconds) : Cell(nullptr)},
                           {"bytes_per_s", Cell(p.effective_bytes_per_s, Unit::bytes_per_s)},
                           {"setup_s", Cell(p.setup_s, Unit::seconds)},
                           {"misaligned_s", Cell(p.misaligned_s, Unit::seconds)},
                           {"segment_from_bytes", Cell(p.segment_from_bytes, Unit::bytes)},
                           {"segment_to_bytes", Cell(p.segment_to_bytes, Unit::bytes)},
                           {"bridge", Cell(p.bridge)},
-                          {"extrapolated", Cell(p.extrapolated)}});
+                          {"extrapolated", Cell(p.extrapolated)},
+                          {"timing", Cell(p.timing)}});
   }
   report.tables.push_back(std::move(table));
   if (extrapolated) report.notes.push_back("some sizes lie outside the calibrated range: those predictions are extrapolated");
+  if (!prediction.transfers.empty() && prediction.transfers.front().timing == "batched")
+    report.notes.push_back("the profile (schema " + std::to_string(loaded.profile.schema_version) +
+                           ") has one curve per transfer, measured as back-to-back copies in batches; it serves both modes and "
+                           "states no interval: re-calibrate for single/stream curves with intervals");
   require_finite(report);
   render(report, format, inv.out);
   return kExitOk;

@@ -151,9 +151,9 @@ TEST(ProfileYaml, EachKindOfBadProfileGetsItsOwnError) {
   const struct {
     std::string from, to, expected;  // expected: a regex the message must match
   } cases[] = {
-      {"schema_version: 3", "schema_version: 1", R"(bad\.yaml:2:\d+: schema_version: unsupported profile schema version 1; this perfmodel reads versions 2-3)"},
-      {"schema_version: 3", "schema_version: 4", R"(bad\.yaml:2:\d+: schema_version: unsupported profile schema version 4; this perfmodel reads versions 2-3)"},
-      {"schema_version: 3", "schema_version: one", R"(bad\.yaml:2:\d+: schema_version: expected an integer)"},
+      {"schema_version: 4", "schema_version: 1", R"(bad\.yaml:2:\d+: schema_version: unsupported profile schema version 1; this perfmodel reads versions 2-4)"},
+      {"schema_version: 4", "schema_version: 5", R"(bad\.yaml:2:\d+: schema_version: unsupported profile schema version 5; this perfmodel reads versions 2-4)"},
+      {"schema_version: 4", "schema_version: one", R"(bad\.yaml:2:\d+: schema_version: expected an integer)"},
       // a segment fitted on no sizes is a bridge, which may not open or close a curve
       {"sizes: 20", "sizes: 0", R"(segments\[0\]\.sizes: a bridge \(a segment fitted on no sizes\) must lie between two fitted segments)"},
       {"  samples_file: x.pcie_samples.csv\n", "", R"(bad\.yaml:\d+:\d+: pcie\.samples_file: missing key)"},
@@ -258,7 +258,23 @@ TEST(ProfileYaml, ABridgeMayHaveANegativeInterceptOnlyBetweenFittedSegments) {
     return std::string("(accepted)");
   };
   // Read as version 2, the bridge's negative intercept is the error it always was.
-  EXPECT_NE(error("schema_version: 3", "schema_version: 2").find("segments[1].setup_s: must be >= 0"), std::string::npos);
+  // (A version-2 profile has no `timing` lines.)
+  const std::string v4 = yaml;
+  const std::string v2 = std::regex_replace(std::regex_replace(yaml, std::regex("\\n *timing: \\w+"), ""), std::regex("schema_version: 4"),
+                                            "schema_version: 2");
+  try {
+    parse_profile(v2, "bad.yaml");
+    ADD_FAILURE() << "a bridge's negative intercept read as version 2 was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("segments[1].setup_s: must be >= 0"), std::string::npos) << e.what();
+  }
+  // Read as version 3 (bridges, no timing), it is the bridge it was.
+  EXPECT_EQ(parse_profile(std::regex_replace(v2, std::regex("schema_version: 2"), "schema_version: 3"), "p3.yaml")
+                .pcie->curves.at({Direction::h2d, HostMemory::pinned})
+                .segments[1]
+                .setup_s,
+            -2.0e-5);
+  (void)v4;
   // A bridge whose line is not positive where it starts.
   EXPECT_NE(error("setup_s: -2", "setup_s: -9").find("segments[1].setup_s: a bridge's time must be positive"), std::string::npos);
   // A fitted segment's setup time stays non-negative.

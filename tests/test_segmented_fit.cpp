@@ -297,13 +297,14 @@ TEST(SegmentedFit, ABridgeSpansARisingGapWhereTheLinesDoNotMeet) {
   EXPECT_NEAR(fit.evaluate(2e4), 17e-6, 1e-12);
   EXPECT_NEAR(fit.evaluate(1.5e4), 12e-6, 1e-12);
   for (double x = 1e4; x < 2e4; x += 500) EXPECT_LE(fit.evaluate(x), fit.evaluate(x + 500));
-  // Without bridges the model steps at √(1e4 · 2e4) and 1.5e4 takes the right line: 16.75 µs.
+  // Without bridges the model steps at the gap's end where the lines lie closer: at 2e4 they are
+  // 8 µs apart (9 and 17 µs), at 1e4 9.5 µs (7 and 16.5): the left line runs to 2e4 (8 µs at 1.5e4).
   SegmentedFitOptions no_bridges;
   no_bridges.bridge_gaps = false;
   const SegmentedFit stepped = fit_segmented_relative(points, no_bridges);
   ASSERT_EQ(stepped.segments.size(), 2u);
-  EXPECT_NEAR(stepped.segments[0].to_x, std::sqrt(2e8), 1e-6);
-  EXPECT_NEAR(stepped.evaluate(1.5e4), 16.75e-6, 1e-12);
+  EXPECT_NEAR(stepped.segments[0].to_x, 2e4, 1e-6);
+  EXPECT_NEAR(stepped.evaluate(1.5e4), 8e-6, 1e-12);
   // A falling gap (the right line 1 µs lower at 2e4 than the left at 1e4) keeps the step.
   const SegmentedFit falling = fit_segmented_relative(two_lines_around_a_gap(5e-6));
   for (const LineSegment& s : falling.segments) EXPECT_GT(s.points, 0u);

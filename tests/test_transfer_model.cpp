@@ -79,22 +79,3 @@ TEST(CommunicationPredictor, AddsTheTransfersOfAList) {
 
 TEST(CommunicationPredictor, NeedsAPcieSection) { EXPECT_THROW(CommunicationPredictor(Profile{}), InputError); }
 
-// The batch plan switches to lone copies at a size between two fit sizes (here a held-out one):
-// the boundary goes there, so the held-out size timed alone is predicted by the lone segment.
-TEST(TransferCurve, TheBoundaryFollowsTheBatchChangeToTheFirstSizeTimedAlone) {
-  const auto t = [](double b, int batch) { return (6e-6 + b / 50e9) * (batch == 1 ? 1.12 : 1.0); };
-  std::vector<SizeTime> fit_set, holdout;
-  for (double b = 1e5; b < 9e5 + 1; b += 1e5) fit_set.push_back({b, t(b, 4), 9, 0, 0, 4});
-  for (double b = 1.2e6; b < 4e6; b += 4e5) fit_set.push_back({b, t(b, 1), 9, 0, 0, 1});
-  holdout.push_back({9.5e5, t(9.5e5, 1), 9, 0, 0, 1});  // timed alone, between 9e5 and 1.2e6
-  holdout.push_back({5.5e5, t(5.5e5, 4), 9, 0, 0, 4});
-  const TransferCurve c = fit_transfer_curve(fit_set, holdout);
-  ASSERT_EQ(c.segments.size(), 2u);
-  EXPECT_EQ(c.segments[0].to_bytes, 9.5e5);
-  EXPECT_LT(c.holdout->max_rel_error, 1e-9);
-  // Without the batches the boundary is the fit sizes' geometric mean (1.04e6), and the held-out
-  // size timed alone is predicted by the batched segment, 12 % short.
-  for (auto* set : {&fit_set, &holdout})
-    for (SizeTime& m : *set) m.batch = 0;
-  EXPECT_GT(fit_transfer_curve(fit_set, holdout).holdout->max_rel_error, 0.05);
-}

@@ -9,7 +9,7 @@ TEST(TransferSamples, CsvRoundTripKeepsEverySampleAndTheProvenance) {
   TransferSampleFile f;
   f.provenance.device_name = "Test GPU";
   f.provenance.command = "perfmodel calibrate --only pcie";
-  f.samples = {{{Direction::h2d, HostMemory::pinned}, 4, SizeSet::fit, 0, 64, 9.25e-6, 9.5e-6},
+  f.samples = {{{Direction::h2d, HostMemory::pinned}, 4, SizeSet::fit, 0, 64, 9.25e-6, 9.5e-6, TransferMode::stream},
                {{Direction::bidir, HostMemory::pinned}, 1000003, SizeSet::holdout, 3, 1, 4.5e-5, 4.75e-5}};
   const TransferSampleFile back = parse_transfer_samples(to_csv(f), "x.csv");
   EXPECT_EQ(back.provenance.device_name, "Test GPU");
@@ -20,9 +20,41 @@ TEST(TransferSamples, CsvRoundTripKeepsEverySampleAndTheProvenance) {
   EXPECT_EQ(back.samples[1].set, SizeSet::holdout);
   EXPECT_DOUBLE_EQ(back.samples[0].event_s, 9.25e-6);
   EXPECT_EQ(back.samples[0].batch, 64);
+  EXPECT_EQ(back.samples[0].mode, TransferMode::stream);
+  EXPECT_EQ(back.samples[1].mode, TransferMode::single);
+  EXPECT_EQ(back.version, 2);
   EXPECT_EQ(back.host_buffer, "");  // not recorded
   f.host_buffer = "rotating";
   EXPECT_EQ(parse_transfer_samples(to_csv(f), "x.csv").host_buffer, "rotating");
+}
+
+TEST(TransferSamples, VersionOneFilesReadAsBatchedStreamSamples) {
+  const std::string v1 = "# perfmodel transfer samples v1\ndirection,memory,bytes,set,round,batch,event_s,wall_s\n"
+                         "h2d,pinned,4,fit,0,64,9e-06,9.5e-06\nh2d,pinned,1073741824,fit,0,1,0.02,0.021\n";
+  const TransferSampleFile f = parse_transfer_samples(v1, "old.csv");
+  EXPECT_EQ(f.version, 1);
+  ASSERT_EQ(f.samples.size(), 2u);
+  EXPECT_EQ(f.samples[0].mode, TransferMode::stream);
+  EXPECT_EQ(f.samples[1].mode, TransferMode::stream);
+}
+
+TEST(TransferSamples, VersionTwoRowsNeedAKnownModeAndSingleCopiesBatchOne) {
+  const std::string head = "# perfmodel transfer samples v2\ndirection,memory,mode,bytes,set,round,batch,event_s,wall_s\n";
+  const struct {
+    std::string row, message;
+  } cases[] = {{"h2d,pinned,burst,4,fit,0,1,1e-5,1e-5", "mode: 'burst' is not single or stream"},
+               {"h2d,pinned,single,4,fit,0,8,1e-5,1e-5", "batch: a single copy's sample has batch 1"},
+               {"h2d,pinned,4,fit,0,1,1e-5,1e-5", "row: expected 9 columns, found 8"}};
+  for (const auto& c : cases) {
+    try {
+      parse_transfer_samples(head + c.row + "\n", "s.csv");
+      ADD_FAILURE() << c.row << " was accepted";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(c.message), std::string::npos) << e.what();
+      EXPECT_EQ(std::string(e.what()).rfind("s.csv:3:", 0), 0u) << e.what();  // file:line(:column)
+    }
+  }
+  EXPECT_EQ(parse_transfer_samples(head + "d2h,pageable,stream,4,fit,0,8,1e-5,1e-5\n", "s.csv").samples.at(0).batch, 8);
 }
 
 TEST(TransferSamples, MalformedRowsNameFileLineAndColumn) {

@@ -1,21 +1,20 @@
 // PCIe host↔device copy benchmarks: one registered benchmark per direction × host memory.
 //
-// Each sample is a batch of back-to-back copies timed by the timing engine: every copy shorter
-// than 30 µs takes the one batch that makes the smallest copies' samples last ≥ 30 µs (which
-// keeps the event timer's resolution, ~0.5 µs, below the per-copy time), longer copies go one
-// at a time (PcieBatchPlan: a copy's time depends on its batch). Sizes are visited in a fresh
-// random order each round so that slow drift (clocks, host noise) does not masquerade as a size
-// effect. The host's noise comes in bursts that last milliseconds, so many short samples spread
-// over the run estimate a median better than a few long ones: cheap sizes get 243 rounds, costly
-// ones fewer (PcieRoundPlan). The issuing thread stays on one CPU for the whole run (a migration
-// costs a cold cache and a wake-up mid-copy). Unidirectional copies are the blocking cudaMemcpy a
-// program issues; bidirectional pairs are two cudaMemcpyAsync on two streams, both held at a
-// stream gate and released together. Each copy's host bytes follow the previous copy's in the
-// (1 GiB) host buffer (PcieHostCursor), so no copy finds its host side in the CPU's caches
-// because of the copies that ran before it. Half way through the rounds, fit sizes are added where the measured curve
-// bends between two fit sizes (pcie_refinement_sizes), so the segmented fit sees where a regime
-// ends instead of guessing between distant sizes; they join the remaining rounds beside the main
-// sizes.
+// Two ways a program issues copies, two measurements (TransferMode, docs/transfers.md):
+//   single: one synchronous cudaMemcpy between two CUDA events on the default stream, waited
+//           for, as a user times one copy (bidirectional: one pair, both released together);
+//   stream: `queue` cudaMemcpyAsync back to back in one stream between two events, per copy
+//           (bidirectional: `queue` pairs on two streams), for sizes whose copy lasts at most a
+//           few milliseconds (PcieSampling::queue_for); above, the stream curve takes the single
+//           copies.
+// Every size first takes one single copy (its pilot: it sets the size's queue and the round's
+// cost, and counts as its first sample). Then rounds visit the sizes (and their stream samples)
+// in a fresh random order, so that slow drift does not masquerade as a size effect; a size
+// leaves the rounds when its median is known to the stated precision (PcieSampling::enough), and
+// the curve stops when every size has, or when its time budget is spent. The issuing thread stays
+// on one CPU for the whole run. Each copy's host bytes follow the previous copy's in the (1 GiB)
+// host buffer (PcieHostCursor), so no copy finds its host side in the CPU's caches because of
+// the copies that ran before it.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -44,9 +43,8 @@
 namespace perfmodel {
 namespace {
 
-constexpr double kTargetBatchSeconds = 30e-6;
-constexpr int kMaxBatch = 256;
 constexpr double kWarmUpSeconds = 0.3;      // busy time before the first sample (clocks, link state)
+constexpr double kQuickWarmUpSeconds = 0.1;
 
 void fill_pattern(unsigned char* p, std::size_t bytes, unsigned seed) {
   for (std::size_t i = 0; i < bytes; ++i) p[i] = static_cast<unsigned char>((i * 131u + seed) ^ (i >> 11));
@@ -81,14 +79,6 @@ class SharedHostBuffers {
   std::map<std::pair<HostMemory, int>, std::unique_ptr<HostBuffer>> buffers_;
 };
 
-struct SizePoint {
-  std::uint64_t bytes;
-  SizeSet set;
-  int batch = 1;
-  int rounds = 1;
-  int first_round = 0;  // the round it joins the run (refined sizes join after the bends are found)
-};
-
 class PcieBenchmark final : public Benchmark {
  public:
   PcieBenchmark(TransferKey key, std::shared_ptr<SharedHostBuffers> host_buffers) : key_(key), host_buffers_(std::move(host_buffers)) {}
@@ -99,9 +89,11 @@ class PcieBenchmark final : public Benchmark {
 
   std::string description() const override {
     switch (key_.direction) {
-      case Direction::h2d: return std::string("host->device cudaMemcpy from ") + to_string(key_.memory) + " memory, 4 B - 1 GiB";
-      case Direction::d2h: return std::string("device->host cudaMemcpy to ") + to_string(key_.memory) + " memory, 4 B - 1 GiB";
-      case Direction::bidir: return "host->device and device->host at once on two streams, pinned, 4 B - 1 GiB each way";
+      case Direction::h2d:
+        return std::string("host->device copies from ") + to_string(key_.memory) + " memory, 4 B - 1 GiB, single and queued in a stream";
+      case Direction::d2h:
+        return std::string("device->host copies to ") + to_string(key_.memory) + " memory, 4 B - 1 GiB, single and queued in a stream";
+      case Direction::bidir: return "host->device and device->host at once on two streams, pinned, 4 B - 1 GiB each way, single and queued";
     }
     return "";
   }
@@ -111,81 +103,71 @@ class PcieBenchmark final : public Benchmark {
   void run(const CalibrationOptions& options, CalibrationData& data) override {
     const auto started = std::chrono::steady_clock::now();
     const cpu::PinCallingThread stay_on_this_cpu(sched_getcpu());
-    const PcieSizePlan plan = pcie_size_plan();
-    const std::uint64_t max_bytes = std::max(plan.fit.back(), *std::max_element(plan.holdout.begin(), plan.holdout.end()));
-    std::vector<SizePoint> sizes;
-    for (std::uint64_t b : plan.fit) sizes.push_back({b, SizeSet::fit});
-    for (std::uint64_t b : plan.holdout) sizes.push_back({b, SizeSet::holdout});
-
+    const std::vector<std::uint64_t> plan = pcie_calibration_sizes(options.quick);
+    const std::uint64_t max_bytes = plan.back();
     host_ = &host_buffers_->get(key_.memory, 0, max_bytes);
     device_ = std::make_unique<DeviceBuffer>(max_bytes);
     if (key_.direction == Direction::bidir) {
       host_second_ = &host_buffers_->get(HostMemory::pinned, 1, max_bytes);
       device_second_ = std::make_unique<DeviceBuffer>(max_bytes);
     }
-
     host_cursor_ = PcieHostCursor(options.pcie_host_buffer, max_bytes);
     cuda_ = std::make_unique<Resources>();
     EventTimer timer;
-    warm_up(timer, plan);
-    const PcieRoundPlan rounds = options.quick ? PcieRoundPlan::quick() : PcieRoundPlan{}.scaled(options.pcie_effort);
-    const bool pinned = key_.memory == HostMemory::pinned;
-    // One copy per size (its pilot) sets the curve's batch plan and the size's rounds. Sizes go
-    // in ascending order: once a copy takes well over a long sample, the larger ones are long
-    // copies of batch 1 (a copy's time only grows with its size), and only the
-    // largest is timed; the time of those between is interpolated in bytes. (Pageable staging
-    // slows with size: on the H100 hosts 11 GB/s at 8 MB, 8 GB/s at 1 GiB, so a time in
-    // proportion to the last pilot's would understate them by a quarter, and the long pageable
-    // budget would not hold.)
-    std::sort(sizes.begin(), sizes.end(), [](const SizePoint& a, const SizePoint& b) { return a.bytes < b.bytes; });
-    std::vector<std::pair<std::uint64_t, double>> pilot;
-    std::vector<double> seconds(sizes.size());
-    double longest = 0;
-    std::uint64_t longest_bytes = 1;
-    std::size_t first_unpiloted = sizes.size();
-    for (std::size_t i = 0; i < sizes.size(); ++i) {
-      if (longest > 2 * rounds.long_sample_s) {
-        first_unpiloted = i;
-        break;
-      }
-      seconds[i] = pilot_copy(timer, sizes[i].bytes);
-      pilot.push_back({sizes[i].bytes, seconds[i]});
-      if (seconds[i] >= longest) longest = seconds[i], longest_bytes = sizes[i].bytes;
-    }
-    if (first_unpiloted < sizes.size()) {
-      const double largest_bytes = static_cast<double>(sizes.back().bytes);
-      const double largest = std::max(pilot_copy(timer, sizes.back().bytes), longest);
-      const double span = largest_bytes - static_cast<double>(longest_bytes);
-      for (std::size_t i = first_unpiloted; i < sizes.size(); ++i) {
-        const double f = span > 0 ? (static_cast<double>(sizes[i].bytes) - static_cast<double>(longest_bytes)) / span : 1.0;
-        seconds[i] = longest + f * (largest - longest);
-      }
-    }
-    batches_ = pcie_batch_plan(pilot, kTargetBatchSeconds, kMaxBatch);
-    std::vector<double> sample_s(sizes.size());
-    for (std::size_t i = 0; i < sizes.size(); ++i) {
-      sizes[i].batch = batches_.batch_for(sizes[i].bytes);
-      sample_s[i] = seconds[i] * sizes[i].batch;
-    }
-    const std::vector<int> planned = rounds.rounds_for_curve(sample_s, pinned);
-    for (std::size_t i = 0; i < sizes.size(); ++i) sizes[i].rounds = planned[i];
+    warm_up(timer, plan, options.quick ? kQuickWarmUpSeconds : kWarmUpSeconds);
+    const PcieSampling sampling = options.quick ? PcieSampling::quick() : PcieSampling{}.scaled(options.pcie_effort);
 
-    std::mt19937 shuffle_rng(20261122u);
+    // Items: one per size and mode sampled; the pilot single copy of each size is its first sample.
+    struct Item {
+      std::uint64_t bytes = 0;
+      TransferMode mode = TransferMode::single;
+      int queue = 1;
+      std::vector<double> times;  // per copy
+      double sample_s = 0;        // one sample's duration (queue copies)
+      bool done = false;
+    };
+    std::vector<Item> items;
     std::vector<TransferSample> samples;
-    run_rounds(timer, rounds, sizes, 0, rounds.refine_after, shuffle_rng, samples);
-
-    // Where the curve bends between fit sizes, add fit sizes there; they join the remaining
-    // rounds (a size's rounds spread over the rounds left when it joins).
-    std::vector<std::uint64_t> taken = plan.fit;
-    taken.insert(taken.end(), plan.holdout.begin(), plan.holdout.end());
-    refined_sizes_ = 0;
-    for (std::uint64_t b : pcie_refinement_sizes(typical_times_by_size(samples, key_, SizeSet::fit), taken)) {
-      SizePoint added{b, SizeSet::fit, batches_.batch_for(b), 1, rounds.refine_after};
-      added.rounds = rounds.rounds_for(pilot_copy(timer, b) * added.batch, pinned);
-      sizes.push_back(added);
-      ++refined_sizes_;
+    auto keep = [&](Item& item, const BatchTiming& t, int round) {
+      item.times.push_back(t.event_s);
+      samples.push_back({key_, item.bytes, SizeSet::fit, round, item.queue, t.event_s, t.wall_s, item.mode});
+    };
+    for (std::uint64_t bytes : plan) {
+      Item single{bytes, TransferMode::single, 1, {}, 0, false};
+      keep(single, time_once(timer, bytes, 1, TransferMode::single), 0);
+      single.sample_s = single.times.back();
+      const int queue = sampling.queue_for(single.sample_s);
+      items.push_back(single);
+      if (queue > 0) {
+        Item stream{bytes, TransferMode::stream, queue, {}, 0, false};
+        keep(stream, time_once(timer, bytes, queue, TransferMode::stream), 0);
+        stream.sample_s = stream.times.back() * queue;
+        items.push_back(stream);
+      }
     }
-    run_rounds(timer, rounds, sizes, rounds.refine_after, rounds.all, shuffle_rng, samples);
+    const double budget = sampling.budget_s(key_);
+    const auto sampling_started = std::chrono::steady_clock::now();
+    auto spent = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - sampling_started).count(); };
+    std::mt19937 shuffle_rng(20261126u);
+    std::vector<std::size_t> order(items.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    int round = 1;
+    for (bool more = true; more && spent() < budget; ++round) {
+      more = false;
+      std::shuffle(order.begin(), order.end(), shuffle_rng);
+      for (std::size_t i : order) {
+        Item& item = items[i];
+        if (item.done) continue;
+        const bool long_sample = item.sample_s >= sampling.long_sample_s;
+        // The long samples of a curve past its budget's end would overrun it: they stop at their minimum.
+        if (long_sample && static_cast<int>(item.times.size()) >= sampling.min_samples_long && spent() >= budget) continue;
+        keep(item, time_once(timer, item.bytes, item.queue, item.mode), round);
+        item.done = sampling.enough(item.times, key_.memory);
+        more = more || !item.done;
+      }
+    }
+    std::size_t short_of_target = 0;
+    for (const Item& item : items) short_of_target += item.done ? 0 : 1;
     verify(plan);
     host_ = host_second_ = nullptr;
     device_.reset();
@@ -194,23 +176,35 @@ class PcieBenchmark final : public Benchmark {
 
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     data.pcie_wall_s += wall;
-    if (options.progress) report(*options.progress, samples, wall, options.pcie_host_buffer);
+    if (options.progress) report(*options.progress, samples, wall, round - 1, short_of_target, items.size(), sampling.target_rel_se(key_.memory));
     data.transfer_samples.insert(data.transfer_samples.end(), samples.begin(), samples.end());
   }
 
+  // The seconds run() is expected to take (progress estimate): warm-up, buffers, pilots and budget.
+  double expected_seconds(const CalibrationOptions& options) const override {
+    const PcieSampling sampling = options.quick ? PcieSampling::quick() : PcieSampling{}.scaled(options.pcie_effort);
+    const double pilots = key_.memory == HostMemory::pageable ? 0.5 : 0.15;
+    return (options.quick ? kQuickWarmUpSeconds : kWarmUpSeconds) + pilots + sampling.budget_s(key_) + 0.4;
+  }
+
  private:
-  BatchTiming time_once(EventTimer& timer, std::uint64_t bytes, int batch) {
+  // One sample: a single synchronous copy (batch 1) or `batch` copies queued in one stream.
+  BatchTiming time_once(EventTimer& timer, std::uint64_t bytes, int batch, TransferMode mode) {
     unsigned char* dev = device_->get();
+    const bool queued = mode == TransferMode::stream;
+    const cudaStream_t stream = queued ? cuda_->up.get() : nullptr;
     switch (key_.direction) {
       case Direction::h2d:
-        return timer.time(nullptr, batch, [&] {
+        return timer.time(stream, batch, [&] {
           unsigned char* host = host_->get() + host_cursor_.next(bytes);
-          PERFMODEL_CUDA_CHECK(cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice));
+          if (queued) PERFMODEL_CUDA_CHECK(cudaMemcpyAsync(dev, host, bytes, cudaMemcpyHostToDevice, stream));
+          else PERFMODEL_CUDA_CHECK(cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice));
         });
       case Direction::d2h:
-        return timer.time(nullptr, batch, [&] {
+        return timer.time(stream, batch, [&] {
           unsigned char* host = host_->get() + host_cursor_.next(bytes);
-          PERFMODEL_CUDA_CHECK(cudaMemcpy(host, dev, bytes, cudaMemcpyDeviceToHost));
+          if (queued) PERFMODEL_CUDA_CHECK(cudaMemcpyAsync(host, dev, bytes, cudaMemcpyDeviceToHost, stream));
+          else PERFMODEL_CUDA_CHECK(cudaMemcpy(host, dev, bytes, cudaMemcpyDeviceToHost));
         });
       case Direction::bidir: {
         // Both streams wait at the gate (one flag, a spin kernel on each), so the two directions
@@ -246,37 +240,20 @@ class PcieBenchmark final : public Benchmark {
     throw std::logic_error("unknown direction");
   }
 
-  // Rounds [from, to) of the plan over `sizes`, each in a fresh random order; a size takes part
-  // in its share of the rounds from the one it joined.
-  void run_rounds(EventTimer& timer, const PcieRoundPlan& plan, std::vector<SizePoint>& sizes, int from, int to,
-                  std::mt19937& rng, std::vector<TransferSample>& samples) {
-    for (int round = from; round < to; ++round) {
-      std::shuffle(sizes.begin(), sizes.end(), rng);
-      for (const SizePoint& s : sizes) {
-        if (!plan.takes_part(round, s.rounds, s.first_round)) continue;
-        const BatchTiming t = time_once(timer, s.bytes, s.batch);
-        samples.push_back({key_, s.bytes, s.set, round, s.batch, t.event_s, t.wall_s});
-      }
-    }
-  }
-
-  // One copy of the size, timed alone (a pilot: it sets the batch plan and the size's rounds).
-  double pilot_copy(EventTimer& timer, std::uint64_t bytes) { return std::max(time_once(timer, bytes, 1).event_s, 1e-7); }
-
   // The first copies after idle run slow (clock and PCIe link-state ramp, first-touch in the
   // driver): copy back and forth over all sizes until kWarmUpSeconds have passed, untimed.
-  void warm_up(EventTimer& timer, const PcieSizePlan& plan) {
-    const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(kWarmUpSeconds);
+  void warm_up(EventTimer& timer, const std::vector<std::uint64_t>& plan, double seconds) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
     do {
-      for (std::uint64_t bytes : plan.fit)
-        if (bytes <= (std::uint64_t{64} << 20)) time_once(timer, bytes, 1);
+      for (std::uint64_t bytes : plan)
+        if (bytes <= (std::uint64_t{64} << 20)) time_once(timer, bytes, 1, TransferMode::single);
     } while (std::chrono::steady_clock::now() < until);
   }
 
-  // Every curve's copies are checked byte for byte at a small, an odd held-out and a large size.
-  void verify(const PcieSizePlan& plan) {
+  // Every curve's copies are checked byte for byte at a small, an odd and a large size.
+  void verify(const std::vector<std::uint64_t>& plan) {
     host_cursor_ = PcieHostCursor(PcieHostBuffer::fixed, host_->bytes());  // the checks address the buffers' start
-    const std::uint64_t checks[] = {plan.fit.front(), plan.holdout[plan.holdout.size() / 2], std::uint64_t{16} << 20};
+    const std::uint64_t checks[] = {plan.front(), 20171, std::uint64_t{16} << 20};
     HostBuffer check(checks[2], HostMemory::pinned);
     for (std::uint64_t bytes : checks) {
       const unsigned seed = static_cast<unsigned>(bytes * 7u + 3u);
@@ -301,7 +278,7 @@ class PcieBenchmark final : public Benchmark {
           PERFMODEL_CUDA_CHECK(cudaMemcpy(device_second_->get(), check.get(), bytes, cudaMemcpyHostToDevice));
           std::memset(host_second_->get(), 0, bytes);
           EventTimer timer;
-          time_once(timer, bytes, 1);
+          time_once(timer, bytes, 1, TransferMode::single);
           expect_pattern(host_second_->get(), bytes, seed + 1, what + " (device->host half)");
           PERFMODEL_CUDA_CHECK(cudaMemcpy(check.get(), device_->get(), bytes, cudaMemcpyDeviceToHost));
           expect_pattern(check.get(), bytes, seed, what + " (host->device half)");
@@ -311,29 +288,22 @@ class PcieBenchmark final : public Benchmark {
     }
   }
 
-  void report(std::ostream& out, const std::vector<TransferSample>& samples, double wall, PcieHostBuffer host_buffer) const {
-    std::map<std::uint64_t, std::vector<double>> by_size;
-    for (const TransferSample& s : samples) by_size[s.bytes].push_back(s.event_s);
-    std::ostringstream wide;
-    int wide_count = 0;
-    double largest_rate = 0;
-    for (auto& [bytes, times] : by_size) {
-      const SampleSummary summary = summarize(times);
-      if (summary.relative_spread() > kWideSpreadThreshold) {
-        ++wide_count;
-        wide << " " << format_bytes(static_cast<double>(bytes)) << " (" << std::lround(100 * summary.relative_spread())
-             << "%)";
-      }
-      largest_rate = static_cast<double>(bytes) / summary.median;
+  void report(std::ostream& out, const std::vector<TransferSample>& samples, double wall, int rounds, std::size_t short_of_target,
+              std::size_t items, double target) const {
+    std::map<std::uint64_t, std::vector<double>> single;
+    std::size_t stream_samples = 0;
+    for (const TransferSample& s : samples) {
+      if (s.mode == TransferMode::single) single[s.bytes].push_back(s.event_s);
+      else ++stream_samples;
     }
-    out << "     " << key() << ": " << by_size.size() << " sizes (" << refined_sizes_ << " added where the curve bends), "
-        << samples.size() << " samples (batches of " << batches_.small << " below "
-        << format_bytes(static_cast<double>(batches_.unbatched_from)) << ") in "
-        << format_seconds(wall) << "; " << format_rate(largest_rate) << " at "
-        << format_bytes(static_cast<double>(by_size.rbegin()->first)) << " (" << to_string(host_buffer) << " host bytes)\n";
-    if (wide_count > 0)
-      out << "     note " << key() << ": " << wide_count << " sizes with interquartile range > "
-          << std::lround(100 * kWideSpreadThreshold) << "% of the median:" << wide.str() << "\n";
+    const auto& [largest, times] = *single.rbegin();
+    const double rate = static_cast<double>(largest) / summarize(times).median;
+    out << "     " << key() << ": " << single.size() << " sizes, " << samples.size() - stream_samples << " single copies and "
+        << stream_samples << " queued samples in " << rounds << " rounds, " << format_seconds(wall) << "; "
+        << format_rate(rate) << " at " << format_bytes(static_cast<double>(largest)) << "\n";
+    if (short_of_target > 0)
+      out << "     note " << key() << ": " << short_of_target << " of " << items << " sizes/modes stopped short of the "
+          << std::lround(1000 * target) / 10.0 << "% precision target (time budget spent); their interval is wider\n";
   }
 
   // CUDA objects live only while run() does: constructing the registry must not touch the GPU.
@@ -349,8 +319,6 @@ class PcieBenchmark final : public Benchmark {
   HostBuffer* host_second_ = nullptr;
   std::unique_ptr<DeviceBuffer> device_, device_second_;
   std::unique_ptr<Resources> cuda_;
-  std::size_t refined_sizes_ = 0;
-  PcieBatchPlan batches_;
   PcieHostCursor host_cursor_{PcieHostBuffer::rotating, 0};
 };
 

@@ -12,27 +12,83 @@
 #include "perfmodel/model/cpu_fit.hpp"
 #include "perfmodel/model/gpu_fit.hpp"
 #include "perfmodel/model/profile_io.hpp"
+#include "perfmodel/model/units.hpp"
 
 namespace perfmodel {
 
-PcieCalibration fit_pcie(const std::vector<TransferSample>& samples, const std::string& samples_file,
-                         TimerSource timer) {
+namespace {
+
+// Sizes of `from` not in `into` and above its largest size join it (the stream curve's long copies).
+void extend_above(std::vector<SizeTime>& into, const std::vector<SizeTime>& from) {
+  const double largest = into.empty() ? 0.0 : into.back().bytes;
+  for (const SizeTime& m : from)
+    if (m.bytes > largest) into.push_back(m);
+}
+
+}  // namespace
+
+PcieCalibration fit_pcie(const std::vector<TransferSample>& samples, const std::string& samples_file, TimerSource timer,
+                         bool batched) {
   PcieCalibration pcie;
   pcie.samples_file = samples_file;
   pcie.timer = timer == TimerSource::event ? "cuda_events" : "host_clock";
   std::set<TransferKey> keys;
   for (const TransferSample& s : samples) keys.insert(s.key);
+  // Samples without a single copy are v1's batched measurement, whoever read them.
+  batched = batched || std::none_of(samples.begin(), samples.end(), [](const TransferSample& s) { return s.mode == TransferMode::single; });
   for (const TransferKey& key : keys) {
-    const auto fit_set = typical_times_by_size(samples, key, SizeSet::fit, timer);
-    const auto holdout_set = typical_times_by_size(samples, key, SizeSet::holdout, timer);
     try {
-      pcie.curves[key] = fit_transfer_curve(fit_set, holdout_set);
+      if (batched) {  // samples v1: one measurement serves both modes
+        TransferCurve c = fit_transfer_curve(typical_times_by_size(samples, key, SizeSet::fit, timer),
+                                             typical_times_by_size(samples, key, SizeSet::holdout, timer));
+        c.timing = "batched";
+        pcie.curves[key] = c;
+        pcie.stream_curves[key] = c;
+        continue;
+      }
+      // single: the single copies alone. stream: the queued copies, and above the largest of
+      // them the single copies (a copy there lasts milliseconds; the modes' fixed costs differ by
+      // microseconds, docs/transfers.md).
+      const auto single = typical_times_by_size(samples, key, SizeSet::fit, timer, TransferMode::single);
+      const auto single_holdout = typical_times_by_size(samples, key, SizeSet::holdout, timer, TransferMode::single);
+      auto stream = typical_times_by_size(samples, key, SizeSet::fit, timer, TransferMode::stream);
+      auto stream_holdout = typical_times_by_size(samples, key, SizeSet::holdout, timer, TransferMode::stream);
+      if (!single.empty()) {
+        pcie.curves[key] = fit_transfer_curve(single, single_holdout);
+        pcie.curves[key].timing = "single";
+      }
+      if (!stream.empty()) {
+        extend_above(stream, single);
+        extend_above(stream_holdout, single_holdout);
+        pcie.stream_curves[key] = fit_transfer_curve(stream, stream_holdout);
+        pcie.stream_curves[key].timing = "stream";
+      }
     } catch (const std::invalid_argument& e) {
       throw InputError(samples_file + ": " + key.name() + ": cannot fit: " + e.what());
     }
   }
-  if (pcie.curves.empty()) throw InputError(samples_file + ": no transfer samples to fit");
+  if (pcie.curves.empty() && pcie.stream_curves.empty()) throw InputError(samples_file + ": no transfer samples to fit");
   return pcie;
+}
+
+std::size_t widen_intervals_across_runs(PcieCalibration& pcie, const std::vector<TransferSample>& other_run) {
+  const bool batched =
+      std::none_of(other_run.begin(), other_run.end(), [](const TransferSample& s) { return s.mode == TransferMode::single; });
+  std::size_t widened = 0;
+  for (TransferMode mode : {TransferMode::single, TransferMode::stream})
+    for (auto& [key, curve] : mode == TransferMode::single ? pcie.curves : pcie.stream_curves) {
+      const std::optional<TransferMode> which = batched ? std::nullopt : std::optional<TransferMode>(mode);
+      std::vector<SizeTime> other = typical_times_by_size(other_run, key, SizeSet::fit, TimerSource::event, which);
+      for (SizeTime& m : typical_times_by_size(other_run, key, SizeSet::holdout, TimerSource::event, which)) other.push_back(std::move(m));
+      for (TransferSegment& seg : curve.segments) {
+        const auto [low, high] = observed_interval(other, curve, seg.from_bytes, seg.to_bytes);
+        if (!(low > 0) || !seg.has_interval()) continue;
+        if (low < seg.interval_low || high > seg.interval_high) ++widened;
+        seg.interval_low = std::min(seg.interval_low, low);
+        seg.interval_high = std::max(seg.interval_high, high);
+      }
+    }
+  return widened;
 }
 
 std::string samples_file_name_for(const std::string& profile_path, const std::string& kind) {
@@ -75,14 +131,35 @@ CalibrationOutputs run_calibration(const BenchmarkRegistry& registry, const std:
   data.provenance = host_provenance(command_line);
   if (!gpu_unavailable_reason()) fill_device_provenance(data.provenance);
 
+  // Progress: each benchmark's line says how far the run is and about how long is left (the
+  // benchmarks' expected times, scaled by how the finished ones compared with theirs).
+  std::vector<Benchmark*> runnable;
   for (Benchmark* b : selected) {
     if (const auto why = b->unavailable_reason()) {
       if (options.progress) *options.progress << "skip " << b->key() << ": " << *why << "\n";
       continue;
     }
-    if (options.progress) *options.progress << "run  " << b->key() << ": " << b->description() << "\n";
-    b->run(options, data);
+    runnable.push_back(b);
   }
+  double expected_left = 0;
+  for (Benchmark* b : runnable) expected_left += b->expected_seconds(options);
+  double expected_done = 0, actual_done = 0;
+  const auto started = std::chrono::steady_clock::now();
+  for (std::size_t i = 0; i < runnable.size(); ++i) {
+    Benchmark* b = runnable[i];
+    if (options.progress) {
+      const double pace = expected_done > 1 ? actual_done / expected_done : 1.0;
+      *options.progress << "run  [" << i + 1 << "/" << runnable.size() << ", " << format_seconds(actual_done) << " elapsed, ~"
+                        << format_seconds(expected_left * pace) << " left] " << b->key() << ": " << b->description() << "\n";
+    }
+    const double expected = b->expected_seconds(options);
+    b->run(options, data);
+    expected_left -= expected;
+    expected_done += expected;
+    actual_done = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  }
+  if (options.progress)
+    *options.progress << "done: " << runnable.size() << " benchmarks in " << format_seconds(actual_done) << "\n";
 
   CalibrationOutputs outputs;
   outputs.profile_path = profile_path;

@@ -15,6 +15,7 @@
 #include "cpu_stream_kernels.hpp"
 #include "perfmodel/calibrate/benchmark.hpp"
 #include "perfmodel/calibrate/cpu.hpp"
+#include "perfmodel/calibrate/pcie_sizes.hpp"
 #include "perfmodel/kernels/cpu_kernels.hpp"
 #include "perfmodel/model/errors.hpp"
 #include "perfmodel/model/kernel_workload.hpp"
@@ -179,22 +180,31 @@ class CpuBenchmark : public Benchmark {
 };
 
 // ------------------------------------------------------------------ bandwidth
+// The precision each bandwidth case is sampled to (relative standard error of its median).
+constexpr double kBandwidthPrecision = 0.01;
+
 class CpuBandwidthBenchmark final : public CpuBenchmark {
  public:
+  // The H100 host (16 threads, 300 MiB L3) and the 2-core VM, after the cuts above.
+  double expected_seconds(const CalibrationOptions& o) const override { return o.quick ? 3.0 : 16.0; }
   std::string key() const override { return "cpu.bandwidth"; }
   std::string description() const override {
-    return "CPU read / write / copy / triad bandwidth vs working set (4 KiB per thread ... 4x last-level cache) and threads (pinned)";
+    return "CPU read / write / copy / triad bandwidth vs working set (4 KiB per thread ... 3x last-level cache) and threads (pinned)";
   }
 
  protected:
   void measure() override {
     const int all = pool().size();
     const double llc = last_level_cache_bytes();
-    double max_ws = std::max(4 * llc, 64.0 * 1024 * 1024);
+    // The largest working set: the power of two at or above 3× the last-level cache (1 GiB for the
+    // H100 host's 300 MiB). Between 2× the cache and it only that one size is timed: the memory
+    // plateau is flat there, and those single passes of hundreds of MB were 40 % of the samples'
+    // time (20 of 53 s on the H100 host, 2026-11-23) for points the plateau fit did not need.
+    double max_ws = std::max(3 * llc, 64.0 * 1024 * 1024);
     if (info().memory_bytes > 0) max_ws = std::min(max_ws, info().memory_bytes / 16);
     std::size_t top = 4096;
-    while (static_cast<double>(top) * 2 <= max_ws) top *= 2;
-    if (static_cast<double>(top) < 4 * llc) top *= 2;  // at least 4× the last-level cache
+    while (static_cast<double>(top) < max_ws) top *= 2;
+    if (info().memory_bytes > 0 && static_cast<double>(top) > info().memory_bytes / 8) top /= 2;
     // Per-thread buffers sized for the largest share each thread ever gets (thread i gets at most
     // top / (i+1)), first touched by their own thread.
     const std::size_t slots = static_cast<std::size_t>(all);
@@ -202,8 +212,10 @@ class CpuBandwidthBenchmark final : public CpuBenchmark {
     pool().run(all, [&](int i, int) {
       buffers[static_cast<std::size_t>(i)].assign(top / 8 / static_cast<std::size_t>(i + 1) + 64, 1.0);
     });
-    const double target = quick() ? 2e-3 : 10e-3;
-    const int reps = quick() ? 3 : 5;
+    // A sample lasts `target`; a case takes `min_reps` samples, and more (up to `max_reps`) until
+    // the relative standard error of its median is at most kBandwidthPrecision (1 %).
+    const double target = quick() ? 2e-3 : 5e-3;
+    const int min_reps = quick() ? 2 : 3, max_reps = quick() ? 3 : 5;
     std::mt19937 rng(2027);
     std::ostringstream summary;
     for (int threads : thread_counts()) {
@@ -213,6 +225,7 @@ class CpuBandwidthBenchmark final : public CpuBenchmark {
       const std::size_t unit = 4096 * static_cast<std::size_t>(threads);
       for (double ws = static_cast<double>(unit); ws <= static_cast<double>(top) * 1.0001; ws *= quick() ? 4 : std::sqrt(2.0)) {
         const std::size_t rounded = static_cast<std::size_t>(std::llround(ws / static_cast<double>(unit))) * unit;
+        if (static_cast<double>(rounded) > 2 * llc && rounded < top) continue;  // the flat memory plateau: its top size only
         if (sets.empty() || rounded > sets.back()) sets.push_back(rounded);
       }
       if (sets.back() != top) sets.push_back(top);
@@ -227,6 +240,7 @@ class CpuBandwidthBenchmark final : public CpuBenchmark {
         std::string kind;
         long passes = 1;
         std::vector<double> seconds;
+        bool done = false;
       };
       std::vector<Case> cases;
       for (std::size_t ws : sets)
@@ -267,11 +281,11 @@ class CpuBandwidthBenchmark final : public CpuBenchmark {
       }
       std::vector<std::size_t> order(cases.size());
       for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-      for (int round = 0; round < reps; ++round) {
+      for (int round = 0; round < max_reps; ++round) {
         std::shuffle(order.begin(), order.end(), rng);
         for (std::size_t i : order) {
           Case& c = cases[i];
-          if (quick() && round >= 2 && c.ws > (std::size_t{1} << 28)) continue;  // one pass is long
+          if (c.done) continue;
           if (static_cast<double>(c.ws) < 2 * llc) run_passes(c, 1);  // untimed: the working set back in the caches
           const auto t0 = Clock::now();
           run_passes(c, c.passes);
@@ -280,6 +294,7 @@ class CpuBandwidthBenchmark final : public CpuBenchmark {
             for (int t = 0; t < threads; ++t)
               if (sink[static_cast<std::size_t>(t)] != static_cast<double>(c.n) * static_cast<double>(c.passes))
                 throw RuntimeFailure("cpu read bandwidth: wrong sum");
+          c.done = static_cast<int>(c.seconds.size()) >= min_reps && median_rel_se(c.seconds) <= kBandwidthPrecision;
         }
       }
       for (const Case& c : cases) {
@@ -301,6 +316,7 @@ class CpuBandwidthBenchmark final : public CpuBenchmark {
 // ------------------------------------------------------------------ arithmetic ceilings
 class CpuComputeBenchmark final : public CpuBenchmark {
  public:
+  double expected_seconds(const CalibrationOptions& o) const override { return o.quick ? 0.4 : 1.5; }
   std::string key() const override { return "cpu.compute"; }
   std::string description() const override {
     return "CPU FP32 and FP64 FMA throughput vs threads (widest vector ISA available), thread-pool fork-join cost";
@@ -464,8 +480,16 @@ struct Case {
   void check() const;
 };
 
+// Kernel samples: at least kKernelMinRounds rounds of every size, more while the kernel's time
+// budget lasts and some size's median per-run time is known to worse than kKernelPrecision
+// (relative standard error); at most 31 rounds.
+constexpr double kKernelPrecision = 0.015;
+constexpr int kKernelMinRounds = 5;
+constexpr double kKernelBudgetSeconds = 1.5;
+
 class CpuKernelBenchmark final : public CpuBenchmark {
  public:
+  double expected_seconds(const CalibrationOptions& o) const override { return o.quick ? 4.0 : 8 * (kKernelBudgetSeconds + 0.6); }
   std::string key() const override { return "cpu.kernels"; }
   std::string description() const override {
     return "CPU reference kernels (mv, mm, dot, cg, cholesky, conv2d, blur, cosine) on all threads over fit and held-out sizes";
@@ -518,15 +542,28 @@ class CpuKernelBenchmark final : public CpuBenchmark {
       const std::vector<double> added = refinement_sizes(sizes.fit, pilot_s, work, sizes.holdout, 0.10, quick() ? 3 : 8,
                                                          size_step(kernel), working_set, capacities);
       for (double nd : added) add_case(nd, 0);
-      // Rounds: as many as fit in the kernel's time budget, at least 5 (quick: 3), at most 31 (5).
-      // A many-core host scatters a size's samples by 10–40 % (interquartile range, the H100
-      // host's 16 threads): its typical time needs about 30 samples to settle within ~3 %.
+      // Rounds: as many as fit in the kernel's time budget, at least 5 (quick: 3), at most 31 (5),
+      // and no more once every size's median per-run time is known to kKernelPrecision. A
+      // many-core host scatters a size's samples by 10–40 % (interquartile range, the H100
+      // host's 16 threads): then the budget, not the precision, ends the rounds.
       double round_s = 0;
       for (const auto& c : cases) round_s += c->sample_s;
-      const int rounds = std::clamp(static_cast<int>((quick() ? 0.4 : 6.0) / std::max(round_s, 1e-6)), quick() ? 3 : 5, quick() ? 5 : 31);
+      const int min_rounds = quick() ? 3 : kKernelMinRounds;
+      const int rounds = std::clamp(static_cast<int>((quick() ? 0.4 : kKernelBudgetSeconds) / std::max(round_s, 1e-6)), min_rounds,
+                                    quick() ? 5 : 31);
+      auto precise = [&] {
+        for (const auto& c : cases) {
+          std::vector<double> per_run;
+          for (std::size_t i = 0; i < c->seconds.size(); ++i) per_run.push_back(c->seconds[i] / c->runs[i]);
+          if (median_rel_se(per_run) > kKernelPrecision) return false;
+        }
+        return true;
+      };
+      int rounds_run = 0;
       std::vector<std::size_t> order(cases.size());
       for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-      for (int round = 0; round < rounds; ++round) {
+      for (int round = 0; round < rounds && !(round >= min_rounds && precise()); ++round) {
+        ++rounds_run;
         std::shuffle(order.begin(), order.end(), rng);
         for (std::size_t i : order) {
           Case& c = *cases[i];
@@ -562,7 +599,7 @@ class CpuKernelBenchmark final : public CpuBenchmark {
           largest_s = summarize(per_run).median;
         }
       }
-      summary << kernel << " " << format_seconds(largest_s) << " at n=" << std::llround(sizes.fit.back()) << " (" << rounds << " rounds";
+      summary << kernel << " " << format_seconds(largest_s) << " at n=" << std::llround(sizes.fit.back()) << " (" << rounds_run << " rounds";
       for (std::size_t i = 0; i < added.size(); ++i) summary << (i == 0 ? ", fit sizes added: " : " ") << std::llround(added[i]);
       summary << "); ";
     }

@@ -1,6 +1,7 @@
 // Built instead of the CUDA sources when no CUDA toolkit was found at configure time.
 #include "perfmodel/calibrate/benchmark.hpp"
 #include "perfmodel/calibrate/device.hpp"
+#include "perfmodel/calibrate/transfer_check.hpp"
 #include "perfmodel/model/errors.hpp"
 
 namespace perfmodel {
@@ -14,5 +15,7 @@ std::optional<std::string> gpu_unavailable_reason() {
 void fill_device_provenance(Provenance&) { throw RuntimeFailure(*gpu_unavailable_reason()); }
 
 void register_gpu_benchmarks(BenchmarkRegistry&) {}
+
+void time_transfer_check(std::vector<TransferCheckCopy>&, std::ostream*) { throw RuntimeFailure(*gpu_unavailable_reason()); }
 
 }  // namespace perfmodel

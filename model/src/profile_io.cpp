@@ -36,9 +36,11 @@ const CpuCalibration& Profile::require_cpu() const {
   return *cpu;
 }
 
-const TransferCurve& PcieCalibration::curve(const TransferKey& key) const {
-  const auto it = curves.find(key);
-  if (it == curves.end()) throw InputError("the profile has no calibration for " + key.name() + " transfers");
+const TransferCurve& PcieCalibration::curve(const TransferKey& key, TransferMode mode) const {
+  const auto& set = mode == TransferMode::single ? curves : stream_curves;
+  const auto it = set.find(key);
+  if (it == set.end())
+    throw InputError("the profile has no calibration for " + key.name() + " transfers (" + to_string(mode) + " copies)");
   return it->second;
 }
 
@@ -48,6 +50,7 @@ namespace {
 void emit_curve(YAML::Emitter& out, const TransferCurve& c) {
   out << YAML::BeginMap;
   out << YAML::Key << "criterion" << YAML::Value << c.criterion;
+  out << YAML::Key << "timing" << YAML::Value << c.timing;
   out << YAML::Key << "samples" << YAML::Value << c.samples;
   out << YAML::Key << "min_bytes" << YAML::Value << c.min_bytes;
   out << YAML::Key << "max_bytes" << YAML::Value << c.max_bytes;
@@ -64,9 +67,32 @@ void emit_curve(YAML::Emitter& out, const TransferCurve& c) {
     out << YAML::Key << "sizes" << YAML::Value << s.sizes;
     out << YAML::Key << "mean_rel_error" << YAML::Value << s.mean_rel_error;
     out << YAML::Key << "max_rel_error" << YAML::Value << s.max_rel_error;
+    if (s.has_interval()) {
+      out << YAML::Key << "interval_low" << YAML::Value << s.interval_low;
+      out << YAML::Key << "interval_high" << YAML::Value << s.interval_high;
+    }
     out << YAML::EndMap;
   }
   out << YAML::EndSeq << YAML::EndMap;
+}
+
+// `name: {h2d: {pinned: CURVE, ...}, ...}`
+void emit_curves(YAML::Emitter& out, const char* name, const std::map<TransferKey, TransferCurve>& curves) {
+  out << YAML::Key << name << YAML::Value << YAML::BeginMap;
+  Direction open_direction = Direction::h2d;
+  bool open = false;
+  for (const auto& [key, curve] : curves) {
+    if (!open || key.direction != open_direction) {
+      if (open) out << YAML::EndMap;
+      out << YAML::Key << to_string(key.direction) << YAML::Value << YAML::BeginMap;
+      open = true;
+      open_direction = key.direction;
+    }
+    out << YAML::Key << to_string(key.memory) << YAML::Value;
+    emit_curve(out, curve);
+  }
+  if (open) out << YAML::EndMap;
+  out << YAML::EndMap;
 }
 
 }  // namespace
@@ -91,21 +117,9 @@ std::string profile_to_yaml(const Profile& profile) {
     out << YAML::Key << "timer" << YAML::Value << p.timer;
     out << YAML::Key << "calibration_wall_s" << YAML::Value << p.calibration_wall_s;
     if (!p.host_buffer.empty()) out << YAML::Key << "host_buffer" << YAML::Value << p.host_buffer;
-    out << YAML::Key << "curves" << YAML::Value << YAML::BeginMap;
-    Direction open_direction = Direction::h2d;
-    bool open = false;
-    for (const auto& [key, curve] : p.curves) {
-      if (!open || key.direction != open_direction) {
-        if (open) out << YAML::EndMap;
-        out << YAML::Key << to_string(key.direction) << YAML::Value << YAML::BeginMap;
-        open = true;
-        open_direction = key.direction;
-      }
-      out << YAML::Key << to_string(key.memory) << YAML::Value;
-      emit_curve(out, curve);
-    }
-    if (open) out << YAML::EndMap;
-    out << YAML::EndMap << YAML::EndMap;
+    emit_curves(out, "curves", p.curves);
+    if (!p.stream_curves.empty()) emit_curves(out, "stream_curves", p.stream_curves);
+    out << YAML::EndMap;
   }
   if (profile.gpu) {
     out << YAML::Key << "gpu" << YAML::Value;
@@ -125,9 +139,16 @@ std::string profile_to_yaml(const Profile& profile) {
 namespace {
 
 TransferCurve read_curve(const yaml::Value& v, int schema) {
-  v.allow_only({"criterion", "samples", "min_bytes", "max_bytes", "fit", "holdout", "segments"});
+  if (schema >= 4) v.allow_only({"criterion", "timing", "samples", "min_bytes", "max_bytes", "fit", "holdout", "segments"});
+  else v.allow_only({"criterion", "samples", "min_bytes", "max_bytes", "fit", "holdout", "segments"});
   TransferCurve c;
   c.criterion = v.get("criterion").as_string();
+  c.timing = "batched";  // schema 2-3: back-to-back copies, batched where short
+  if (schema >= 4) {
+    c.timing = v.get("timing").as_string();
+    if (c.timing != "single" && c.timing != "stream" && c.timing != "batched")
+      throw v.get("timing").error("must be single, stream or batched, got '" + c.timing + "'");
+  }
   c.samples = v.get("samples").as_count();
   c.min_bytes = v.get("min_bytes").as_number_in(0, limits::kMaxBytes);
   c.max_bytes = v.get("max_bytes").as_number_in(0, limits::kMaxBytes);
@@ -139,8 +160,12 @@ TransferCurve read_curve(const yaml::Value& v, int schema) {
   if (n == 0) throw segments.error("needs at least one segment");
   for (std::size_t i = 0; i < n; ++i) {
     const yaml::Value s = segments.at(i);
-    s.allow_only({"from_bytes", "to_bytes", "setup_s", "s_per_byte", "misaligned_s", "sizes", "mean_rel_error",
-                  "max_rel_error"});
+    if (schema >= 4)
+      s.allow_only({"from_bytes", "to_bytes", "setup_s", "s_per_byte", "misaligned_s", "sizes", "mean_rel_error",
+                    "max_rel_error", "interval_low", "interval_high"});
+    else
+      s.allow_only({"from_bytes", "to_bytes", "setup_s", "s_per_byte", "misaligned_s", "sizes", "mean_rel_error",
+                    "max_rel_error"});
     TransferSegment seg;
     seg.from_bytes = s.get("from_bytes").as_number_in(0, limits::kMaxBytes);
     seg.to_bytes = s.get("to_bytes").as_nonnegative_or_inf();
@@ -157,6 +182,16 @@ TransferCurve read_curve(const yaml::Value& v, int schema) {
       throw s.get("setup_s").error("a bridge's time must be positive over its range (setup_s + s_per_byte * from_bytes <= 0)");
     seg.mean_rel_error = s.get("mean_rel_error").as_nonnegative();
     seg.max_rel_error = s.get("max_rel_error").as_nonnegative();
+    if (s.has("interval_low") != s.has("interval_high"))
+      throw s.get(s.has("interval_low") ? "interval_low" : "interval_high").error("interval_low and interval_high come together");
+    if (s.has("interval_low")) {
+      seg.interval_low = s.get("interval_low").as_nonnegative();
+      seg.interval_high = s.get("interval_high").as_nonnegative();
+      if (!(seg.interval_low > 0 && seg.interval_low <= 1))
+        throw s.get("interval_low").error("must lie in (0, 1] (a ratio to the predicted time)");
+      if (!(seg.interval_high >= 1 && std::isfinite(seg.interval_high)))
+        throw s.get("interval_high").error("must be a finite ratio >= 1 (to the predicted time)");
+    }
     if (!(seg.to_bytes > seg.from_bytes)) throw s.get("to_bytes").error("must be greater than from_bytes");
     if (i == 0 && seg.from_bytes != 0) throw s.get("from_bytes").error("the first segment must start at 0");
     if (i > 0 && seg.from_bytes != c.segments.back().to_bytes)
@@ -172,8 +207,20 @@ TransferCurve read_curve(const yaml::Value& v, int schema) {
   return c;
 }
 
+void read_curves(const yaml::Value& curves, int schema, std::map<TransferKey, TransferCurve>& into) {
+  curves.allow_only({"h2d", "d2h", "bidir"});
+  for (Direction d : {Direction::h2d, Direction::d2h, Direction::bidir}) {
+    if (!curves.has(to_string(d))) continue;
+    const yaml::Value by_memory = curves.get(to_string(d));
+    by_memory.allow_only({"pinned", "pageable"});
+    for (HostMemory m : {HostMemory::pinned, HostMemory::pageable})
+      if (by_memory.has(to_string(m))) into[{d, m}] = read_curve(by_memory.get(to_string(m)), schema);
+  }
+}
+
 PcieCalibration read_pcie(const yaml::Value& v, int schema) {
-  v.allow_only({"samples_file", "timer", "calibration_wall_s", "host_buffer", "curves"});
+  if (schema >= 4) v.allow_only({"samples_file", "timer", "calibration_wall_s", "host_buffer", "curves", "stream_curves"});
+  else v.allow_only({"samples_file", "timer", "calibration_wall_s", "host_buffer", "curves"});
   PcieCalibration p;
   p.samples_file = v.get("samples_file").as_string();
   p.timer = v.get("timer").as_string();
@@ -186,14 +233,9 @@ PcieCalibration read_pcie(const yaml::Value& v, int schema) {
       throw v.get("host_buffer").error("must be rotating or fixed, got '" + p.host_buffer + "'");
   }
   const yaml::Value curves = v.get("curves");
-  curves.allow_only({"h2d", "d2h", "bidir"});
-  for (Direction d : {Direction::h2d, Direction::d2h, Direction::bidir}) {
-    if (!curves.has(to_string(d))) continue;
-    const yaml::Value by_memory = curves.get(to_string(d));
-    by_memory.allow_only({"pinned", "pageable"});
-    for (HostMemory m : {HostMemory::pinned, HostMemory::pageable})
-      if (by_memory.has(to_string(m))) p.curves[{d, m}] = read_curve(by_memory.get(to_string(m)), schema);
-  }
+  read_curves(curves, schema, p.curves);
+  if (schema >= 4 && v.has("stream_curves")) read_curves(v.get("stream_curves"), schema, p.stream_curves);
+  if (schema < 4) p.stream_curves = p.curves;  // one batched curve per transfer serves both modes
   if (p.curves.empty()) throw curves.error("no transfer curve");
   return p;
 }

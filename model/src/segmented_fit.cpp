@@ -27,7 +27,8 @@ double relative_rss(const std::vector<FitPoint>& p, std::size_t first, std::size
 
 }  // namespace
 
-double fit_line_relative(const std::vector<FitPoint>& p, std::size_t first, std::size_t last, LineSegment* line, double max_penalty) {
+double fit_line_relative(const std::vector<FitPoint>& p, std::size_t first, std::size_t last, LineSegment* line, double max_penalty,
+                         double min_slope) {
   // Rows [1/y_i, x_i/y_i, f_i/y_i] · θ ≈ 1 is exactly the relative-residual problem. Columns are
   // scaled to unit norm: x spans 9 decades, so the raw system is badly conditioned.
   const auto n = static_cast<Eigen::Index>(last - first + 1);
@@ -39,9 +40,11 @@ double fit_line_relative(const std::vector<FitPoint>& p, std::size_t first, std:
   // 0.6 µs "penalty", and held-out sizes beside it 7 % off).
   const int columns = flagged >= kMinPointsPerKind && plain >= kMinPointsPerKind ? 3 : 2;
   Eigen::MatrixXd design(n, columns);
-  const Eigen::VectorXd ones = Eigen::VectorXd::Ones(n);
+  // The slope is min_slope + a non-negative excess: the rows' right-hand side takes min_slope's part.
+  Eigen::VectorXd ones(n);
   for (Eigen::Index r = 0; r < n; ++r) {
     const FitPoint& q = p[first + static_cast<std::size_t>(r)];
+    ones(r) = 1.0 - min_slope * q.x / q.y;
     design(r, 0) = 1.0 / q.y;
     design(r, 1) = q.x / q.y;
     if (columns == 3) design(r, 2) = q.flagged ? 1.0 / q.y : 0.0;
@@ -78,6 +81,7 @@ double fit_line_relative(const std::vector<FitPoint>& p, std::size_t first, std:
       const int c = active[static_cast<std::size_t>(j)];
       (c == 0 ? candidate.intercept : c == 1 ? candidate.slope : candidate.penalty) = v;
     }
+    candidate.slope += min_slope;
     if (!feasible || candidate.penalty > max_penalty) continue;
     const double rss = relative_rss(p, first, last, candidate);
     const bool uses_penalty = (mask & 4) != 0;
@@ -145,7 +149,7 @@ SegmentedFit fit_segmented_relative(std::vector<FitPoint> points, const Segmente
     for (std::size_t j = i + shortest - 1; j < n && method_start[j] <= i; ++j) {
       if (j + 1 - i < m && !(starts_method(i) || starts_method(j + 1))) continue;
       LineSegment scratch;
-      cost[i][j] = fit_line_relative(points, i, j, &scratch, options.max_penalty);
+      cost[i][j] = fit_line_relative(points, i, j, &scratch, options.max_penalty, options.min_slope);
     }
 
   // best[k][j]: best RSS covering points 0..j-1 with k segments; start[k][j]: first index of the last one.
@@ -197,7 +201,7 @@ SegmentedFit fit_segmented_relative(std::vector<FitPoint> points, const Segmente
   double total_error = 0;
   for (const auto& [first, last] : runs) {
     LineSegment s;
-    fit_line_relative(points, first, last, &s, options.max_penalty);
+    fit_line_relative(points, first, last, &s, options.max_penalty, options.min_slope);
     s.points = last - first + 1;
     for (std::size_t i = first; i <= last; ++i) {
       const double e = std::fabs((predict(s, points[i]) - points[i].y) / points[i].y);
@@ -245,6 +249,12 @@ SegmentedFit fit_segmented_relative(std::vector<FitPoint> points, const Segmente
         placed.push_back(bridge);
         boundary = xb;
         bridged = true;
+      } else if (yb >= ya) {
+        // A rising gap without a bridge: the boundary goes to the gap's end where the two lines
+        // lie closer, so that the model's step there is the smaller one (at the geometric mean a
+        // line extended across the gap could sit well above or below the other).
+        const double at_a = std::fabs((r.intercept + r.slope * xa) - ya), at_b = std::fabs(yb - (l.intercept + l.slope * xb));
+        boundary = at_a < at_b ? std::nextafter(xa, kInf) : xb;
       }
     }
     if (!bridged) placed.back().to_x = boundary;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <tuple>
 
 #include "perfmodel/model/statistics.hpp"
 
@@ -15,6 +16,23 @@ const char* to_string(Direction d) {
     case Direction::bidir: return "bidir";
   }
   return "?";
+}
+
+const char* to_string(TransferMode m) { return m == TransferMode::single ? "single" : "stream"; }
+
+std::optional<TransferMode> parse_transfer_mode(const std::string& s) {
+  for (TransferMode m : {TransferMode::single, TransferMode::stream})
+    if (s == to_string(m)) return m;
+  return std::nullopt;
+}
+
+SegmentedFitOptions transfer_fit_options() {
+  SegmentedFitOptions o;
+  o.max_segments = 4;
+  o.bridge_gaps = false;
+  o.max_penalty = 0;
+  o.min_slope = 1.0 / kPcieGen5x16BytesPerS;
+  return o;
 }
 
 const char* to_string(HostMemory m) { return m == HostMemory::pinned ? "pinned" : "pageable"; }
@@ -51,6 +69,54 @@ const TransferSegment& TransferCurve::segment_for(double bytes) const {
   return segments.back();
 }
 
+std::pair<double, double> TransferCurve::interval_s(double bytes) const {
+  const TransferSegment& s = segment_for(bytes);
+  if (!s.has_interval()) return {0.0, 0.0};
+  const double t = seconds(bytes);
+  return {t * s.interval_low, t * s.interval_high};
+}
+
+std::pair<double, double> observed_interval(const std::vector<SizeTime>& set, const TransferCurve& curve, double from_bytes,
+                                            double to_bytes) {
+  // Weighted quantiles of ln(sample / model): every size weighs 1, split over its samples.
+  std::vector<std::pair<double, double>> logs;  // (ln ratio, weight)
+  std::vector<double> drifts;
+  for (const SizeTime& m : set) {
+    if (m.bytes < from_bytes || m.bytes >= to_bytes || m.samples_s.empty()) continue;
+    const double model = curve.seconds(m.bytes);
+    if (!(model > 0)) continue;
+    const double w = 1.0 / static_cast<double>(m.samples_s.size());
+    for (double t : m.samples_s) logs.emplace_back(std::log(t / model), w);
+    if (m.samples_s.size() >= 4) {
+      const std::size_t half = m.samples_s.size() / 2;
+      std::vector<double> early(m.samples_s.begin(), m.samples_s.begin() + static_cast<std::ptrdiff_t>(half));
+      std::vector<double> late(m.samples_s.begin() + static_cast<std::ptrdiff_t>(half), m.samples_s.end());
+      std::sort(early.begin(), early.end());
+      std::sort(late.begin(), late.end());
+      drifts.push_back(std::fabs(std::log(quantile_of_sorted(late, 0.5) / quantile_of_sorted(early, 0.5))));
+    }
+  }
+  if (logs.empty()) return {0.0, 0.0};
+  std::sort(logs.begin(), logs.end());
+  double total = 0;
+  for (const auto& l : logs) total += l.second;
+  auto quantile = [&](double q) {  // the first value whose cumulative weight reaches q of the total
+    double cumulative = 0;
+    for (const auto& [value, weight] : logs) {
+      cumulative += weight;
+      if (cumulative >= q * total - 1e-12) return value;
+    }
+    return logs.back().first;
+  };
+  double drift = 0;
+  if (!drifts.empty()) {
+    std::sort(drifts.begin(), drifts.end());
+    drift = quantile_of_sorted(drifts, 0.5);
+  }
+  const double low = std::min(quantile(0.05), 0.0) - drift, high = std::max(quantile(0.95), 0.0) + drift;
+  return {std::exp(low), std::exp(high)};
+}
+
 double TransferCurve::asymptotic_rate_bytes_per_s() const {
   if (segments.empty()) throw std::logic_error("TransferCurve has no segments");
   return 1.0 / segments.back().s_per_byte;
@@ -84,7 +150,7 @@ TransferCurve fit_transfer_curve(const std::vector<SizeTime>& fit_set, const std
   points.reserve(fit_set.size());
   TransferCurve curve;
   for (const SizeTime& m : fit_set) {
-    points.push_back({m.bytes, m.typical_s, is_misaligned(m.bytes), m.batch});
+    points.push_back({m.bytes, m.typical_s, is_misaligned(m.bytes), 0});
     curve.samples += m.samples;
   }
   // A misaligned size's extra cost is the tail's (< 64 B) own copy at
@@ -109,33 +175,12 @@ TransferCurve fit_transfer_curve(const std::vector<SizeTime>& fit_set, const std
     s.max_rel_error = l.max_rel_error;
     curve.segments.push_back(s);
   }
-  // Where the batch changes between two fit sizes the fit put the boundary at the upper one; the
-  // batch plan may have switched below it (PcieBatchPlan::unbatched_from is the first size it
-  // timed alone, fitted or held out): the boundary goes to the first size of the upper batch.
-  // Only how a size was timed is read from the held-out set, never its time.
-  std::vector<std::pair<double, int>> timed_as;  // (bytes, batch) of every size
-  for (const std::vector<SizeTime>* set : {&fit_set, &holdout_set})
-    for (const SizeTime& m : *set) timed_as.emplace_back(m.bytes, m.batch);
-  std::sort(timed_as.begin(), timed_as.end());
-  for (std::size_t k = 0; k + 1 < curve.segments.size(); ++k) {
-    const double boundary = curve.segments[k].to_bytes;
-    const auto upper = std::find_if(fit_set.begin(), fit_set.end(), [&](const SizeTime& m) { return m.bytes == boundary; });
-    if (upper == fit_set.end() || upper->batch == 0) continue;
-    double below = 0;  // the largest fit size under the boundary
-    int below_batch = 0;
-    for (const SizeTime& m : fit_set)
-      if (m.bytes < boundary && m.bytes > below) below = m.bytes, below_batch = m.batch;
-    if (below_batch == 0 || below_batch == upper->batch) continue;
-    for (const auto& [bytes, batch] : timed_as)
-      if (bytes > below && bytes <= boundary && batch == upper->batch) {
-        curve.segments[k].to_bytes = curve.segments[k + 1].from_bytes = bytes;
-        break;
-      }
-  }
   curve.min_bytes = lo->bytes;
   curve.max_bytes = hi->bytes;
   // Rounding the boundaries may move a fitted size across one: re-evaluate rather than copy.
   curve.fit = evaluate_curve(curve, fit_set);
+  for (TransferSegment& seg : curve.segments)
+    std::tie(seg.interval_low, seg.interval_high) = observed_interval(fit_set, curve, seg.from_bytes, seg.to_bytes);
   if (!holdout_set.empty()) curve.holdout = evaluate_curve(curve, holdout_set);
   return curve;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <tuple>
 
 #include "perfmodel/model/errors.hpp"
 #include "perfmodel/model/limits.hpp"
@@ -15,15 +16,19 @@ CommunicationPredictor::CommunicationPredictor(const Profile& profile) : pcie_(n
   pcie_ = &*profile.pcie;
 }
 
-TransferPrediction CommunicationPredictor::predict(const Transfer& transfer) const {
-  const TransferCurve& curve = pcie_->curve(transfer.key);
+TransferPrediction CommunicationPredictor::predict(const Transfer& transfer, TransferMode mode) const {
+  const TransferCurve& curve = pcie_->curve(transfer.key, mode);
   const double bytes = static_cast<double>(transfer.bytes);
   if (!(bytes <= limits::kMaxBytes))
     throw InputError("a copy of " + std::to_string(transfer.bytes) + " bytes: at most 2^50 bytes (1 PiB) may be copied at once (limits.hpp)");
   const TransferSegment& segment = curve.segment_for(bytes);
   TransferPrediction p;
   p.transfer = transfer;
+  p.mode = mode;
   p.seconds = curve.seconds(bytes);
+  p.has_interval = segment.has_interval();
+  if (p.has_interval) std::tie(p.interval_low_s, p.interval_high_s) = curve.interval_s(bytes);
+  p.timing = curve.timing;
   p.misaligned = is_misaligned(bytes);
   p.misaligned_s = p.misaligned ? segment.misaligned_s : 0.0;
   p.effective_bytes_per_s = p.seconds > 0 ? bytes / p.seconds : 0.0;
@@ -39,12 +44,18 @@ TransferPrediction CommunicationPredictor::predict(const Transfer& transfer) con
   return p;
 }
 
-TransferListPrediction CommunicationPredictor::predict(const std::vector<Transfer>& transfers) const {
+TransferListPrediction CommunicationPredictor::predict(const std::vector<Transfer>& transfers, TransferMode mode) const {
   TransferListPrediction out;
+  out.has_interval = !transfers.empty();
   for (const Transfer& t : transfers) {
-    out.transfers.push_back(predict(t));
-    out.total_seconds += out.transfers.back().seconds;
+    out.transfers.push_back(predict(t, mode));
+    const TransferPrediction& p = out.transfers.back();
+    out.total_seconds += p.seconds;
+    out.has_interval = out.has_interval && p.has_interval;
+    out.interval_low_s += p.interval_low_s;
+    out.interval_high_s += p.interval_high_s;
   }
+  if (!out.has_interval) out.interval_low_s = out.interval_high_s = 0;
   return out;
 }
 

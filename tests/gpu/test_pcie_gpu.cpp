@@ -6,6 +6,8 @@
 #include "perfmodel/calibrate/benchmark.hpp"
 #include "perfmodel/calibrate/calibration.hpp"
 #include "perfmodel/calibrate/device.hpp"
+#include "perfmodel/calibrate/transfer_check.hpp"
+#include "perfmodel/validate/transfer_check.hpp"
 
 using namespace perfmodel;
 
@@ -37,7 +39,26 @@ TEST(GpuPcie, QuickPinnedCalibrationIsPhysicallyPlausibleAndFits) {
     EXPECT_GT(rate, 5e9) << key.name();    // far slower than any x16 link: something is wrong
     EXPECT_LT(rate, 130e9) << key.name();  // faster than PCIe Gen6 x16 per direction: impossible
     EXPECT_GT(curve.seconds(4), 1e-6) << key.name();  // a copy costs at least a driver round trip
-    ASSERT_TRUE(curve.holdout.has_value());
-    EXPECT_LT(curve.holdout->mean_rel_error, 0.05) << key.name();
+    EXPECT_EQ(curve.timing, "single") << key.name();
+    EXPECT_LT(curve.fit.mean_rel_error, 0.05) << key.name();
+    for (const TransferSegment& s : curve.segments) EXPECT_TRUE(s.has_interval()) << key.name();
+    // A queued copy costs less than one synchronous copy timed on its own (no round trip).
+    const TransferCurve& stream = pcie.curve(key, TransferMode::stream);
+    EXPECT_EQ(stream.timing, "stream") << key.name();
+    EXPECT_LT(stream.seconds(4), curve.seconds(4)) << key.name();
+  }
+}
+
+// The independent check's own loop times copies of every kind.
+TEST(GpuPcie, TransferCheckTimesEveryCopy) {
+  TransferCheckPlanOptions o;
+  o.sizes_per_key = 3;
+  o.reps = 2;
+  o.max_bytes = 1 << 20;
+  std::vector<TransferCheckCopy> copies = transfer_check_plan(o);
+  time_transfer_check(copies, nullptr);
+  for (const TransferCheckCopy& c : copies) {
+    EXPECT_GT(c.event_s, 1e-7) << c.key.name() << " " << c.bytes;
+    EXPECT_LT(c.event_s, 0.1) << c.key.name() << " " << c.bytes;
   }
 }

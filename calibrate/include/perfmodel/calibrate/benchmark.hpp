@@ -47,6 +47,10 @@ class Benchmark {
   virtual std::optional<std::string> unavailable_reason() const = 0;
   // Throws RuntimeFailure on a CUDA error or a result that fails verification.
   virtual void run(const CalibrationOptions& options, CalibrationData& data) = 0;
+  // About how many seconds run() takes on the machines the project measured (for the progress
+  // line's estimate of the time left; not a limit). The default is a typical GPU
+  // microbenchmark's (the GPU section, ~20 of them, took 11 s on the H100 host).
+  virtual double expected_seconds(const CalibrationOptions& options) const { return options.quick ? 0.25 : 0.6; }
 };
 
 class BenchmarkRegistry {

@@ -8,10 +8,19 @@
 
 namespace perfmodel {
 
-// Fits every transfer curve present in the samples (fit set), reports held-out error (holdout
-// set). `samples_file` is recorded in the profile as given (relative to the profile's folder).
+// Fits every transfer curve present in the samples (fit set), one per mode measured (the stream
+// curve takes the single copies above its largest queued size), and reports held-out error where
+// the samples have a holdout set. `batched`: samples of file format v1, whose one measurement
+// serves both modes (timing "batched"). `samples_file` is recorded in the profile as given
+// (relative to the profile's folder).
 PcieCalibration fit_pcie(const std::vector<TransferSample>& samples, const std::string& samples_file,
-                         TimerSource timer = TimerSource::event);
+                         TimerSource timer = TimerSource::event, bool batched = false);
+
+// Widens every curve's intervals to cover another calibration run of the same machine too (the
+// 5-95 % band of that run's copies around this run's curve, regime by regime; its samples of
+// the curve's mode, all sizes). The spread between runs minutes apart is larger than within one
+// (docs/transfers.md). Returns how many segments widened.
+std::size_t widen_intervals_across_runs(PcieCalibration& pcie, const std::vector<TransferSample>& other_run);
 
 struct CalibrationOutputs {
   std::string profile_path;       // written atomically

@@ -70,6 +70,9 @@ struct SegmentedFitOptions {
   double max_penalty = std::numeric_limits<double>::infinity();
   // Span a rising gap between two lines that do not meet there with a bridge (above).
   bool bridge_gaps = true;
+  // The least slope a line may take (for transfers: the time per byte of the link's limit; a
+  // regime cannot move its marginal bytes faster than the link carries them).
+  double min_slope = 0;
 };
 
 struct SegmentedFit {
@@ -90,6 +93,6 @@ SegmentedFit fit_segmented_relative(std::vector<FitPoint> points, const Segmente
 // unflagged points) through points [first, last] (inclusive), relative least squares. Returns the
 // sum of squared relative residuals.
 double fit_line_relative(const std::vector<FitPoint>& points, std::size_t first, std::size_t last, LineSegment* line,
-                         double max_penalty = std::numeric_limits<double>::infinity());
+                         double max_penalty = std::numeric_limits<double>::infinity(), double min_slope = 0);
 
 }  // namespace perfmodel

@@ -15,12 +15,25 @@
 // It is fitted per segment and is 0 where the data shows no such cost.
 //
 // Bidirectional curves time a pair of b-byte copies, one each way, issued together on two
-// streams; T(b) is the time until both have finished. Short copies of every curve are timed back
-// to back in batches (per stream), and T(b) is the batch's time over its copies (pairs).
+// streams; T(b) is the time until both have finished.
+//
+// Two ways of issuing a copy, two curves (TransferMode; docs/transfers.md):
+//   single: one synchronous cudaMemcpy with a CUDA event recorded before and after it, as a user
+//           times one copy (White (2013)'s model was fitted to such copies);
+//   stream: the per-copy cost of many copies queued back to back in one stream (cudaMemcpyAsync),
+//           what a pipeline of copies (a task farm) pays per copy.
+// They differ by a fixed cost per copy (the synchronous round trip); at sizes where that is far
+// below the noise the stream curve is fitted on single copies (TransferCurve::timing).
+//
+// Every segment carries the 5-95 % band of the times the calibration itself observed around the
+// fitted line in that regime, widened by the drift it saw between the first and second half of
+// its samples (interval_low / interval_high, ratios to T(b); 0: unknown, as in profiles of
+// schema 3). The band is for one copy's time.
 #include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "perfmodel/model/segmented_fit.hpp"
@@ -28,6 +41,9 @@
 namespace perfmodel {
 
 enum class Direction { h2d, d2h, bidir };
+enum class TransferMode { single, stream };
+const char* to_string(TransferMode m);                            // "single", "stream"
+std::optional<TransferMode> parse_transfer_mode(const std::string& s);
 enum class HostMemory { pinned, pageable };
 
 const char* to_string(Direction d);
@@ -59,8 +75,12 @@ struct TransferSegment {
   double misaligned_s = 0;  // extra time of a size that is not a multiple of the curve's alignment
   std::size_t sizes = 0;  // distinct sizes fitted in this segment; 0: a bridge (segmented_fit.hpp)
   double mean_rel_error = 0, max_rel_error = 0;
+  // The 5 % and 95 % quantiles of observed time / fitted time in this regime, widened by the
+  // drift seen within the run (fit_transfer_curve); 0 where unknown (schema-3 profiles).
+  double interval_low = 0, interval_high = 0;
 
   bool is_bridge() const { return sizes == 0; }
+  bool has_interval() const { return interval_low > 0 && interval_high >= interval_low; }
 
   double seconds(double bytes, bool misaligned) const {
     return setup_s + s_per_byte * bytes + (misaligned ? misaligned_s : 0.0);
@@ -98,13 +118,24 @@ struct FitQuality {
 struct TransferCurve {
   std::vector<TransferSegment> segments;  // contiguous, ascending, covering [0, +inf)
   std::string criterion = "bic";          // how the number of segments was chosen
+  // How the fitted times were taken: "single" (one event-timed synchronous copy per sample),
+  // "stream" (copies queued in a stream; sizes whose copies last milliseconds from single copies),
+  // "batched" (profiles of schema 3 and samples files v1: back-to-back synchronous copies timed
+  // as a batch below ~30 µs a copy, one at a time above).
+  std::string timing = "single";
   std::size_t samples = 0;                // raw timing samples behind the fit (fit set)
   double min_bytes = 0, max_bytes = 0;    // range of the fitted sizes
   FitQuality fit;                         // on the sizes the fit saw
   std::optional<FitQuality> holdout;      // on held-out sizes the fit never saw
 
   const TransferSegment& segment_for(double bytes) const;
+  // T(b): the line of b's segment. Within a regime time grows with size (s_per_byte > 0);
+  // between two regimes it may step down where the copies do: on the H100 hosts a pinned h2d
+  // copy of 24 KiB took 13.6 µs and one of 28 KB 10.5 µs (the driver changes the copy's path).
   double seconds(double bytes) const { return segment_for(bytes).seconds(bytes, is_misaligned(bytes)); }
+  // [low, high] seconds of one copy of `bytes` (the segment's band around seconds()); {0, 0}
+  // where the curve has no interval.
+  std::pair<double, double> interval_s(double bytes) const;
   // T_x of S0: the incremental rate of the largest-size segment.
   double asymptotic_rate_bytes_per_s() const;
   // S0's c0 for a segment: s_per_byte − 1/T_x.
@@ -120,13 +151,32 @@ struct SizeTime {
   std::size_t samples = 0;
   double rel_se = 0;  // relative standard error of typical_s (interquartile_mean_rel_se); 0: unknown
   double rel_spread = 0;  // interquartile range of the samples / their median; 0: unknown
-  int batch = 0;          // copies one sample timed back to back (0: unknown); a segment never mixes batches
+  int batch = 0;          // copies one sample timed back to back (0: unknown)
+  // Every sample's time, in the order they were taken (empty: unknown). The interval of the
+  // curve's regimes is computed from them.
+  std::vector<double> samples_s = {};
 };
+
+// PCIe Gen5 x16 per direction: 32 GT/s × 16 lanes × 128/130 ≈ 63 GB/s. No regime's time per byte
+// is fitted below its inverse (a pair of bidirectional copies moves b bytes each way).
+inline constexpr double kPcieGen5x16BytesPerS = 63.0e9;
+
+// Options of the transfer fit: at most four regimes a curve, no bridges, no ragged-tail penalty
+// (docs/transfers.md: neither paid off on another run's measurements).
+SegmentedFitOptions transfer_fit_options();
+
+// The 5-95 % band of sample / model over the sizes [first, last) of `set` (each size weighs the
+// same, whatever its sample count), widened by the median drift of those sizes between the
+// first and second half of their samples: low = q05 · e^-d, high = q95 · e^d with
+// d = median |ln(median(late half) / median(early half))|. Returns {0, 0} where no size has
+// samples. Exposed for tests.
+std::pair<double, double> observed_interval(const std::vector<SizeTime>& set, const TransferCurve& curve, double from_bytes,
+                                            double to_bytes);
 
 // Fits a curve to per-size typical times (one per distinct size), then reports its error on
 // held-out sizes if any are given. Segment boundaries are rounded up to whole bytes.
 TransferCurve fit_transfer_curve(const std::vector<SizeTime>& fit_set, const std::vector<SizeTime>& holdout_set,
-                                 const SegmentedFitOptions& options = {});
+                                 const SegmentedFitOptions& options = transfer_fit_options());
 
 // Relative errors of a curve on a set of typical times.
 FitQuality evaluate_curve(const TransferCurve& curve, const std::vector<SizeTime>& set);

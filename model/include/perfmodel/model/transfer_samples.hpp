@@ -1,11 +1,16 @@
 #pragma once
 // Raw host↔device transfer timings, every sample kept, as CSV with provenance in '#' lines:
 //
-//   # perfmodel transfer samples v1
+//   # perfmodel transfer samples v2
 //   # device_name: NVIDIA H100 80GB HBM3
 //   # ...
-//   direction,memory,bytes,set,round,batch,event_s,wall_s
-//   h2d,pinned,4,fit,0,64,9.12e-06,9.31e-06
+//   direction,memory,mode,bytes,set,round,batch,event_s,wall_s
+//   h2d,pinned,single,4,fit,0,1,1.03e-05,1.21e-05
+//
+// `mode` is how the copies were issued (TransferMode): single (one synchronous copy between two
+// events; batch 1) or stream (`batch` copies queued back to back in one stream, between two
+// events). Files of v1 (no mode column: back-to-back synchronous copies, batched below ~30 µs a
+// copy) are read with every row as mode stream and TransferSampleFile::version 1.
 //
 // A "# pcie_host_buffer: rotating|fixed" line says which host bytes the copies used.
 // One row is one timed batch of `batch` back-to-back copies of `bytes` each; event_s and wall_s
@@ -13,6 +18,7 @@
 // Small copies are batched so that the timer's resolution stays far below the copy time.
 // `set` says whether the size belongs to the fit set or to the held-out set.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +38,7 @@ struct TransferSample {
   int batch = 1;
   double event_s = 0;
   double wall_s = 0;
+  TransferMode mode = TransferMode::single;
 };
 
 struct TransferSampleFile {
@@ -41,6 +48,7 @@ struct TransferSampleFile {
   // --pcie-host-buffer); empty in files written before it was recorded: fixed bytes before commit
   // 4e99ac3, rotating from it unless the command line says fixed.
   std::string host_buffer;
+  int version = 2;  // of the file format read (1: batched, no mode column)
 };
 
 std::string to_csv(const TransferSampleFile& file);
@@ -51,8 +59,9 @@ TransferSampleFile load_transfer_samples(const std::string& path);
 enum class TimerSource { event, wall };
 
 // Typical time (interquartile mean) per distinct size of the samples of one curve and one size
-// set, ascending in bytes.
+// set (of one mode, or all), ascending in bytes, each with its samples in the order taken.
 std::vector<SizeTime> typical_times_by_size(const std::vector<TransferSample>& samples, const TransferKey& key,
-                                        SizeSet set, TimerSource timer = TimerSource::event);
+                                        SizeSet set, TimerSource timer = TimerSource::event,
+                                        std::optional<TransferMode> mode = std::nullopt);
 
 }  // namespace perfmodel

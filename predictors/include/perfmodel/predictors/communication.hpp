@@ -1,10 +1,19 @@
 #pragma once
 // Communication time: host↔device copies predicted from a profile's PCIe calibration.
 //
-// One transfer: T(b) from the curve of its direction × host memory (S0 Eq 3.14–3.15, piecewise;
-// see model/transfer_model.hpp). A list of transfers is issued one after another, each a
-// blocking cudaMemcpy, as in S0 §3.4, so the times add (S0 §4.6: T_comm of Mv = A↓ + b↓ + c↑).
+// One transfer: T(b) from the curve of its direction × host memory (White (2013) Eq 3.14–3.15,
+// piecewise; see model/transfer_model.hpp) and of the way it is issued (TransferMode): `single`,
+// one synchronous cudaMemcpy timed on its own (the default: what a program that copies and then
+// waits pays), or `stream`, the per-copy cost of copies queued back to back in a stream (what a
+// pipeline of tasks pays per copy, fill and drain aside). A list of transfers is issued one after
+// another, as in White (2013) §3.4, so the times add (§4.6: T_comm of Mv = A↓ + b↓ + c↑).
+//
+// Every prediction carries the interval the calibration observed around its curve in that
+// regime (5–95 % of one copy's time, widened by the drift within the run; docs/transfers.md).
+// Profiles of schema 2–3 have none: has_interval is false and the bounds are 0. A list's bounds
+// are the sums of its copies' bounds (the drift of a host moves its copies together).
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "perfmodel/model/profile.hpp"
@@ -19,7 +28,10 @@ struct Transfer {
 
 struct TransferPrediction {
   Transfer transfer;
+  TransferMode mode = TransferMode::single;
   double seconds = 0;
+  bool has_interval = false;
+  double interval_low_s = 0, interval_high_s = 0;  // 5-95 % of one copy's time (0 without an interval)
   double effective_bytes_per_s = 0;  // bytes / seconds (for bidir: bytes moved each way / seconds)
   double setup_s = 0;                // c1 of the segment used
   double s_per_byte = 0;             // 1/T_x + c0 of the segment used
@@ -27,13 +39,17 @@ struct TransferPrediction {
   double misaligned_s = 0;           // what that costs here (included in seconds)
   double segment_from_bytes = 0, segment_to_bytes = 0;
   bool bridge = false;               // the segment is a bridge across a gap between fitted ones
-                                     // (its setup_s is a line's intercept, possibly negative)
+                                     // (only in profiles of schema 3; its setup_s is a line's
+                                     // intercept, possibly negative)
+  std::string timing;                // how the curve's times were taken (TransferCurve::timing)
   bool extrapolated = false;         // outside the calibrated size range
 };
 
 struct TransferListPrediction {
   std::vector<TransferPrediction> transfers;
   double total_seconds = 0;
+  bool has_interval = false;  // every copy has one
+  double interval_low_s = 0, interval_high_s = 0;
 };
 
 class CommunicationPredictor {
@@ -41,9 +57,9 @@ class CommunicationPredictor {
   // Throws InputError if the profile has no PCIe calibration.
   explicit CommunicationPredictor(const Profile& profile);
 
-  // Throws InputError if the profile lacks the transfer's curve.
-  TransferPrediction predict(const Transfer& transfer) const;
-  TransferListPrediction predict(const std::vector<Transfer>& transfers) const;
+  // Throws InputError if the profile lacks the transfer's curve (for that mode).
+  TransferPrediction predict(const Transfer& transfer, TransferMode mode = TransferMode::single) const;
+  TransferListPrediction predict(const std::vector<Transfer>& transfers, TransferMode mode = TransferMode::single) const;
 
  private:
   const PcieCalibration* pcie_;
