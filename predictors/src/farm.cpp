@@ -180,8 +180,8 @@ FarmPredictor::FarmPredictor(const Profile& profile, const FarmSetup& setup) : s
     p.serial_gap_s = std::max(0.0, s.serial_task_s - tiny_parts);
     if (!s.copies.rows.empty()) {
       // The engines' time per copy when S streams issue copies (gpu.streams.copies, measured at two
-      // sizes): linear in bytes between them (a per-copy cost plus bytes over the engine's rate,
-      // White's latency/bandwidth form), the smallest size's value below it. It replaces the
+      // sizes): linear in bytes between them (a per-copy cost plus bytes over the engine's rate),
+      // the smallest size's value below it. It replaces the
       // transfer model's copy time as the engine's occupancy (the copy's latency stays t_in): copies
       // of many streams overlap their setup, so the engine takes the next copy sooner.
       const std::size_t cs = s.copies.column("streams"), cb = s.copies.column("bytes"), ch = s.copies.column("h2d_s_per_copy"),
