@@ -374,8 +374,9 @@ TEST(FarmPlan, HoldoutCasesAreValidAndDisjointFromTheStandardOnes) {
     apps.insert(h.task.app);
     for (const FarmCase& c : standard) {
       EXPECT_NE(h.tasks, c.tasks) << h.task.label() << ": task count " << h.tasks << " is in the standard set";
-      if (h.task.app == c.task.app)
+      if (h.task.app == c.task.app) {
         EXPECT_NE(h.task.size, c.task.size) << h.task.label() << ": task size is in the standard set";
+      }
     }
   }
   EXPECT_EQ(apps.size(), 3u);  // every application
