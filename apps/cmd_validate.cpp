@@ -1,7 +1,7 @@
 // perfmodel validate [--quick] [--only KERNEL]... --out DIR [--profile P]
 // perfmodel validate --from RECORDED_DIR --out DIR [--profile P]
 // perfmodel validate --suite generalisation ... (cmd_validate_generalisation.cpp)
-// perfmodel validate --only farm [--quick] --out DIR [--profile P]   (the task farm; --from re-analyses it)
+// perfmodel validate --only farm [--quick | --cases holdout] --out DIR [--profile P]   (the task farm; --from re-analyses it)
 #include <algorithm>
 #include <ostream>
 
@@ -30,7 +30,8 @@ int validate_farm(const Invocation& inv, const po::variables_map& vm, bool from_
   if (from_recorded) {
     run = read_farm_run(vm["from"].as<std::string>());
   } else {
-    run = run_farm_validation(vm.count("quick") > 0, inv.command_line, &inv.err, failures);
+    const FarmCaseSet set = vm.count("quick") ? FarmCaseSet::quick : vm["cases"].as<std::string>() == "holdout" ? FarmCaseSet::holdout : FarmCaseSet::standard;
+    run = run_farm_validation(set, inv.command_line, &inv.err, failures);
     write_farm_run(out_dir, run);
   }
   const FarmAnalysis analysis = analyse_farm(run, loaded.profile);
@@ -87,6 +88,8 @@ int cmd_validate(const Invocation& inv) {
       "out,o", po::value<std::string>()->required(), "folder for measurements.csv, resources.csv, predictions.csv, report.md and the plots")(
       "suite", po::value<std::string>()->default_value("reference"),
       "reference (the reference kernels) or generalisation (kernels the model was never tuned on; --only takes a kernel or a class)")(
+      "cases", po::value<std::string>()->default_value("standard"),
+      "--only farm: standard (the default cases) or holdout (other task sizes and counts, disjoint from the standard ones)")(
       "workloads", po::value<std::string>(), "--suite generalisation: the folder of the kernels' signatures (default: the bundled workloads/generalisation)");
   add_profile_option(options);
   add_format_option(options);
@@ -95,7 +98,7 @@ int cmd_validate(const Invocation& inv) {
                      "usage: perfmodel validate [--quick] [--only KERNEL]... --out DIR [--profile P]\n"
                      "       perfmodel validate --from RECORDED_DIR --out DIR [--profile P]\n"
                      "       perfmodel validate --suite generalisation [--only KERNEL|CLASS]... [--from RECORDED_DIR] --out DIR [--profile P]\n"
-                     "       perfmodel validate --only farm [--quick] --out DIR [--profile P]\n"
+                     "       perfmodel validate --only farm [--quick | --cases standard|holdout] --out DIR [--profile P]\n"
                      "       perfmodel validate --only offload --out DIR [--profile P]\n\n"
                      "Runs every GPU reference kernel (checked against its CPU reference first) over its sizes and launch\n"
                      "configurations, predicts each run from the profile, and reports the errors per kernel and overall.\n"
@@ -111,6 +114,13 @@ int cmd_validate(const Invocation& inv) {
   const auto only = vm.count("only") ? vm["only"].as<std::vector<std::string>>() : std::vector<std::string>{};
   const bool farm = std::find(only.begin(), only.end(), "farm") != only.end();
   if (farm && only.size() > 1) throw InputError("--only farm runs the task farm alone: give it without other --only names");
+  if (!vm["cases"].defaulted()) {
+    const std::string cases = vm["cases"].as<std::string>();
+    if (cases != "standard" && cases != "holdout") throw InputError("--cases: '" + cases + "' is not standard or holdout");
+    if (!farm) throw InputError("--cases applies to --only farm");
+    if (vm.count("from")) throw InputError("--from analyses a recorded run as it is: --cases does not apply");
+    if (vm.count("quick") && cases == "holdout") throw InputError("--cases holdout: not with --quick");
+  }
   if (vm.count("from") && vm.count("quick")) throw InputError("--from analyses a recorded run as it is: --quick does not apply");
   if (vm.count("from") && has_farm_run(vm["from"].as<std::string>())) {
     if (!only.empty() && !farm) throw InputError("--from: " + vm["from"].as<std::string>() + " holds a farm run; --only names kernels");

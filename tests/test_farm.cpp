@@ -8,6 +8,7 @@
 #include <cmath>
 #include <fstream>
 #include <filesystem>
+#include <set>
 #include <sstream>
 
 #include "cli.hpp"
@@ -25,13 +26,14 @@ namespace {
 
 const std::string kData = PERFMODEL_TEST_DATA_DIR;
 const std::string kBundled = kData + "/profiles/nvidia-h100-80gb-hbm3.yaml";
-// The recorded farm run the re-analysis test holds to its errors. Until an H100 farm run is
-// recorded in data/validation/, a synthetic one (tests/data/farm-synthetic/README.md); then point
-// this at the recorded run and set the ceilings below to its errors (rounded up).
-const std::string kRecordedFarmRun = std::string(PERFMODEL_TEST_SOURCE_DIR) + "/data/farm-synthetic";
-constexpr double kRecordedMeanErrorCeiling = 0.08, kRecordedP90ErrorCeiling = 0.13;
-// The synthetic run was made from the predictions of the bundled profile without gpu.streams.
-constexpr bool kRecordedFarmRunIsSynthetic = true;
+// The recorded farm run the re-analysis test holds to its errors: the H100 80GB HBM3 run of
+// 2026-11-26 (GPU-3910abed), predicted from the bundled profile (its gpu.streams measured in the
+// same run). Re-analysed with the copy stage from gpu.streams.copies: mean 14.2 %, p90 33.3 %
+// (in-sample: that run chose the copy stage); ceilings = those + 2 percentage points of margin.
+const std::string kRecordedFarmRun = kData + "/validation/nvidia-h100-80gb-hbm3-farm";
+constexpr double kRecordedMeanErrorCeiling = 0.162, kRecordedP90ErrorCeiling = 0.353;
+// Best-S check of that run: the predicted best S within 5 % of the measured best in 4 of 11 cases.
+constexpr int kRecordedBestWithinFloor = 4;
 
 struct Result {
   int code;
@@ -322,14 +324,19 @@ TEST(StreamCalibration, MissingSeriesAreNamed) {
 // ------------------------------------------------------------------ recorded runs
 TEST(FarmRecordedRun, ReanalysisHoldsItsErrors) {
   const FarmRun run = read_farm_run(kRecordedFarmRun);
-  Profile profile = bundled();
-  if (kRecordedFarmRunIsSynthetic) profile.gpu->streams.reset();
+  const Profile profile = bundled();
+  ASSERT_TRUE(profile.gpu->streams.has_value());
   const FarmAnalysis a = analyse_farm(run, profile);
   ASSERT_EQ(a.points.size(), run.measurements.size());
   EXPECT_LE(a.overall.mean, kRecordedMeanErrorCeiling);
   EXPECT_LE(a.overall.p90, kRecordedP90ErrorCeiling);
   EXPECT_FALSE(a.best.empty());
-  for (const FarmBestCheck& b : a.best) EXPECT_GE(b.loss, 0) << b.label;  // nothing beats the measured best
+  int within = 0;
+  for (const FarmBestCheck& b : a.best) {
+    EXPECT_GE(b.loss, 0) << b.label;  // nothing beats the measured best
+    within += b.within_5_percent ? 1 : 0;
+  }
+  EXPECT_GE(within, kRecordedBestWithinFloor);
   const std::string out = ::testing::TempDir() + "/farm_reanalysis";
   write_farm_report(out, run, a, kBundled);
   EXPECT_TRUE(std::filesystem::exists(out + "/report.md"));
@@ -353,6 +360,36 @@ TEST(FarmRecordedRun, WriteReadRoundTripAndBadRowsNameTheirLine) {
     EXPECT_NE(std::string(e.what()).find("farm_measurements.csv:"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("check_error"), std::string::npos) << e.what();
   }
+}
+
+// ------------------------------------------------------------------ case sets
+TEST(FarmPlan, HoldoutCasesAreValidAndDisjointFromTheStandardOnes) {
+  const std::vector<FarmCase> standard = farm_cases(FarmCaseSet::standard), holdout = farm_cases(FarmCaseSet::holdout);
+  ASSERT_EQ(standard.size(), farm_cases(false).size());  // the default set is unchanged by the holdout one
+  ASSERT_GE(holdout.size(), 6u);
+  std::set<FarmApp> apps;
+  for (const FarmCase& h : holdout) {
+    EXPECT_EQ(farm_task_problem(h.task), "") << h.task.label();
+    EXPECT_GE(h.tasks, 200) << h.task.label();
+    apps.insert(h.task.app);
+    for (const FarmCase& c : standard) {
+      EXPECT_NE(h.tasks, c.tasks) << h.task.label() << ": task count " << h.tasks << " is in the standard set";
+      if (h.task.app == c.task.app) {
+        EXPECT_NE(h.task.size, c.task.size) << h.task.label() << ": task size is in the standard set";
+      }
+    }
+  }
+  EXPECT_EQ(apps.size(), 3u);  // every application
+}
+
+TEST(FarmCli, CasesFlagIsCheckedBeforeAnyGpuWork) {
+  const std::string out = ::testing::TempDir() + "/farm_cases_flag";
+  EXPECT_EQ(run({"validate", "--only", "farm", "--cases", "other", "--out", out}).code, 1);
+  EXPECT_EQ(run({"validate", "--cases", "holdout", "--out", out}).code, 1);  // not the farm
+  EXPECT_EQ(run({"validate", "--only", "farm", "--cases", "holdout", "--quick", "--out", out}).code, 1);
+  const Result r = run({"validate", "--only", "farm", "--cases", "holdout", "--from", kRecordedFarmRun, "--out", out});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("--cases"), std::string::npos) << r.err;
 }
 
 // ------------------------------------------------------------------ CLI

@@ -179,19 +179,43 @@ FarmPredictor::FarmPredictor(const Profile& profile, const FarmSetup& setup) : s
     p.issue_s = s.issue_s;
     p.serial_gap_s = std::max(0.0, s.serial_task_s - tiny_parts);
     if (!s.copies.rows.empty()) {
+      // The engines' time per copy when S streams issue copies (gpu.streams.copies, measured at two
+      // sizes): linear in bytes between them (a per-copy cost plus bytes over the engine's rate),
+      // the smallest size's value below it. It replaces the
+      // transfer model's copy time as the engine's occupancy (the copy's latency stays t_in): copies
+      // of many streams overlap their setup, so the engine takes the next copy sooner.
+      const std::size_t cs = s.copies.column("streams"), cb = s.copies.column("bytes"), ch = s.copies.column("h2d_s_per_copy"),
+                        cp = s.copies.column("bidir_s_per_pair");
       std::vector<double> counts;
-      for (const auto& row : s.copies.rows) counts.push_back(row[s.copies.column("streams")]);
+      for (const auto& row : s.copies.rows) counts.push_back(row[cs]);
       std::sort(counts.begin(), counts.end());
       counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
+      const auto per_copy = [&](double S, double bytes, std::size_t col) {
+        std::vector<std::pair<double, double>> pts;  // (bytes, seconds) at S streams
+        for (const auto& row : s.copies.rows)
+          if (row[cs] == S) pts.emplace_back(row[cb], row[col]);
+        std::sort(pts.begin(), pts.end());
+        if (pts.empty()) return 0.0;
+        if (pts.size() == 1 || bytes <= pts.front().first) return pts.front().second;
+        std::size_t i = 1;
+        while (i + 1 < pts.size() && pts[i].first < bytes) ++i;
+        const auto& a = pts[i - 1];
+        const auto& b = pts[i];
+        return a.second + (bytes - a.first) * (b.second - a.second) / (b.first - a.first);
+      };
       for (double S : counts) {
         FarmPipeline::Sharing x;
         x.streams = S;
-        const auto in = s.copy_sharing(bytes_in_, S), out = s.copy_sharing(bytes_out_, S);
-        x.h2d_ratio = in.h2d_ratio;
-        x.d2h_ratio = out.h2d_ratio;  // measured on H2D copies, applied to both directions
-        x.link_factor = in.pair_factor > 0 ? in.pair_factor : p.link_factor;
+        const double in = per_copy(S, bytes_in_, ch), out = per_copy(S, bytes_out_, ch);  // H2D measured, used for both
+        const double pair = per_copy(S, 0.5 * (bytes_in_ + bytes_out_), cp);
+        if (in > 0 && p.h2d_s > 0) x.h2d_ratio = in / p.h2d_s;
+        if (out > 0 && p.d2h_s > 0) x.d2h_ratio = out / p.d2h_s;
+        x.link_factor = pair > 0 && p.h2d_s + p.d2h_s > 0 ? pair / (p.h2d_s + p.d2h_s) : p.link_factor;
         p.sharing.push_back(x);
       }
+      assumptions_.push_back("copy engines: time per copy when S streams issue copies from gpu.streams.copies (" +
+                             sci(p.sharing.front().h2d_ratio * p.h2d_s * 1e6) + " us per H2D copy of a task at " +
+                             sci(p.sharing.front().streams) + " stream), in place of the transfer model's " + sci(p.h2d_s * 1e6) + " us");
     }
     const int measured_under = s.connections > 0 ? static_cast<int>(s.connections) : kDefaultConnections;
     if (!setup.connections || *setup.connections == measured_under) {

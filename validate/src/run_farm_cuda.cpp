@@ -11,7 +11,7 @@
 
 namespace perfmodel {
 
-FarmRun run_farm_validation(bool quick, const std::string& command, std::ostream* progress, std::vector<std::string>& failures) {
+FarmRun run_farm_validation(FarmCaseSet set, const std::string& command, std::ostream* progress, std::vector<std::string>& failures) {
   if (const auto why = gpu_unavailable_reason()) throw RuntimeFailure("cannot validate on a GPU: " + *why);
   const auto t0 = std::chrono::steady_clock::now();
   FarmRun run;
@@ -20,7 +20,8 @@ FarmRun run_farm_validation(bool quick, const std::string& command, std::ostream
   run.device = query_gpu_device();
   run.cuda_device_max_connections = gpu::cuda_device_max_connections();
   const int sms = static_cast<int>(run.device.multiprocessors);
-  const std::vector<FarmCase> cases = farm_cases(quick);
+  const bool quick = set == FarmCaseSet::quick;
+  const std::vector<FarmCase> cases = farm_cases(set);
   const std::vector<FarmConfig> configs = farm_configs(sms, quick);
   if (progress)
     *progress << "perfmodel validate --only farm: " << cases.size() << " cases x " << configs.size() << " configurations on "

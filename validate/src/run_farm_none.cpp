@@ -4,7 +4,7 @@
 
 namespace perfmodel {
 
-FarmRun run_farm_validation(bool, const std::string&, std::ostream*, std::vector<std::string>&) {
+FarmRun run_farm_validation(FarmCaseSet, const std::string&, std::ostream*, std::vector<std::string>&) {
   throw RuntimeFailure("cannot run the farm on a GPU: this perfmodel was built without CUDA (use --from DIR to analyse a recorded run)");
 }
 

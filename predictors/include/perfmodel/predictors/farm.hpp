@@ -33,8 +33,16 @@
 //   K_k      = max(in_k, a kernel slot free) + t_ker, and ≥ F_k = max(K_k start, F_{k−1}) + t_full
 //                                                                    (no faster than the full GPU)
 //   out_k    = b_k + t_out, b_k = max(K_k, b_{k−1} + max(r·t_out, κ·(t_in + t_out)))   D2H engine
-//   (r, κ at S streams from gpu.streams.copies where measured: the engine's time per copy when S
-//    streams issue copies, relative to one stream; else r = 1 and κ from gpu.overlap)
+//   The copy stage: a copy's latency is t_in (t_out), but its engine's occupancy is r·t_in, and a
+//   back-to-back H2D/D2H pair's is κ·(t_in + t_out), with r·t and κ·(t_in + t_out) the per-copy and
+//   per-pair times gpu.streams.copies measured when S streams issue copies (the largest measured
+//   S not above S; linear in bytes between its 4 KiB and 1 MiB points, the 4 KiB value below):
+//   copies of many streams overlap their setup, so the engine takes the next copy before the
+//   previous one's latency is over. This generalises Cecconi's stage time (Eq 3.3, T_s = max_i t_i)
+//   from one time per stage to a stage whose service time differs from its latency. Without the
+//   table r = 1 and κ from gpu.overlap. Chosen on the first H100 farm run (2026-11-26, in-sample):
+//   ratios to the transfer model's copy time instead predicted copy-bound cases 1.5–2.8× slow;
+//   this form took the run's median error from 22.7 % to 11.3 % (p90 125 % → 33 %).
 //   T_c      = max_k out_k
 // Its steady state is the pipeline's slowest stage (Cecconi Eq 3.3 generalised):
 //   T_s = max{ h, r·t_in, r·t_out, κ·(t_in + t_out), t_ker / min(S, c), t_full,
@@ -74,8 +82,8 @@ struct FarmPipeline {
   double link_factor = 0.5;  // κ
   double serial_gap_s = 0;   // g: what the serial loop adds per task beyond t_in + t_ker + t_out
   // Copies of different streams sharing the engines (gpu.streams.copies), by stream count
-  // (ascending; the last entry at or below S applies): each engine's time per copy relative to one
-  // stream's (r < 1: more engines serve small copies at once), and κ measured at that S.
+  // (ascending; the last entry at or below S applies): the engine's measured time per copy at the
+  // task's bytes over t_in (t_out), r, and the measured pair's time over t_in + t_out, κ.
   // Empty: r = 1 and link_factor.
   struct Sharing {
     double streams = 1, h2d_ratio = 1, d2h_ratio = 1, link_factor = 0.5;

@@ -21,8 +21,13 @@ struct FarmCase {
   int tasks = 0;
 };
 
-// The applications × sizes the validation runs (quick: one per application).
-std::vector<FarmCase> farm_cases(bool quick);
+// Which applications × sizes the validation runs: the standard set; quick, one per application; or
+// the holdout set, disjoint from the standard one in every task size and task count (other matmul
+// and blur sizes, 1536-float cosine tasks, M = 2000), for checking a model chosen on the standard
+// set's run against sizes it was not chosen on.
+enum class FarmCaseSet { standard, quick, holdout };
+std::vector<FarmCase> farm_cases(FarmCaseSet set);
+inline std::vector<FarmCase> farm_cases(bool quick) { return farm_cases(quick ? FarmCaseSet::quick : FarmCaseSet::standard); }
 // The configurations run for each case on a GPU of `sms` SMs: serial, S of farm_stream_sweep,
 // data-parallel, and pageable host memory at S = 1, 4 and #SM.
 std::vector<FarmConfig> farm_configs(int sms, bool quick);
@@ -30,7 +35,7 @@ inline constexpr int kFarmRepetitions = 5;
 
 // Measures every case on GPU 0. Throws RuntimeFailure when no GPU is usable or this build has no
 // CUDA; a failed result check is reported in `failures` and its configuration is left out.
-FarmRun run_farm_validation(bool quick, const std::string& command, std::ostream* progress, std::vector<std::string>& failures);
+FarmRun run_farm_validation(FarmCaseSet set, const std::string& command, std::ostream* progress, std::vector<std::string>& failures);
 
 struct FarmPointAnalysis {
   FarmMeasurement measurement;
