@@ -173,7 +173,7 @@ TransferCurve read_curve(const yaml::Value& v, int schema) {
 PcieCalibration read_pcie(const yaml::Value& v, int schema) {
   v.allow_only({"samples_file", "timer", "calibration_wall_s", "host_buffer", "curves"});
   PcieCalibration p;
-  p.samples_file = v.get("samples_file").as_string();
+  p.samples_file = v.get("samples_file").as_file_name();
   p.timer = v.get("timer").as_string();
   if (p.timer != "cuda_events" && p.timer != "host_clock")
     throw v.get("timer").error("must be cuda_events or host_clock, got '" + p.timer + "'");
