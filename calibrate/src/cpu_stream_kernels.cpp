@@ -7,7 +7,11 @@
 
 namespace perfmodel::cpu_stream {
 
+#if defined(__clang__)  // clang refuses noinline beside target_clones; its clones are not inlined anyway
+#define PERFMODEL_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
 #define PERFMODEL_CLONES __attribute__((target_clones("avx512f", "avx2", "default"), noinline))
+#endif
 
 typedef double f64x8 __attribute__((vector_size(64)));
 

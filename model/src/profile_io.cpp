@@ -222,7 +222,7 @@ PcieCalibration read_pcie(const yaml::Value& v, int schema) {
   if (schema >= 4) v.allow_only({"samples_file", "timer", "calibration_wall_s", "host_buffer", "curves", "stream_curves"});
   else v.allow_only({"samples_file", "timer", "calibration_wall_s", "host_buffer", "curves"});
   PcieCalibration p;
-  p.samples_file = v.get("samples_file").as_string();
+  p.samples_file = v.get("samples_file").as_file_name();
   p.timer = v.get("timer").as_string();
   if (p.timer != "cuda_events" && p.timer != "host_clock")
     throw v.get("timer").error("must be cuda_events or host_clock, got '" + p.timer + "'");

@@ -70,7 +70,7 @@ void check_column(const yaml::Value& rows, const NumericTable& t, std::size_t co
 CpuCalibration read_cpu(const yaml::Value& v) {
   v.allow_only({"samples_file", "calibration_wall_s", "model", "info", "bandwidth", "plateaus", "compute", "dispatch", "kernels"});
   CpuCalibration c;
-  c.samples_file = v.get("samples_file").as_string();
+  c.samples_file = v.get("samples_file").as_file_name();
   c.calibration_wall_s = v.get("calibration_wall_s").as_nonnegative();
   const yaml::Value info = v.get("info");
   std::vector<std::string> names;

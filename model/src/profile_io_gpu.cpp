@@ -288,7 +288,7 @@ GpuCalibration read_gpu(const yaml::Value& v) {
   v.allow_only({"samples_file", "calibration_wall_s", "device", "ceilings", "dram_concurrency", "dram_concurrency_rows", "latency", "operation_latency", "bank_conflicts",
                 "partition", "l2_write_back", "launch", "overlap", "streams"});
   GpuCalibration gpu;
-  gpu.samples_file = v.get("samples_file").as_string();
+  gpu.samples_file = v.get("samples_file").as_file_name();
   gpu.calibration_wall_s = v.get("calibration_wall_s").as_nonnegative();
 
   const yaml::Value device = v.get("device");

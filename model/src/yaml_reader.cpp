@@ -166,6 +166,13 @@ std::string Value::as_string() const {
   return node_.Scalar();
 }
 
+std::string Value::as_file_name() const {
+  const std::string name = as_string();
+  if (name.find_first_of("/\\\n\r") != std::string::npos || name == "." || name == ".." || name.find('\0') != std::string::npos)
+    throw error("must be a file name beside this file (no directory part), got '" + name + "'");
+  return name;
+}
+
 double Value::as_double() const {
   if (!node_.IsScalar()) throw error("expected a number");
   double v = 0;

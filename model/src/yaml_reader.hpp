@@ -37,6 +37,9 @@ class Value {
 
   // Scalars. Every number is finite and within ±limits::kMaxProfileNumber unless a range says less.
   std::string as_string() const;
+  // A file name beside the file being read (a profile's samples_file): no directory part, so a
+  // file from elsewhere cannot make perfmodel read outside its own folder.
+  std::string as_file_name() const;
   double as_double() const;            // finite
   double as_nonnegative() const;       // finite, ≥ 0
   double as_nonnegative_or_inf() const;  // ≥ 0, may be +.inf
