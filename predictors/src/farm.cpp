@@ -159,9 +159,10 @@ FarmPredictor::FarmPredictor(const Profile& profile, const FarmSetup& setup) : s
     assumptions_.push_back("registers of " + missing.front() +
                            " estimated by the reference descriptor (no recorded farm resources given)");
 
-  // Copies: the pinned curves at the task's bytes (and the pageable ones for that variant).
+  // Copies: the pinned curves at the task's bytes (and the pageable ones for that variant), as
+  // copies queued in a stream (cudaMemcpyAsync), which is how the farm issues them.
   const auto copy_s = [&](Direction d, HostMemory mem, double bytes) {
-    return comm.predict(Transfer{{d, mem}, static_cast<std::uint64_t>(std::llround(bytes))}).seconds;
+    return comm.predict(Transfer{{d, mem}, static_cast<std::uint64_t>(std::llround(bytes))}, TransferMode::stream).seconds;
   };
   p.h2d_s = copy_s(Direction::h2d, HostMemory::pinned, bytes_in_);
   p.d2h_s = copy_s(Direction::d2h, HostMemory::pinned, bytes_out_);
