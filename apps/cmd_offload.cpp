@@ -409,7 +409,9 @@ int validate_offload(const Invocation& inv, const po::variables_map& vm, Format 
   if (vm.count("from")) {
     run = read_offload_run(vm["from"].as<std::string>());
   } else {
-    run = run_offload_validation(loaded.profile, bundled_resources(), out_dir, inv.command_line, &inv.err, failures);
+    OffloadPlanLimits limits;
+    limits.holdout = vm.count("plan") && vm["plan"].as<std::string>() == "holdout";
+    run = run_offload_validation(loaded.profile, bundled_resources(), out_dir, inv.command_line, &inv.err, failures, 170, limits);
     write_offload_run(out_dir, run);
   }
   // The interval's GPU level comes from the bundled recorded GPU validation run, as `perfmodel offload` takes it.

@@ -191,6 +191,14 @@ std::vector<OffloadPlanRow> offload_plan(const Profile& profile, const OffloadPl
       }
       if (lo <= from && hi >= cap) break;  // the whole range: as many as it holds
     }
+    if (limits.holdout) {  // the log-midpoints of the default plan's sizes, none of them
+      const std::set<double> seen = sizes;
+      sizes.clear();
+      for (auto a = seen.begin(), b = std::next(a); a != seen.end() && b != seen.end(); ++a, ++b) {
+        const double n = std::clamp(std::round(std::sqrt(*a * *b) / multiple), std::ceil(from / multiple), khi) * multiple;
+        if (!seen.count(n)) sizes.insert(n);
+      }
+    }
     for (double n : sizes) {
       OffloadPlanRow row;
       row.c = c;

@@ -43,6 +43,10 @@ struct OffloadPlanLimits {
   double cpu_cap_s = 0.5;       // skip a CPU measurement predicted to take longer per repetition
   double host_bytes_cap = 1.1e9;  // largest input of one side (bytes)
   int sizes = 8;
+  // Held-out plan: the log-midpoints between the sizes the default plan picks (same span, one
+  // size fewer per case, none of the default's), so a change tuned on a default run is judged
+  // on sizes it never saw (`perfmodel validate --only offload --plan holdout`).
+  bool holdout = false;
 };
 
 // The cases: mv, mm, dot, cg/1, cg/8, cg/64, cholesky, conv2d, blur, cosine.
@@ -81,7 +85,8 @@ bool is_offload_run(const std::string& dir);  // DIR holds offload_measurements.
 // Measures the plan on GPU 0 (CUDA builds). Throws RuntimeFailure without a GPU. Writes the plan
 // into out_dir before measuring. Failed result checks go to `failures` (their times are not kept).
 OffloadRun run_offload_validation(const Profile& profile, const ResourceTable& resources, const std::string& out_dir, const std::string& command, std::ostream* progress,
-                                  std::vector<std::string>& failures, double budget_s = 170);
+                                  std::vector<std::string>& failures, double budget_s = 170,
+                                  const OffloadPlanLimits& limits = {});
 
 // ----------------------------------------------------------------------------- error levels
 // The levels the advisor's interval uses, each with where it comes from (predictors/offload.hpp):
