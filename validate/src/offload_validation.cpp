@@ -345,7 +345,10 @@ OffloadRun read_offload_run(const std::string& dir) {
         if (m.path == "gpu" && m.memory != "pinned" && m.memory != "pageable") throw error("memory", "must be pinned or pageable for a gpu row");
         m.threads = count(c[5], "threads", error, 0);
         if (m.path == "cpu" && m.threads < 1) throw error("threads", "a cpu row needs threads >= 1");
-        m.check_error = number(c[6], "check_error", error);
+        // A failed check may record a non-finite difference (a GPU result that is not finite): kept
+        // as written, with no times (the row is not analysed).
+        if (c[8].empty() && (c[6] == "inf" || c[6] == "nan" || c[6] == "-nan")) m.check_error = std::stod(c[6]);
+        else m.check_error = number(c[6], "check_error", error);
         m.check_bound = number(c[7], "check_bound", error);
         if (!c[8].empty())
           for (const std::string& s : split(c[8], ';')) {
