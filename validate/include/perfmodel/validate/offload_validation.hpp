@@ -140,7 +140,23 @@ struct OffloadAnalysis {
 // gpu_profile); with `gpu_run` (a recorded GPU validation run), its compiled resources and the
 // advisor's interval.
 OffloadAnalysis analyse_offload(const OffloadRun& run, const Profile& cpu_profile, const Profile& gpu_profile,
-                                const ValidationRun* gpu_run = nullptr);
+                                const ValidationRun* gpu_run = nullptr, const OffloadRun* cpu_reference = nullptr);
+
+// The CPU model's spread on a recorded offload run: per (kernel, one thread or several) the p90
+// over the measured sizes of max(p/m, m/p) − 1 (cg: all iteration counts together), with the
+// count. The interval's CPU level (offload.hpp). analyse_offload takes it from `cpu_reference`,
+// else from the run itself (then in-sample).
+struct OffloadCpuSpread {
+  struct Level {
+    double p90 = 0;
+    std::size_t sizes = 0;
+  };
+  std::map<std::pair<std::string, bool>, Level> levels;  // (kernel, one thread)
+  std::string from;                                      // device, date
+};
+OffloadCpuSpread offload_cpu_spread(const OffloadRun& run, const Profile& cpu_profile, const ResourceTable& resources = {});
+// Sets e.cpu from the spread where it has the kernel at that thread class; false where not.
+bool offload_cpu_error_level(const OffloadCpuSpread& spread, const std::string& kernel, double threads, OffloadErrorLevels& e);
 // offload_predictions.csv, offload_crossovers.csv, report.md into dir.
 void write_offload_analysis(const std::string& dir, const OffloadRun& run, const OffloadAnalysis& analysis, const std::string& profile_note);
 
