@@ -95,6 +95,15 @@ const std::optional<ValidationRun>& bundled_gpu_run() {
   return run;
 }
 
+// The bundled recorded offload validation run (beside the GPU one), for the interval's CPU level.
+const std::optional<OffloadRun>& bundled_offload_run() {
+  static const std::optional<OffloadRun> run = [] {
+    const std::string dir = bundled_validation_dir() + "-offload";
+    return std::filesystem::exists(dir + "/offload_measurements.csv") ? std::optional<OffloadRun>(read_offload_run(dir)) : std::nullopt;
+  }();
+  return run;
+}
+
 ResourceTable bundled_resources() { return bundled_gpu_run() ? bundled_gpu_run()->resource_table() : ResourceTable{}; }
 
 // The GPU model's recorded error from the bundled validation run (this GPU kernel's runs, or all).
@@ -210,7 +219,11 @@ int offload_builtin(const Invocation& inv, const po::variables_map& vm, Format f
     OffloadErrorLevels e;
     CpuSide side;
     side.kernel = kernel, side.n = n, side.iterations = iterations, side.threads = threads;
-    offload_cpu_error_level(cpu, side, o.cpu, e);
+    // The CPU level: the bundled offload run's spread for this kernel when the CPU side is the
+    // bundled profile's (the one that run was predicted from), else the model's held-out error.
+    if (!(bundled_offload_run() && p.cpu.bundled &&
+          offload_cpu_error_level(offload_cpu_spread(*bundled_offload_run(), cpu, bundled_resources()), kernel, o.cpu.threads, e)))
+      offload_cpu_error_level(cpu, side, o.cpu, e);
     gpu_error_level(gpu, gk, e);
     std::vector<Transfer> all = o.gpu.copies_in;
     all.insert(all.end(), o.gpu.copies_out.begin(), o.gpu.copies_out.end());
@@ -409,12 +422,16 @@ int validate_offload(const Invocation& inv, const po::variables_map& vm, Format 
   if (vm.count("from")) {
     run = read_offload_run(vm["from"].as<std::string>());
   } else {
-    run = run_offload_validation(loaded.profile, bundled_resources(), out_dir, inv.command_line, &inv.err, failures);
+    OffloadPlanLimits limits;
+    limits.holdout = vm.count("plan") && vm["plan"].as<std::string>() == "holdout";
+    run = run_offload_validation(loaded.profile, bundled_resources(), out_dir, inv.command_line, &inv.err, failures, 170, limits);
     write_offload_run(out_dir, run);
   }
   // The interval's GPU level comes from the bundled recorded GPU validation run, as `perfmodel offload` takes it.
   const std::optional<ValidationRun>& gpu_run = bundled_gpu_run();
-  const OffloadAnalysis a = analyse_offload(run, loaded.profile, loaded.profile, gpu_run ? &*gpu_run : nullptr);
+  // The interval's CPU level from the bundled recorded offload run (for that run itself: in-sample).
+  const std::optional<OffloadRun>& reference = bundled_offload_run();
+  const OffloadAnalysis a = analyse_offload(run, loaded.profile, loaded.profile, gpu_run ? &*gpu_run : nullptr, reference ? &*reference : nullptr);
   write_offload_analysis(out_dir, run, a, loaded.note());
   Report report;
   add_profile_meta(report, loaded);

@@ -84,6 +84,7 @@ int cmd_validate(const Invocation& inv) {
   po::options_description options("perfmodel validate options");
   options.add_options()("quick", "default launch configurations at two sizes per kernel, no configuration sweeps")(
       "only", po::value<std::vector<std::string>>()->composing(), "validate only this kernel or family (repeatable); `offload`: the offload advisor (GPU offload vs CPU, host-timed, alone); `farm`: the task farm on CUDA streams (alone)")(
+      "plan", po::value<std::string>(), "--only offload: default (sizes around the predicted crossover) or holdout (the midpoints between the default's sizes, none of them)")(
       "from", po::value<std::string>(), "analyse a recorded run (its measurements.csv and resources.csv) instead of measuring")(
       "out,o", po::value<std::string>()->required(), "folder for measurements.csv, resources.csv, predictions.csv, report.md and the plots")(
       "suite", po::value<std::string>()->default_value("reference"),
@@ -99,7 +100,7 @@ int cmd_validate(const Invocation& inv) {
                      "       perfmodel validate --from RECORDED_DIR --out DIR [--profile P]\n"
                      "       perfmodel validate --suite generalisation [--only KERNEL|CLASS]... [--from RECORDED_DIR] --out DIR [--profile P]\n"
                      "       perfmodel validate --only farm [--quick | --cases standard|holdout] --out DIR [--profile P]\n"
-                     "       perfmodel validate --only offload --out DIR [--profile P]\n\n"
+                     "       perfmodel validate --only offload [--plan default|holdout] --out DIR [--profile P]\n\n"
                      "Runs every GPU reference kernel (checked against its CPU reference first) over its sizes and launch\n"
                      "configurations, predicts each run from the profile, and reports the errors per kernel and overall.\n"
                      "--only farm runs Cecconi's task farm instead (cosine, matmul, blur tasks over 0 … 2·#SM CUDA streams,\n"
@@ -133,6 +134,11 @@ int cmd_validate(const Invocation& inv) {
   // The offload advisor's validation (copies + kernels vs the CPU, host-timed): its own runner and files.
   const bool offload = std::find(only.begin(), only.end(), "offload") != only.end();
   if (offload && only.size() > 1) throw InputError("--only offload runs the offload validation on its own: drop the other --only names");
+  if (vm.count("plan")) {
+    const std::string plan = vm["plan"].as<std::string>();
+    if (plan != "default" && plan != "holdout") throw InputError("--plan: expected default or holdout, got '" + plan + "'");
+    if (!offload) throw InputError("--plan applies to --only offload");
+  }
   if (offload || (vm.count("from") && is_offload_run(vm["from"].as<std::string>())))
     return validate_offload(inv, vm, format, out_dir);
   // The output folder and the profile are checked before anything is measured: a full run takes

@@ -14,6 +14,10 @@
 #              kernels' SASS goes to runs/ as evidence for the workload descriptors
 #   calibrate  time a quick GPU calibration; calibrate everything into profiles/NAME.yaml
 #              (raw samples beside it), then again into NAME.repeat.yaml (run-to-run spread)
+#   check      perfmodel check transfers against profiles/NAME.yaml (run calibrate first), $CHECK_DELAY
+#              seconds (default 30) after it, into validation/NAME-transfer-check/
+#   farm-holdout, offload-holdout  the farm's holdout cases and the offload advisor's holdout plan
+#              (sizes no model change was chosen on) into validation/NAME-farm-holdout/, NAME-offload-holdout/
 #   generalisation  perfmodel validate --suite generalisation into validation/DAY-h100-generalisation/
 #              (docs/generalisation-suite.md; about a minute), its log beside it
 #   farm       calibrate the stream concurrency (gpu.streams) into profiles/NAME.streams.yaml, merge it
@@ -87,14 +91,30 @@ if has validate; then
   fi
 fi
 if has calibrate; then
-  echo "== quick GPU calibration"
-  timed "$runs/$day-h100-calibrate-gpu-quick.log" "$bin" calibrate --only gpu --quick --out "$work/quick.yaml"
-  rm -f "$work/quick.yaml" "$work/quick.gpu_samples.csv"
-  for run in "$name" "$name.repeat"; do
+  echo "== quick calibration"
+  timed "$runs/$day-h100-calibrate-quick.log" "$bin" calibrate --quick --out "$work/quick.yaml"
+  rm -f "$work"/quick.*
+  for run in ${CALIBRATE_RUNS:-"$name" "$name.repeat"}; do
     echo "== calibrate -> $run.yaml"
     timed "$runs/$day-h100-calibrate-$run.log" "$bin" calibrate --out "profiles/$run.yaml"
     grep -E "gpu\.|pcie\." "$runs/$day-h100-calibrate-$run.log" | grep -v "^run" | head -20
   done
+fi
+if has check; then
+  echo "== independent transfer check (a minute after the calibration)"
+  sleep "${CHECK_DELAY:-30}"
+  timed "$runs/$day-h100-check-transfers.log" "$bin" check transfers --profile "profiles/$name.yaml" --out "validation/$name-transfer-check"
+  grep -vE '^\s+\[' "$runs/$day-h100-check-transfers.log" | tail -25
+fi
+if has farm-holdout; then
+  echo "== farm, the holdout cases"
+  timed "$work/validation/$day-h100-farm-holdout.log" "$bin" validate --only farm --cases holdout --out "validation/$name-farm-holdout"
+  grep -vE '^\s+\[' "$work/validation/$day-h100-farm-holdout.log" | tail -30
+fi
+if has offload-holdout; then
+  echo "== offload, the holdout plan"
+  timed "$work/validation/$day-h100-offload-holdout.log" "$bin" validate --only offload --plan holdout --out "validation/$name-offload-holdout"
+  grep -vE '^\s+\[' "$work/validation/$day-h100-offload-holdout.log" | tail -30
 fi
 if has generalisation; then
   echo "== validate --suite generalisation"

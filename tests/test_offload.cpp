@@ -99,9 +99,9 @@ TEST(Offload, DecisionAndIntervalByHand) {
   const OffloadDecision d = decide_offload(t, e);
   EXPECT_EQ(d.decision, "gpu");
   EXPECT_NEAR(d.speedup, 1.5, 1e-12);
-  EXPECT_NEAR(d.speedup_low, 3e-3 * 0.9 / (1e-3 * 1.2 + 1e-3 * 1.05), 1e-12);  // 1.2
+  EXPECT_NEAR(d.speedup_low, 3e-3 / 1.1 / (1e-3 * 1.2 + 1e-3 * 1.05), 1e-12);  // 1.21: each term by a factor (1 + e)
   ASSERT_TRUE(d.speedup_high);
-  EXPECT_NEAR(*d.speedup_high, 3e-3 * 1.1 / (1e-3 * 0.8 + 1e-3 * 0.95), 1e-12);
+  EXPECT_NEAR(*d.speedup_high, 3e-3 * 1.1 / (1e-3 / 1.2 + 1e-3 / 1.05), 1e-12);
   EXPECT_TRUE(d.firm);
   EXPECT_EQ(d.dominant, "GPU kernels");
   // Copies alone over the CPU time: the CPU, and the copies are the reason.

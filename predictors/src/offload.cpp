@@ -114,8 +114,8 @@ OffloadDecision decide_offload(const OffloadTerms& t, const OffloadErrorLevels& 
   if (!(gpu > 0) || !(t.cpu_s > 0)) throw InputError("offload decision: both times must be > 0");
   d.speedup = t.cpu_s / gpu;
   const double copies = t.h2d_s + t.d2h_s;
-  d.speedup_low = t.cpu_s * std::max(0.0, 1 - e.cpu) / (t.kernels_s * (1 + e.gpu) + copies * (1 + e.copies));
-  const double high_den = t.kernels_s * std::max(0.0, 1 - e.gpu) + copies * std::max(0.0, 1 - e.copies);
+  d.speedup_low = t.cpu_s / (1 + e.cpu) / (t.kernels_s * (1 + e.gpu) + copies * (1 + e.copies));
+  const double high_den = t.kernels_s / (1 + e.gpu) + copies / (1 + e.copies);
   if (!t.cpu_lower_bound && high_den > 0) d.speedup_high = t.cpu_s * (1 + e.cpu) / high_den;
   d.decision = t.cpu_s <= gpu ? "cpu" : "gpu";  // Listing 4.18: the CPU on a tie
   d.firm = d.decision == "gpu" ? d.speedup_low > 1 : (d.speedup_high && *d.speedup_high < 1);

@@ -12,14 +12,14 @@
 namespace perfmodel {
 
 OffloadRun run_offload_validation(const Profile& profile, const ResourceTable& resources, const std::string& out_dir, const std::string& command, std::ostream* progress,
-                                  std::vector<std::string>& failures, double budget_s) {
+                                  std::vector<std::string>& failures, double budget_s,
+                                  const OffloadPlanLimits& limits) {
   if (const auto why = gpu_unavailable_reason()) throw RuntimeFailure("cannot validate on a GPU: " + *why);
   const auto t0 = std::chrono::steady_clock::now();
   const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
   OffloadRun run;
   run.provenance = host_provenance(command);
   fill_device_provenance(run.provenance);
-  const OffloadPlanLimits limits;
   run.plan = offload_plan(profile, limits, resources);
   write_offload_plan(out_dir, run.plan, run.provenance);  // the plan is on disk before anything is measured
   gpu::OffloadRunner runner;

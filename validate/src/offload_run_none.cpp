@@ -4,7 +4,7 @@
 
 namespace perfmodel {
 
-OffloadRun run_offload_validation(const Profile&, const ResourceTable&, const std::string&, const std::string&, std::ostream*, std::vector<std::string>&, double) {
+OffloadRun run_offload_validation(const Profile&, const ResourceTable&, const std::string&, const std::string&, std::ostream*, std::vector<std::string>&, double, const OffloadPlanLimits&) {
   throw RuntimeFailure("cannot validate on a GPU: this perfmodel was built without CUDA (use --from DIR to analyse a recorded run)");
 }
 

@@ -78,14 +78,18 @@ __global__ void __launch_bounds__(1024) cg_update_xr(float* __restrict__ x, floa
                              const float* __restrict__ q, const float* __restrict__ s, int i, int n) {
   const int j = blockIdx.x * blockDim.x + threadIdx.x;
   if (j >= n) return;
-  const float alpha = s[2 * i] / s[2 * i + 1];
+  // Converged: once r·r or p·Ap is no longer positive (float r·r underflows to 0 within ~40
+  // iterations on the well-conditioned offload matrices), the step is 0 and x stays as it is,
+  // the same stop as the CPU reference (cpu::cg leaves its loop there). Without it 0/0 = NaN.
+  const float rr = s[2 * i], pap = s[2 * i + 1];
+  const float alpha = rr > 0.0f && pap > 0.0f ? rr / pap : 0.0f;
   x[j] += alpha * p[j];
   r[j] -= alpha * q[j];
 }
 __global__ void __launch_bounds__(1024) cg_update_p(float* __restrict__ p, const float* __restrict__ r, const float* __restrict__ s, int i, int n) {
   const int j = blockIdx.x * blockDim.x + threadIdx.x;
   if (j >= n) return;
-  const float beta = s[2 * i + 2] / s[2 * i];
+  const float beta = s[2 * i] > 0.0f ? s[2 * i + 2] / s[2 * i] : 0.0f;  // guarded as alpha above
   p[j] = r[j] + beta * p[j];
 }
 

@@ -43,6 +43,10 @@ struct OffloadPlanLimits {
   double cpu_cap_s = 0.5;       // skip a CPU measurement predicted to take longer per repetition
   double host_bytes_cap = 1.1e9;  // largest input of one side (bytes)
   int sizes = 8;
+  // Held-out plan: the log-midpoints between the sizes the default plan picks (same span, one
+  // size fewer per case, none of the default's), so a change tuned on a default run is judged
+  // on sizes it never saw (`perfmodel validate --only offload --plan holdout`).
+  bool holdout = false;
 };
 
 // The cases: mv, mm, dot, cg/1, cg/8, cg/64, cholesky, conv2d, blur, cosine.
@@ -81,7 +85,8 @@ bool is_offload_run(const std::string& dir);  // DIR holds offload_measurements.
 // Measures the plan on GPU 0 (CUDA builds). Throws RuntimeFailure without a GPU. Writes the plan
 // into out_dir before measuring. Failed result checks go to `failures` (their times are not kept).
 OffloadRun run_offload_validation(const Profile& profile, const ResourceTable& resources, const std::string& out_dir, const std::string& command, std::ostream* progress,
-                                  std::vector<std::string>& failures, double budget_s = 170);
+                                  std::vector<std::string>& failures, double budget_s = 170,
+                                  const OffloadPlanLimits& limits = {});
 
 // ----------------------------------------------------------------------------- error levels
 // The levels the advisor's interval uses, each with where it comes from (predictors/offload.hpp):
@@ -135,7 +140,23 @@ struct OffloadAnalysis {
 // gpu_profile); with `gpu_run` (a recorded GPU validation run), its compiled resources and the
 // advisor's interval.
 OffloadAnalysis analyse_offload(const OffloadRun& run, const Profile& cpu_profile, const Profile& gpu_profile,
-                                const ValidationRun* gpu_run = nullptr);
+                                const ValidationRun* gpu_run = nullptr, const OffloadRun* cpu_reference = nullptr);
+
+// The CPU model's spread on a recorded offload run: per (kernel, one thread or several) the p90
+// over the measured sizes of max(p/m, m/p) − 1 (cg: all iteration counts together), with the
+// count. The interval's CPU level (offload.hpp). analyse_offload takes it from `cpu_reference`,
+// else from the run itself (then in-sample).
+struct OffloadCpuSpread {
+  struct Level {
+    double p90 = 0;
+    std::size_t sizes = 0;
+  };
+  std::map<std::pair<std::string, bool>, Level> levels;  // (kernel, one thread)
+  std::string from;                                      // device, date
+};
+OffloadCpuSpread offload_cpu_spread(const OffloadRun& run, const Profile& cpu_profile, const ResourceTable& resources = {});
+// Sets e.cpu from the spread where it has the kernel at that thread class; false where not.
+bool offload_cpu_error_level(const OffloadCpuSpread& spread, const std::string& kernel, double threads, OffloadErrorLevels& e);
 // offload_predictions.csv, offload_crossovers.csv, report.md into dir.
 void write_offload_analysis(const std::string& dir, const OffloadRun& run, const OffloadAnalysis& analysis, const std::string& profile_note);
 
