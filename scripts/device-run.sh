@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Runs ON the lent GPU machine, from the repository root, with dist/bin carried (build it here
+# Runs ON the GPU machine, from the repository root, with dist/bin carried (build it here
 # first with scripts/build-portable.sh; dist/tests, for the `tests` step, travels in a call of its
-# own: with the tracked tree, dist/bin and dist/tests together exceed the device tool's 64 MiB)
+# own: with the tracked tree, dist/bin and dist/tests together exceed the 64 MiB a GPU call carries)
 # and PERFMODEL_DATA_DIR=$PWD/data, so that the binary finds the bundled data in the tree there.
 # The command of the 2026-11-23 19:56 UTC run (the bundled one):
 #   export PERFMODEL_DATA_DIR=$PWD/data
@@ -36,7 +36,7 @@
 #              $SANITIZE_TIMEOUT seconds (default 90; racecheck is 10-100x slower than the run).
 #              Logs and a summary of the "ERROR SUMMARY" lines go to profiles/runs/DAY-h100-sanitize-*.
 # A step's command is killed after $STEP_TIMEOUT seconds (default: never), so that its log still
-# comes back when the device tool's own limit is near.
+# comes back when the call's own time limit is near.
 # Usage: scripts/device-run.sh [STEPS] [NAME]     STEPS: comma list (default tests,validate,calibrate;
 #                                                 sanitize on request),
 #                                                 NAME: default nvidia-h100-80gb-hbm3

@@ -82,9 +82,9 @@ TEST(RecordedH100, BundledProfileIsValidAndSaysWhereItCameFrom) {
 // curves give 54.82/55.02 there (0.9 % and 0.3 % under nvbandwidth), its repeat 55.10/55.14
 // measured. The run bundled before it (04:28 UTC, GPU 300c76ef) measured 54.66/55.09 GB/s at 1 GiB and its fitted
 // curves give 55.10/55.16 there (0.4 % and 0.1 % off nvbandwidth), its repeat 54.69/55.10. The
-// lease before (03:50 UTC, GPU fa6f3566): 55.27/55.20 fitted. The quiet run (GPU f6238019):
+// machine before (03:50 UTC, GPU fa6f3566): 55.27/55.20 fitted. The quiet run (GPU f6238019):
 // 55.21/55.13 measured (its main run minutes before: 54.94/55.08). Earlier
-// leases: 55.03/54.60 (fitted d2h 54.00, 2.2 % under: the 02:40 UTC run), 54.93/55.11 (01:59
+// machines: 55.03/54.60 (fitted d2h 54.00, 2.2 % under: the 02:40 UTC run), 54.93/55.11 (01:59
 // UTC), 55.18/54.86 (01:26), 54.95/54.93 and 54.07/55.06 (01:01), 55.08/55.09 and 54.08/54.49
 // (00:19), 55.27/55.11 and 54.78/55.17 GB/s.
 TEST(RecordedH100, PinnedBandwidthAt1GiBIsWithin2PercentOfNvbandwidth) {

@@ -54,9 +54,9 @@ TEST(RecordedH100Gpu, RefittingTheRawSamplesReproducesTheProfile) {
 // Launches queued behind busy work cost the GPU less than the host needs to enqueue one (1.97 µs
 // against 4.35 µs in the bundled run, its repeat 1.96 against 3.48; 1.95 µs against 3.59 µs in
 // the run bundled before, its repeat 1.81 against 3.55; 2.03 against 3.17, 2.03
-// against 4.29, 1.80 against 4.06 and 2.0 against 3.9 on the leases before), and the GPU's cost
+// against 4.29, 1.80 against 4.06 and 2.0 against 3.9 on the machines before), and the GPU's cost
 // repeats between two runs to 15 % (1.97 and 1.96 µs in the bundled pair, 1.95 and 1.81 in the pair before, 2.03 and 1.79, 2.03 and
-// 2.01 and 1.80 and 1.96 in the pairs before; the host's rate is what wanders: 3.2–4.3 µs across leases, 2.7–4.4 within one process,
+// 2.01 and 1.80 and 1.96 in the pairs before; the host's rate is what wanders: 3.2–4.3 µs across machines, 2.7–4.4 within one process,
 // git history: data/experiments/2026-11-23-h100-launch-warmup).
 TEST(RecordedH100Gpu, QueuedLaunchesCostTheGpuLessThanTheHostAndRepeat) {
   const Profile a = load_profile(kProfile), b = load_profile(kRepeat);
@@ -92,7 +92,7 @@ TEST(RecordedH100Gpu, CeilingsStayBelowThePhysicalLimits) {
   EXPECT_LT(g.ceiling("fp64").median, d.theoretical_flops(d.fp64_lanes_per_sm));
   EXPECT_LT(g.ceiling("fp16").median, d.theoretical_flops(d.fp16_lanes_per_sm));
   EXPECT_LT(g.ceiling("int32").median, d.theoretical_flops(d.int32_lanes_per_sm));
-  // 32 banks × 4 B per clock per SM at the reported clock. The 2026-11-23 lease measured 8-byte
+  // 32 banks × 4 B per clock per SM at the reported clock. The 2026-11-23 machine measured 8-byte
   // loads 0.4 % above it with a p10–p90 of 0.03 %: the SM ran that little above its reported
   // 1.98 GHz, or the events gain that much; no more than 1 % is physical.
   const double shared_peak = d.multiprocessors * 32 * 4 * d.sm_clock_hz;
@@ -167,7 +167,7 @@ TEST(RecordedH100Gpu, ConcurrencyModelHoldsOnHeldOutConfigurations) {
 TEST(RecordedH100Gpu, TwoRunsAgree) {
   const Profile a = load_profile(kProfile), b = load_profile(kRepeat);
   // The L2 read ceiling is the exception: 8.65 against 7.06 TB/s in the two runs of 23:22 UTC
-  // (8.58 against 8.97 in an earlier lease), with each run's own p10–p90 within 5 %. Why it moves
+  // (8.58 against 8.97 in an earlier machine), with each run's own p10–p90 within 5 %. Why it moves
   // between runs is not measured yet (open).
   for (const auto& [name, rate] : a.gpu->ceilings)
     EXPECT_NEAR(rate.median / b.gpu->ceiling(name).median, 1.0, name == "l2_read" ? 0.25 : 0.025) << name;

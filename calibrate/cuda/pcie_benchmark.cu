@@ -210,7 +210,7 @@ class PcieBenchmark final : public Benchmark {
         // Both streams wait at the gate (one flag, a spin kernel on each), so the two directions
         // start together; a batch queues its copies back to back on each stream, as the one-way
         // curves do on one, and the streams join once, at its end. (With a fork and a join around
-        // every pair, the small pairs' times on lease d8d1e857 split into two modes, 6.1-6.5 and
+        // every pair, the small pairs' times on GPU d8d1e857 split into two modes, 6.1-6.5 and
         // 9.1-9.9 µs, in proportions that varied by size, so the interquartile means of
         // neighbouring sizes differed by up to 10 %; we read the 3.4 µs between the modes as a
         // cross-stream wait that some pairs paid.)

@@ -573,7 +573,7 @@ class CpuKernelBenchmark final : public CpuBenchmark {
           if (c.working_set < 2 * llc) c.run(pool(), threads);
           // At least the probed batch, then on in chunks of a quarter batch until the sample
           // lasts the 2 ms target: a stall during the probe batch (it shrinks the batch) then
-          // makes this sample do more runs, not last shorter (lease 1c3cca94: 5 and 11 sizes
+          // makes this sample do more runs, not last shorter (GPU 1c3cca94: 5 and 11 sizes
           // were sampled in under 1 ms with the batch alone).
           const int chunk = std::max(1, c.batch / 4);
           int runs = 0;

@@ -137,7 +137,7 @@ SegmentedFit fit_segmented_relative(std::vector<FitPoint> points, const Segmente
 
   // cost[i][j]: best single-line relative RSS over points i..j (only for runs of one method).
   // A segment holds m points, or m - 1 where one of its ends is a change of method: that boundary
-  // is the measurement's, not the fit's choice, so it costs the segment no point. (On lease
+  // is the measurement's, not the fit's choice, so it costs the segment no point. (On machine
   // c2b15968 the h2d pageable copies changed path after 64 KiB and were timed alone from 128 KiB:
   // three fit sizes lay between, and a four-point minimum pulled the 64 KiB copy into their line,
   // which missed the held-out 114 KB copy by 8.6 and 9.2 % in two runs; 4.5 and 3.2 % with this.)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Experiment (not calibration): Nsight Compute counters for the validation runs the model gets
-# most wrong, to find the mechanism before changing the model's form. Runs ON the lent GPU
+# most wrong, to find the mechanism before changing the model's form. Runs ON the GPU
 # machine from the repository root with dist/bin and dist/exp carried (tile_loop built with
 # nvcc -O2 -arch=sm_90 -o dist/exp/tile_loop scripts/experiments/tile_loop.cu). Clocks are left
 # as the driver sets them (--clock-control none), as in the validation runs. Writes CSVs to $OUT.

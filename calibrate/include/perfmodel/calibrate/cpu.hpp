@@ -20,7 +20,7 @@ CpuInfo query_cpu_info();
 // With the fit sizes' working sets and the caches' capacities (bytes; aggregate over the threads),
 // every interval whose working sets straddle a capacity is refined first, whatever its pilot shows:
 // that is where a cliff lies, and a pilot (two runs) can miss it (on the H100 host, 2026-11-23,
-// lease 5f2c6c42: CG's 2304 → 3072 interval across the 32 MiB of L2 went unrefined in one of two
+// GPU 5f2c6c42: CG's 2304 → 3072 interval across the 32 MiB of L2 went unrefined in one of two
 // runs, and its held-out n = 2560 missed by 28 %).
 std::vector<double> refinement_sizes(const std::vector<double>& fit, const std::vector<double>& pilot_s,
                                      const std::vector<double>& work, const std::vector<double>& holdout, double threshold,

@@ -17,11 +17,11 @@ namespace perfmodel {
 //     one touched longest ago: not in the host's caches, whatever size ran before.
 //   fixed: every copy at the buffer's start, as nvbandwidth and bandwidthTest do. Then the sizes
 //     that fit the host's last-level cache (300 MiB on the H100 hosts) find their bytes there or
-//     not depending on the copies before: on lease be2ef489 (2026-11-23, data/experiments/
+//     not depending on the copies before: on GPU be2ef489 (2026-11-23, data/experiments/
 //     2026-11-23-h100-pcie-host-buffer) an h2d pageable copy of 1-30 MB right after a copy of
 //     over 128 MB ran 25-43 % slower than its size's median, the h2d pageable curve bent between
 //     12 and 50 MB, and its held-out maxima were 21.8 and 10.8 % (rotating, minutes later: 5.8
-//     and 2.9 %; under 8 % in 7 of 8 rotating runs on three leases).
+//     and 2.9 %; under 8 % in 7 of 8 rotating runs on three machines).
 enum class PcieHostBuffer { rotating, fixed };
 const char* to_string(PcieHostBuffer b);
 

@@ -36,10 +36,10 @@ CpuCalibration fit_cpu(const CpuSampleFile& file, const std::string& samples_fil
 // read a level no slower than fewer threads, and a kernel model misses its held-out sizes by
 // at most a few per cent. A calibration whose plateaus break either order by more than
 // `tolerance`, or whose kernel model misses by over 10 % on average or 30 % at worst (twice and
-// three times issue 4's targets), measured other tenants as much as the machine: lease cf74aa6d's
+// three times issue 4's targets), measured other tenants as much as the machine: GPU cf74aa6d's
 // 16 threads read L1-resident data at 22 GB/s, against 419 GB/s from L2 and 589 GB/s with
 // 8 threads, and its held-out kernel times missed by up to 22 % where a quiet repeat minutes
-// later missed by 14.5 %; lease d95ef441's dot model missed by 26 % on average and 70 % at worst
+// later missed by 14.5 %; GPU d95ef441's dot model missed by 26 % on average and 70 % at worst
 // (a 16-thread dot of 20 K–160 K elements took 38–54 µs, 4–8 µs in the repeat minutes later,
 // whose dot model missed by 5.8 and 13.2 %). The kernels' efficiencies are fitted against these
 // curves, so such a profile should be measured again.

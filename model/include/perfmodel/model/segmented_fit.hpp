@@ -27,8 +27,8 @@
 // on the 21 recorded H100 PCIe runs of 2026-11-23, 346 gaps had lines that do not meet, and the
 // held-out maxima missed issue 2's targets in 17 of 105 curves; with bridges (rising gaps only)
 // in 13, no curve crossing a target the other way (e.g. a bidirectional 5 KB pair 8.5 → 2.5 %,
-// a d2h pageable 58 MB copy 14.3 → 7.8 %). Out of sample, on the ten runs of the three leases
-// after (110d06eb, b4a9598c, 01b9bd69: data/experiments/2026-11-23-h100-pcie-lease-*), 18 misses
+// a d2h pageable 58 MB copy 14.3 → 7.8 %). Out of sample, on the ten runs of the three machines
+// after (110d06eb, b4a9598c, 01b9bd69: data/experiments/2026-11-23-h100-pcie-machine-*), 18 misses
 // without bridges, 17 with (an h2d pinned 5.3 % step); the maxima of the bundled run fell from
 // 4.6 / 7.4 / 7.1 % to 3.5 / 2.8 / 6.5 % (h2d, d2h pageable, bidirectional). The first segment
 // starts at 0 and the last extends to +∞.
