@@ -5,6 +5,7 @@
 
 #include "perfmodel/model/atomic_file.hpp"
 #include "perfmodel/model/errors.hpp"
+#include "resource_rows.hpp"
 #include "sample_csv.hpp"
 
 namespace perfmodel {
@@ -13,17 +14,10 @@ namespace {
 constexpr const char* kMagic = "# perfmodel farm measurements v1";
 constexpr const char* kResourcesMagic = "# perfmodel farm resources v1";
 constexpr const char* kHeader = "app,size,iterations,tasks,mode,streams,memory,check_error,check_bound,seconds";
-constexpr const char* kResourcesHeader =
-    "phase_kernel,threads_per_block,registers,static_shared_bytes,max_threads,occupancy_blocks_per_sm";
+using recorded::kResourcesHeader;
+using recorded::parse_count;
 constexpr const char* kDevicePrefix = "gpu_";
 constexpr const char* kConnectionsKey = "cuda_device_max_connections";
-
-int parse_count(const std::string& cell, const std::string& column, const csv::ErrorAt& error, int min_value) {
-  const double v = csv::parse_number(cell, column, error);
-  if (v != static_cast<double>(static_cast<long long>(v)) || v < min_value || v > 2e9)
-    throw error(column, "'" + cell + "' is not an integer >= " + std::to_string(min_value));
-  return static_cast<int>(v);
-}
 
 }  // namespace
 
@@ -138,16 +132,7 @@ FarmRun read_farm_run(const std::string& dir) {
     Provenance resources_provenance;
     csv::read_sample_file(read_file(rpath), rpath, kResourcesMagic, kResourcesHeader, resources_provenance, nullptr,
                           [&](const std::vector<std::string>& cells, const csv::ErrorAt& error) {
-                            if (cells.size() != 6) throw error("row", "expected 6 columns, found " + std::to_string(cells.size()));
-                            PhaseResourceRecord p;
-                            p.phase_kernel = cells[0];
-                            if (p.phase_kernel.empty()) throw error("phase_kernel", "empty");
-                            p.threads_per_block = parse_count(cells[1], "threads_per_block", error, 1);
-                            p.resources.registers_per_thread = parse_count(cells[2], "registers", error, 1);
-                            p.resources.static_shared_bytes = parse_count(cells[3], "static_shared_bytes", error, 0);
-                            p.resources.max_threads_per_block = parse_count(cells[4], "max_threads", error, 1);
-                            p.occupancy_blocks_per_sm = parse_count(cells[5], "occupancy_blocks_per_sm", error, 0);
-                            run.resources.push_back(p);
+                            run.resources.push_back(recorded::parse_resource_row(cells, error));
                           });
   }
   if (run.measurements.empty()) throw InputError(mpath + ": no measurements");

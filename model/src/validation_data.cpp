@@ -7,6 +7,7 @@
 #include "perfmodel/model/errors.hpp"
 #include "perfmodel/model/input_file.hpp"
 #include "perfmodel/model/limits.hpp"
+#include "resource_rows.hpp"
 #include "sample_csv.hpp"
 
 namespace perfmodel {
@@ -15,15 +16,34 @@ namespace {
 constexpr const char* kMeasurementsMagic = "# perfmodel validation measurements v1";
 constexpr const char* kResourcesMagic = "# perfmodel validation resources v1";
 constexpr const char* kMeasurementsHeader = "kernel,n,config,check_error,check_bound,seconds";
-constexpr const char* kResourcesHeader =
-    "phase_kernel,threads_per_block,registers,static_shared_bytes,max_threads,occupancy_blocks_per_sm";
+using recorded::kResourcesHeader;
+using recorded::parse_count;
 constexpr const char* kDevicePrefix = "gpu_";
+
+}  // namespace
+
+namespace recorded {
 
 int parse_count(const std::string& cell, const std::string& column, const csv::ErrorAt& error, int min_value) {
   return static_cast<int>(csv::parse_whole(cell, column, error, min_value, 2147483647.0));
 }
 
-}  // namespace
+PhaseResourceRecord parse_resource_row(const std::vector<std::string>& cells, const csv::ErrorAt& error) {
+  if (cells.size() < 6) throw error("row", "expected 6 columns, found " + std::to_string(cells.size()));
+  const std::size_t name_cells = cells.size() - 5;
+  PhaseResourceRecord p;
+  for (std::size_t i = 0; i < name_cells; ++i) p.phase_kernel += (i ? "," : "") + cells[i];
+  const std::vector<std::string> numbers(cells.begin() + static_cast<std::ptrdiff_t>(name_cells), cells.end());
+  if (p.phase_kernel.empty()) throw error("phase_kernel", "empty");
+  p.threads_per_block = parse_count(numbers[0], "threads_per_block", error, 1);
+  p.resources.registers_per_thread = parse_count(numbers[1], "registers", error, 1);
+  p.resources.static_shared_bytes = parse_count(numbers[2], "static_shared_bytes", error, 0);
+  p.resources.max_threads_per_block = parse_count(numbers[3], "max_threads", error, 1);
+  p.occupancy_blocks_per_sm = parse_count(numbers[4], "occupancy_blocks_per_sm", error, 0);
+  return p;
+}
+
+}  // namespace recorded
 
 ResourceTable ValidationRun::resource_table() const {
   ResourceTable t;
@@ -117,20 +137,7 @@ ValidationRun parse_validation_run(const std::string& measurements_text, const s
   Provenance resources_provenance;
   csv::read_sample_file(resources_text, rpath, kResourcesMagic, kResourcesHeader, resources_provenance, nullptr,
                         [&](const std::vector<std::string>& cells, const csv::ErrorAt& error) {
-    // A phase kernel's name may hold commas (template arguments, "mv_opt<32,8,const>"): it is
-    // everything before the five numeric columns.
-    if (cells.size() < 6) throw error("row", "expected 6 columns, found " + std::to_string(cells.size()));
-    const std::size_t name_cells = cells.size() - 5;
-    PhaseResourceRecord p;
-    for (std::size_t i = 0; i < name_cells; ++i) p.phase_kernel += (i ? "," : "") + cells[i];
-    const std::vector<std::string> numbers(cells.begin() + static_cast<std::ptrdiff_t>(name_cells), cells.end());
-    if (p.phase_kernel.empty()) throw error("phase_kernel", "empty");
-    p.threads_per_block = parse_count(numbers[0], "threads_per_block", error, 1);
-    p.resources.registers_per_thread = parse_count(numbers[1], "registers", error, 1);
-    p.resources.static_shared_bytes = parse_count(numbers[2], "static_shared_bytes", error, 0);
-    p.resources.max_threads_per_block = parse_count(numbers[3], "max_threads", error, 1);
-    p.occupancy_blocks_per_sm = parse_count(numbers[4], "occupancy_blocks_per_sm", error, 0);
-    run.resources.push_back(p);
+    run.resources.push_back(recorded::parse_resource_row(cells, error));
   });
   if (run.measurements.empty()) throw InputError(mpath + ": no measurements");
   return run;
