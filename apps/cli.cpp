@@ -191,7 +191,8 @@ void add_profile_meta(Report& report, const LoadedProfile& loaded) {
   report.notes.push_back(loaded.note());
   report.meta.push_back({"profile", Cell(loaded.path)});
   report.meta.push_back({"profile_source", Cell(loaded.bundled ? "bundled" : "user")});
-  report.meta.push_back({"device", Cell(loaded.profile.provenance.device_name)});
+  const std::string& device = loaded.profile.provenance.device_name;  // a CPU-only profile names no GPU
+  report.meta.push_back({"device", device.empty() ? Cell(nullptr) : Cell(device)});
   report.meta.push_back({"host_cpu", Cell(loaded.profile.provenance.host_cpu)});
 }
 
