@@ -5,6 +5,7 @@
 
 #include "perfmodel/model/atomic_file.hpp"
 #include "perfmodel/model/errors.hpp"
+#include "perfmodel/model/input_file.hpp"
 #include "resource_rows.hpp"
 #include "sample_csv.hpp"
 
@@ -16,7 +17,7 @@ constexpr const char* kResourcesMagic = "# perfmodel farm resources v1";
 constexpr const char* kHeader = "app,size,iterations,tasks,mode,streams,memory,check_error,check_bound,seconds";
 using recorded::kResourcesHeader;
 using recorded::parse_count;
-constexpr const char* kDevicePrefix = "gpu_";
+using recorded::kDevicePrefix;
 constexpr const char* kConnectionsKey = "cuda_device_max_connections";
 
 }  // namespace
@@ -78,22 +79,15 @@ FarmRun read_farm_run(const std::string& dir) {
   FarmRun run;
   const std::string mpath = (std::filesystem::path(dir) / kFarmMeasurementsFile).string();
   const std::string rpath = (std::filesystem::path(dir) / kFarmResourcesFile).string();
-  auto device_fields = run.device.fields();
   csv::read_sample_file(
-      read_file(mpath), mpath, kMagic, kHeader, run.provenance,
+      read_input_file(mpath), mpath, kMagic, kHeader, run.provenance,
       [&](const std::string& key, const std::string& value, const csv::ErrorAt& error) {
         if (key == "farm_wall_s") {
           run.wall_s = csv::parse_number(value, key, error);
         } else if (key == kConnectionsKey) {
           run.cuda_device_max_connections = value == "unset" ? "" : value;
-        } else if (key.rfind(kDevicePrefix, 0) == 0) {
-          const std::string name = key.substr(std::string(kDevicePrefix).size());
-          for (auto& [field, target] : device_fields)
-            if (field == name) {
-              *target = csv::parse_number(value, key, error);
-              return;
-            }
-          throw error(key, "unknown device property");
+        } else {
+          recorded::read_device_property(key, value, error, run.device);
         }
       },
       [&](const std::vector<std::string>& cells, const csv::ErrorAt& error) {
@@ -130,7 +124,7 @@ FarmRun read_farm_run(const std::string& dir) {
       });
   if (std::filesystem::exists(rpath)) {
     Provenance resources_provenance;
-    csv::read_sample_file(read_file(rpath), rpath, kResourcesMagic, kResourcesHeader, resources_provenance, nullptr,
+    csv::read_sample_file(read_input_file(rpath), rpath, kResourcesMagic, kResourcesHeader, resources_provenance, nullptr,
                           [&](const std::vector<std::string>& cells, const csv::ErrorAt& error) {
                             run.resources.push_back(recorded::parse_resource_row(cells, error));
                           });

@@ -18,7 +18,7 @@ constexpr const char* kResourcesMagic = "# perfmodel validation resources v1";
 constexpr const char* kMeasurementsHeader = "kernel,n,config,check_error,check_bound,seconds";
 using recorded::kResourcesHeader;
 using recorded::parse_count;
-constexpr const char* kDevicePrefix = "gpu_";
+using recorded::kDevicePrefix;
 
 }  // namespace
 
@@ -26,6 +26,17 @@ namespace recorded {
 
 int parse_count(const std::string& cell, const std::string& column, const csv::ErrorAt& error, int min_value) {
   return static_cast<int>(csv::parse_whole(cell, column, error, min_value, 2147483647.0));
+}
+
+bool read_device_property(const std::string& key, const std::string& value, const csv::ErrorAt& error, GpuDeviceInfo& device) {
+  if (key.rfind(kDevicePrefix, 0) != 0) return false;
+  const std::string name = key.substr(std::string(kDevicePrefix).size());
+  for (auto& [field, target] : device.fields())
+    if (field == name) {
+      *target = csv::parse_number(value, key, error);
+      return true;
+    }
+  throw error(key, "unknown device property");
 }
 
 PhaseResourceRecord parse_resource_row(const std::vector<std::string>& cells, const csv::ErrorAt& error) {
@@ -85,7 +96,6 @@ ValidationRun read_validation_run(const std::string& dir) {
 ValidationRun parse_validation_run(const std::string& measurements_text, const std::string& mpath,
                                    const std::string& resources_text, const std::string& rpath) {
   ValidationRun run;
-  auto device_fields = run.device.fields();
   csv::read_sample_file(
       measurements_text, mpath, kMeasurementsMagic, kMeasurementsHeader, run.provenance,
       [&](const std::string& key, const std::string& value, const csv::ErrorAt& error) {
@@ -94,14 +104,8 @@ ValidationRun parse_validation_run(const std::string& measurements_text, const s
         } else if (key == "quick") {
           if (value != "true" && value != "false") throw error(key, "must be true or false");
           run.quick = value == "true";
-        } else if (key.rfind(kDevicePrefix, 0) == 0) {
-          const std::string name = key.substr(std::string(kDevicePrefix).size());
-          for (auto& [field, target] : device_fields)
-            if (field == name) {
-              *target = csv::parse_number(value, key, error);
-              return;
-            }
-          throw error(key, "unknown device property");
+        } else {
+          recorded::read_device_property(key, value, error, run.device);
         }
       },
       [&](const std::vector<std::string>& cells, const csv::ErrorAt& error) {
