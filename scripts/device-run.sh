@@ -30,10 +30,12 @@
 #   anchors    the public tools beside the calibration, where their builds are carried in .anchors/
 #              (not part of this repository): mixbench-cuda (a binary), BabelStream's source (built
 #              here with cmake and nvcc); their outputs go to profiles/runs/DAY-h100-{mixbench,babelstream}*.txt
-#   sanitize   compute-sanitizer (memcheck, then racecheck) over the GPU test binary (dist/tests,
-#              if carried), `perfmodel validate --quick` (the reference kernels) and `perfmodel
-#              calibrate --only gpu --quick` (the microbenchmarks); each run is killed after
-#              $SANITIZE_TIMEOUT seconds (default 90; racecheck is 10-100x slower than the run).
+#   sanitize   compute-sanitizer memcheck over the GPU test binary (dist/tests, if carried),
+#              `perfmodel validate --quick` (the reference kernels) and `perfmodel calibrate --only
+#              gpu --quick` (the microbenchmarks); racecheck over the kernels at their smallest
+#              sizes and the shared-memory microbenchmarks (see below); each run is killed after
+#              $SANITIZE_TIMEOUT seconds (default 90; racecheck is 10-100x slower than the run);
+#              $SANITIZE_TOOLS picks the tools (default "memcheck racecheck").
 #              Logs and a summary of the "ERROR SUMMARY" lines go to profiles/runs/DAY-h100-sanitize-*.
 # A step's command is killed after $STEP_TIMEOUT seconds (default: never), so that its log still
 # comes back when the call's own time limit is near.
@@ -175,13 +177,29 @@ if has sanitize; then
       [ $status -eq 3 ] && rc=3
       return 0
     }
-    for tool in memcheck racecheck; do
-      if [ -x dist/tests/perfmodel_gpu_tests ]; then sanitized "$tool" gpu-tests "$PWD/dist/tests/perfmodel_gpu_tests"; fi
-      sanitized "$tool" validate-quick "$bin" validate --quick --out "$work/sanitize-validate-$tool"
-      rm -rf "$work/sanitize-validate-$tool"
-      sanitized "$tool" calibrate-gpu-quick "$bin" calibrate --only gpu --quick --out "$work/sanitize-$tool.yaml"
-      rm -f "$work/sanitize-$tool.yaml" "$work/sanitize-$tool.gpu_samples.csv"
-    done
+    # memcheck: the whole GPU test binary, the reference kernels at validate --quick's sizes, the
+    # microbenchmarks of a quick GPU calibration (tests that judge timings may fail under it: the
+    # exit status of interest is 3, the sanitizer's).
+    tools=" ${SANITIZE_TOOLS:-memcheck racecheck} "
+    if [[ $tools == *" memcheck "* ]]; then
+      if [ -x dist/tests/perfmodel_gpu_tests ]; then sanitized memcheck gpu-tests "$PWD/dist/tests/perfmodel_gpu_tests"; fi
+      sanitized memcheck validate-quick "$bin" validate --quick --out "$work/sanitize-validate-memcheck"
+      rm -rf "$work/sanitize-validate-memcheck"
+      sanitized memcheck calibrate-gpu-quick "$bin" calibrate --only gpu --quick --out "$work/sanitize-memcheck.yaml"
+      rm -f "$work/sanitize-memcheck.yaml" "$work/sanitize-memcheck.gpu_samples.csv"
+    fi
+    # racecheck instruments every shared-memory access (100-1000x slower): every reference-kernel
+    # configuration once at its smallest size, the generalisation, farm and offload kernels at their
+    # test sizes, and the microbenchmarks that use shared memory (gpu.shared; gpu.cache runs the
+    # block reduction every memory benchmark shares).
+    if [[ $tools == *" racecheck "* ]]; then
+      if [ -x dist/tests/perfmodel_gpu_tests ]; then
+        sanitized racecheck gpu-kernels "$PWD/dist/tests/perfmodel_gpu_tests" \
+          --gtest_filter='GpuKernels.EveryConfigurationPassesItsCheckAtItsSmallestSize:GpuGeneralisation.EveryKernelPassesItsCheckAtItsTestSize:GpuFarm.EveryModeOfEveryApplicationPassesItsCheck:OffloadRuns.*:DescriptorPasses.*'
+      fi
+      sanitized racecheck calibrate-shared "$bin" calibrate --only gpu.shared --only gpu.cache --quick --out "$work/sanitize-racecheck.yaml"
+      rm -f "$work/sanitize-racecheck.yaml" "$work/sanitize-racecheck.gpu_samples.csv"
+    fi
   fi
 fi
 tar -czf "$OUT/results.tar.gz" -C "$work" .

@@ -20,6 +20,14 @@ int smallest_size(const GpuKernelSpec& spec, const KernelConfig& c) {
   return 0;
 }
 
+// The smallest size the configuration accepts (powers of two from 16): compute-sanitizer's racecheck
+// instruments every shared-memory access, so its run of every configuration must be small.
+int tiny_size(const GpuKernelSpec& spec, const KernelConfig& c) {
+  for (int n = 16; n <= (1 << 16); n *= 2)
+    if (config_problem(spec, n, c).empty()) return n;
+  return 0;
+}
+
 }  // namespace
 
 TEST(GpuKernels, EveryConfigurationPassesItsCheckAndMatchesTheOccupancyApi) {
@@ -52,6 +60,30 @@ TEST(GpuKernels, EveryConfigurationPassesItsCheckAndMatchesTheOccupancyApi) {
         EXPECT_EQ(model, p.occupancy_blocks_per_sm) << p.kernel << " with " << p.threads_per_block << " threads, "
                                                     << p.resources.registers_per_thread << " registers, "
                                                     << p.resources.static_shared_bytes << " B shared";
+      }
+    }
+  EXPECT_GT(runs, 100);
+}
+
+// What scripts/device-run.sh runs under compute-sanitizer racecheck: every configuration once, at its
+// smallest accepted size, checked against the CPU reference.
+TEST(GpuKernels, EveryConfigurationPassesItsCheckAtItsSmallestSize) {
+  ASSERT_FALSE(gpu_unavailable_reason().has_value()) << *gpu_unavailable_reason();
+  gpu::ReferenceRunner runner;
+  gpu::MeasureSettings settings;
+  settings.target_seconds = 0, settings.min_reps = 1, settings.max_reps = 1;
+  int runs = 0;
+  for (const GpuKernelSpec& spec : gpu_kernel_specs())
+    for (const KernelConfig& c : spec.configs) {
+      const int n = tiny_size(spec, c);
+      if (n == 0) continue;
+      SCOPED_TRACE(spec.name + " n=" + std::to_string(n) + " " + to_string(c, spec));
+      try {
+        const gpu::PointResult r = runner.measure(spec.name, n, c, settings);
+        EXPECT_TRUE(r.passed()) << r.check_what << " = " << r.check_error << " > " << r.check_bound;
+        ++runs;
+      } catch (const std::exception& e) {
+        ADD_FAILURE() << e.what();
       }
     }
   EXPECT_GT(runs, 100);
