@@ -188,17 +188,23 @@ if has sanitize; then
       sanitized memcheck calibrate-gpu-quick "$bin" calibrate --only gpu --quick --out "$work/sanitize-memcheck.yaml"
       rm -f "$work/sanitize-memcheck.yaml" "$work/sanitize-memcheck.gpu_samples.csv"
     fi
-    # racecheck instruments every shared-memory access (100-1000x slower): every reference-kernel
-    # configuration once at its smallest size, the generalisation, farm and offload kernels at their
-    # test sizes, and the microbenchmarks that use shared memory (gpu.shared; gpu.cache runs the
-    # block reduction every memory benchmark shares).
-    if [[ $tools == *" racecheck "* ]]; then
-      if [ -x dist/tests/perfmodel_gpu_tests ]; then
-        sanitized racecheck gpu-kernels "$PWD/dist/tests/perfmodel_gpu_tests" \
-          --gtest_filter='GpuKernels.EveryConfigurationPassesItsCheckAtItsSmallestSize:GpuGeneralisation.EveryKernelPassesItsCheckAtItsTestSize:GpuFarm.EveryModeOfEveryApplicationPassesItsCheck:OffloadRuns.*:DescriptorPasses.*'
-      fi
-      sanitized racecheck calibrate-shared "$bin" calibrate --only gpu.shared --only gpu.cache --quick --out "$work/sanitize-racecheck.yaml"
-      rm -f "$work/sanitize-racecheck.yaml" "$work/sanitize-racecheck.gpu_samples.csv"
+    # racecheck instruments every shared-memory access (100-1000x slower), so it runs small work in
+    # parallel processes: every reference-kernel configuration once at its smallest size (in
+    # $RACECHECK_SHARDS shards, default 12), the generalisation, farm and offload kernels at their
+    # test sizes, and the microbenchmark kernels that use shared memory on a small grid.
+    if [[ $tools == *" racecheck "* && -x dist/tests/perfmodel_gpu_tests ]]; then
+      gt=$PWD/dist/tests/perfmodel_gpu_tests
+      shards=${RACECHECK_SHARDS:-12}
+      for ((k = 0; k < shards; k++)); do
+        (export PERFMODEL_GPU_TEST_SHARD=$k/$shards
+         sanitized racecheck kernels-$k "$gt" --gtest_filter=GpuKernels.EveryConfigurationPassesItsCheckAtItsSmallestSize) &
+      done
+      (sanitized racecheck generalisation "$gt" --gtest_filter=GpuGeneralisation.EveryKernelPassesItsCheckAtItsTestSize) &
+      (sanitized racecheck farm "$gt" --gtest_filter=GpuFarm.EveryModeOfEveryApplicationPassesItsCheck) &
+      (sanitized racecheck offload "$gt" --gtest_filter='OffloadRuns.*') &
+      (sanitized racecheck microbench-shared "$gt" --gtest_filter=GpuMicrobench.SharedMemoryKernelsPassTheirChecksOnASmallGrid) &
+      wait
+      grep -q "^racecheck .*: exit 3" "$summary" && rc=3
     fi
   fi
 fi

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "gpu_common.cuh"
+#include "perfmodel/calibrate/sanitizer_probes.hpp"
 #include "registration.hpp"
 
 namespace perfmodel {
@@ -55,21 +56,51 @@ __global__ void shared_conflict_loads(int degree, int iterations, T* out) {
   out[blockIdx.x * std::size_t{blockDim.x} + threadIdx.x] = sum;
 }
 
-// Conflict-free stores: lane l writes word l of a row; every store is kept (the table is read back).
+// Conflict-free stores: lane l writes word l of a row of its warp's own rows (no two warps write one
+// word, so there is no race between them); every store is kept (the table is read back).
+constexpr int kStoreRowShifts = 4;  // row shifts between iterations, within the warp's rows
+constexpr int kStoreRowsPerWarp = kUnroll + kStoreRowShifts;
 __global__ void shared_stores(int iterations, float* out) {
-  __shared__ float table[32 * (kRows + kUnroll)];
-  const int lane = threadIdx.x % 32;
-  int row = (threadIdx.x / 32) % kRows;
+  __shared__ float table[(kThreads / 32) * 32 * kStoreRowsPerWarp];  // 48 KiB: 2 blocks per SM fit
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  float* rows = table + warp * 32 * kStoreRowsPerWarp;
+  int row = warp % kStoreRowShifts;
   float v = static_cast<float>(threadIdx.x);
 #pragma unroll 1
   for (int it = 0; it < iterations; ++it) {
 #pragma unroll
-    for (int u = 0; u < kUnroll; ++u) table[lane + 32 * (row + u)] = v + u;
-    row = (row + 1) % kRows;
+    for (int u = 0; u < kUnroll; ++u) rows[lane + 32 * (row + u)] = v + u;
+    row = (row + 1) % kStoreRowShifts;
     v += 1.0f;
   }
   __syncthreads();
-  out[blockIdx.x * std::size_t{blockDim.x} + threadIdx.x] = table[threadIdx.x % (32 * (kRows + kUnroll))];
+  out[blockIdx.x * std::size_t{blockDim.x} + threadIdx.x] = table[threadIdx.x];
+}
+
+// Thread 0's expected sum in shared_conflict_loads<T> (pattern word 0, first row 0).
+template <class T>
+double expected_conflict_sum(int iterations) {
+  constexpr int kRowWords = 128 / sizeof(T);
+  int row = 0;
+  double acc[kUnroll] = {};
+  for (int it = 0; it < iterations; ++it) {
+    for (int u = 0; u < kUnroll; ++u) acc[u] += static_cast<double>((kRowWords * (row + u)) % 13);
+    row = (row + 1) & (kRows - 1);
+  }
+  double sum = 0;
+  for (double a : acc) sum += a;
+  return sum;
+}
+
+template <class T>
+std::size_t conflict_shared_bytes() {
+  return sizeof(T) * (128 / sizeof(T)) * (32 + kRows + kUnroll);
+}
+
+// Every memory benchmark ends with accumulate_block_sum (gpu_common.cuh): the same reduction here.
+__global__ void block_sum_probe(std::size_t n, double* total) {
+  const std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  accumulate_block_sum(i < n ? static_cast<double>(i % 7) : 0.0, total);
 }
 
 class SharedMemoryBenchmark final : public GpuBenchmark {
@@ -94,7 +125,7 @@ class SharedMemoryBenchmark final : public GpuBenchmark {
     double load_rate = 0;
     auto sweep = [&](auto zero, int word_bytes) {
       using T = decltype(zero);
-      const std::size_t shared_bytes = sizeof(T) * (128 / sizeof(T)) * (32 + kRows + kUnroll);
+      const std::size_t shared_bytes = conflict_shared_bytes<T>();
       if (resident_blocks(shared_conflict_loads<T>, kThreads, shared_bytes) < kBlocksPerSm)
         throw RuntimeFailure("shared-memory benchmark: 2 blocks of 1024 threads do not fit one SM");
       std::vector<double> per_access;
@@ -108,18 +139,7 @@ class SharedMemoryBenchmark final : public GpuBenchmark {
         // Check thread 0 (pattern word 0, first row 0): it summed the values (word % 13) of its words.
         T got{};
         PERFMODEL_CUDA_CHECK(cudaMemcpy(&got, out.get(), sizeof got, cudaMemcpyDeviceToHost));
-        double expected = 0;
-        {
-          constexpr int kRowWords = 128 / sizeof(T);
-          int row = 0;
-          double acc[kUnroll] = {};
-          for (int it = 0; it < iterations; ++it) {
-            for (int u = 0; u < kUnroll; ++u) acc[u] += static_cast<double>((kRowWords * (row + u)) % 13);
-            row = (row + 1) & (kRows - 1);
-          }
-          for (double a : acc) expected += a;
-        }
-        expect_close(static_cast<double>(got), expected, 1e-6, "shared conflict loads");
+        expect_close(static_cast<double>(got), expected_conflict_sum<T>(iterations), 1e-6, "shared conflict loads");
         const double accesses_per_sm = warps_per_sm * iterations * kUnroll;
         record("shared.conflict", {{"word_bytes", word_bytes}, {"degree", degree}}, t, accesses_per_sm);
         per_access.push_back(summarize(t).median / accesses_per_sm);
@@ -139,7 +159,7 @@ class SharedMemoryBenchmark final : public GpuBenchmark {
     const int store_iterations = base_iterations;
     const auto t = time_repetitions(s, r, [&](int) { shared_stores<<<blocks, kThreads, 0, s>>>(store_iterations, out.as<float>()); });
     PERFMODEL_CUDA_CHECK(cudaStreamSynchronize(s));
-    // Thread 0 reads word 0 = last value written there: by the warp whose final row covers row 0.
+    // Thread 0 reads word 0: the last value warp 0's lane 0 wrote to its row 0.
     float got = -1;
     PERFMODEL_CUDA_CHECK(cudaMemcpy(&got, out.get(), sizeof got, cudaMemcpyDeviceToHost));
     if (!(got >= 0 && got <= static_cast<float>(kThreads + store_iterations + kUnroll)))
@@ -152,6 +172,44 @@ class SharedMemoryBenchmark final : public GpuBenchmark {
 };
 
 }  // namespace
+
+void run_shared_memory_kernels_once() {
+  constexpr int kBlocks = 2, kIterations = 64;
+  DeviceBuffer out(std::size_t{kBlocks} * kThreads * sizeof(double));
+  auto loads = [&](auto zero) {
+    using T = decltype(zero);
+    constexpr int kWidest = 128 / sizeof(T);
+    for (int degree : {1, 3, kWidest}) {
+      shared_conflict_loads<T><<<kBlocks, kThreads, conflict_shared_bytes<T>()>>>(degree, kIterations, out.as<T>());
+      PERFMODEL_CUDA_CHECK(cudaGetLastError());
+      PERFMODEL_CUDA_CHECK(cudaDeviceSynchronize());
+      if (degree == 1) {
+        T got{};
+        PERFMODEL_CUDA_CHECK(cudaMemcpy(&got, out.get(), sizeof got, cudaMemcpyDeviceToHost));
+        expect_close(static_cast<double>(got), expected_conflict_sum<T>(kIterations), 1e-6, "shared conflict loads");
+      }
+    }
+  };
+  loads(0.0f);
+  loads(0.0);
+  shared_stores<<<kBlocks, kThreads>>>(kIterations, out.as<float>());
+  PERFMODEL_CUDA_CHECK(cudaGetLastError());
+  float got = -1;
+  PERFMODEL_CUDA_CHECK(cudaMemcpy(&got, out.get(), sizeof got, cudaMemcpyDeviceToHost));
+  // Warp 0's lane 0 writes v + 0 = it to its row 0 when it is a multiple of kStoreRowShifts.
+  const int last = (kIterations - 1) / kStoreRowShifts * kStoreRowShifts;
+  if (got != static_cast<float>(last))
+    throw RuntimeFailure("shared stores: result check failed (got " + std::to_string(got) + ")");
+  DeviceBuffer total(sizeof(double));
+  const std::size_t n = std::size_t{kBlocks} * kThreads - 5;
+  block_sum_probe<<<kBlocks, kThreads>>>(n, total.as<double>());
+  PERFMODEL_CUDA_CHECK(cudaGetLastError());
+  double sum = -1;
+  PERFMODEL_CUDA_CHECK(cudaMemcpy(&sum, total.get(), sizeof sum, cudaMemcpyDeviceToHost));
+  double expected = 0;
+  for (std::size_t i = 0; i < n; ++i) expected += static_cast<double>(i % 7);
+  expect_close(sum, expected, 1e-12, "block reduction");
+}
 
 void register_gpu_shared_benchmarks(BenchmarkRegistry& registry) { registry.add(std::make_unique<SharedMemoryBenchmark>()); }
 

@@ -5,6 +5,7 @@
 #include "perfmodel/calibrate/benchmark.hpp"
 #include "perfmodel/calibrate/calibration.hpp"
 #include "perfmodel/calibrate/device.hpp"
+#include "perfmodel/calibrate/sanitizer_probes.hpp"
 
 using namespace perfmodel;
 
@@ -55,4 +56,10 @@ TEST(GpuMicrobench, QuickCalibrationIsPhysicallyPlausible) {
   // Copy engines overlap: H2D and D2H together finish before they would one after the other.
   ASSERT_TRUE(gpu.overlap);
   EXPECT_LT(gpu.overlap->h2d_d2h_s, 0.9 * (gpu.overlap->h2d_s + gpu.overlap->d2h_s));
+}
+
+// What scripts/device-run.sh runs under compute-sanitizer racecheck for the microbenchmarks.
+TEST(GpuMicrobench, SharedMemoryKernelsPassTheirChecksOnASmallGrid) {
+  ASSERT_FALSE(gpu_unavailable_reason().has_value()) << *gpu_unavailable_reason();
+  EXPECT_NO_THROW(run_shared_memory_kernels_once());
 }
