@@ -147,7 +147,8 @@ SpeedupOutputs write_speedup(const std::string& dir, const Profile& profile, con
     SpeedupCurve c{cpu_kernel, gpu_kernel, {}, {}, {}};
     double lo = 0, hi = 0, multiple = 1;
     offload_size_range(cpu_kernel, lo, hi, multiple);
-    const auto terms = [&](double n) { return predict_builtin_offload(cpu_side, profile, cpu_kernel, n, options, resources).terms; };
+    const std::string& kernel = cpu_kernel;  // a structured binding cannot be captured in C++17
+    const auto terms = [&](double n) { return predict_builtin_offload(cpu_side, profile, kernel, n, options, resources).terms; };
     for (int i = 0; i <= 40; ++i) {
       const double n = std::max(lo, std::round(std::exp(std::log(lo) + (std::log(hi) - std::log(lo)) * i / 40.0) / multiple) * multiple);
       const OffloadTerms t = terms(n);
