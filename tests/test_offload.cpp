@@ -219,6 +219,40 @@ TEST(Offload, ChunkedOverlapByHand) {
 }
 
 // ----------------------------------------------------------------------------- built-in kernels
+// Pageable copies with the host side warm: of a rotating curve's cost per byte (here 100 ps/B
+// up, pinned 40 ps/B), the part beyond the pinned one scales by r = BW_copy(1, cold) /
+// BW_copy(1, W). One-thread copy bandwidth: 40 GB/s up to 8 MB, 10 GB/s from 64 MB (log-log
+// between); cold = 2 × 1 GB; W = max(2 × host bytes, 2 × L2 = 4 MB).
+TEST(Offload, PageableCopiesWithAWarmHostByHand) {
+  Profile p = synthetic();
+  p.cpu->cpu.l2_bytes = 2e6, p.cpu->cpu.l3_bytes = 64e6;
+  p.cpu->bandwidth["copy"].columns = {"threads", "working_set_bytes", "Bps"};
+  p.cpu->bandwidth["copy"].rows = {{1, 1e3, 40e9}, {1, 8e6, 40e9}, {1, 64e6, 10e9}, {1, 1e12, 10e9}};
+  TransferCurve pageable;
+  pageable.min_bytes = 4, pageable.max_bytes = 1e9;
+  pageable.segments = {{0, INFINITY, 20e-6, 100e-12, 0, 10, 0.01, 0.02}};
+  p.pcie->curves[{Direction::h2d, HostMemory::pageable}] = pageable;
+  p.pcie->curves[{Direction::h2d, HostMemory::pinned}].segments[0].s_per_byte = 40e-12;
+  p.pcie->host_buffer = "rotating";
+  const OffloadCopies copies(p);
+  const Transfer up{{Direction::h2d, HostMemory::pageable}, 2000000};  // 2 MB: W = 4 MB, r = 10/40
+  EXPECT_NEAR(copies.pageable_factor(2e6), 0.25, 1e-12);
+  EXPECT_NEAR(copies.seconds(up, 2e6), 20e-6 + 2e6 * (40e-12 + 60e-12 * 0.25), 1e-12);
+  EXPECT_NEAR(copies.pageable_factor(1e3), 0.25, 1e-12);  // never below one core's L2: W = 4 MB
+  EXPECT_NEAR(copies.pageable_factor(8e6), 0.25 * std::cbrt(4.0), 1e-12);  // W = 16 MB: 40 GB/s · 4^(−1/3) (log-log)
+  EXPECT_EQ(copies.pageable_factor(100e6), 1);  // beyond the caches: the curve as it stands
+  // A list: its own bytes are the operation's (4 MB: W = 8 MB, r = 0.25).
+  EXPECT_NEAR(copies.seconds(std::vector<Transfer>{up, up}), 2 * (20e-6 + 2e6 * (40e-12 + 60e-12 * 0.25)), 1e-12);
+  EXPECT_NEAR(copies.seconds(std::vector<Transfer>{up, up}, 8e6), 2 * (20e-6 + 2e6 * (40e-12 + 60e-12 * 0.25 * std::cbrt(4.0))), 1e-12);
+  const Transfer pinned{{Direction::h2d, HostMemory::pinned}, 2000000};
+  EXPECT_NEAR(copies.seconds(pinned, 2e6), 10e-6 + 2e6 * 40e-12, 1e-12);  // pinned: as the curve says
+  p.pcie->host_buffer = "fixed";  // timed on a warm buffer already
+  EXPECT_NEAR(OffloadCopies(p).seconds(up, 2e6), 20e-6 + 2e6 * 100e-12, 1e-12);
+  p.pcie->host_buffer = "rotating";
+  p.cpu->bandwidth.erase("copy");  // no copy curve: no correction
+  EXPECT_EQ(OffloadCopies(p).pageable_factor(2e6), 1);
+}
+
 
 TEST(Offload, BuiltinTermsAreThePredictorsOwn) {
   const Profile p = load_profile(bundled());
