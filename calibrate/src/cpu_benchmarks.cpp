@@ -326,11 +326,20 @@ class CpuComputeBenchmark final : public CpuBenchmark {
   void measure() override {
     std::ostringstream summary;
     for (int threads : thread_counts()) {
-      // One empty fork-join of the pool, in batches.
+      // One fork-join of the pool, in batches, as the kernels use it: each worker writes its
+      // result into a shared array (neighbouring slots, one cache line for eight workers, as the
+      // dot product's partial sums and the rows' outputs share lines) and the caller reads them
+      // all. An empty job (before 2026-11-26) left out the result lines' trips between cores.
       constexpr int kBatch = 2000;
+      std::vector<double> results(static_cast<std::size_t>(pool().size()), 0.0);
+      double total = 0;
       const auto dispatch = time_runs(quick() ? 3 : 7, [&] {
-        for (int i = 0; i < kBatch; ++i) pool().run(threads, [](int, int) {});
+        for (int i = 0; i < kBatch; ++i) {
+          pool().run(threads, [&](int index, int) { results[static_cast<std::size_t>(index)] += 1; });
+          for (int t = 0; t < threads; ++t) total += results[static_cast<std::size_t>(t)];
+        }
       });
+      if (!(total > 0)) throw RuntimeFailure("cpu dispatch: the workers' results did not arrive");
       record("sync.dispatch", {{"threads", threads}}, dispatch, kBatch);
       if (threads == pool().size()) summary << "dispatch " << format_seconds(summarize(dispatch).median / kBatch) << "; ";
       for (const bool fp64 : {false, true}) {

@@ -61,7 +61,7 @@ struct CpuCalibration {
   std::map<std::string, NumericTable> bandwidth;  // kind → [threads, working_set_bytes, Bps]
   std::vector<CachePlateau> plateaus;
   NumericTable compute;                           // [threads, fp32_flops, fp64_flops]
-  NumericTable dispatch;                          // [threads, seconds]: one empty fork-join of the pool
+  NumericTable dispatch;                          // [threads, seconds]: one fork-join of the pool, each worker writing one result
   std::map<std::string, CpuKernelModel> kernels;
 
   // Interpolated measured bandwidth of `kind` (InputError when not measured).
