@@ -497,6 +497,10 @@ TEST(Offload, HoldoutPlanAvoidsTheDefaultSizes) {
 // its errors held with a margin (2 points of accuracy, 2 points of median, 5 of p90, 3 points of
 // interval coverage), so a change to the CPU, GPU or copy models that makes it worse fails here.
 // The interval's CPU level is this run's own spread: the coverage is in-sample.
+// The recorded H100 runs (GPU 3910abed, 2026-11-26; and the holdout plan's run, GPU 92e6119c)
+// re-analysed with this build hold the accuracy reached: pageable copies with a warm host side
+// (OffloadCopies) took the first run's speedup |error| median from 17.8 % to 17.4 % and its p90
+// from 57 % to 55.9 %, the holdout run's from 25.2 % / 95.9 % to 23 % / 96.7 %.
 TEST(OffloadValidation, RecordedH100RunHoldsItsErrors) {
   const std::string dir = std::string(PERFMODEL_TEST_DATA_DIR) + "/validation/nvidia-h100-80gb-hbm3-offload";
   const Profile p = load_profile(bundled());
@@ -504,12 +508,26 @@ TEST(OffloadValidation, RecordedH100RunHoldsItsErrors) {
   const OffloadRun run = read_offload_run(dir);
   const OffloadAnalysis a = analyse_offload(run, p, p, &gpu_run);
   EXPECT_EQ(a.all_threads.cases, 144u);  // cg at 64 iterations failed its check in this run: not compared
-  EXPECT_GE(a.all_threads.accuracy, 0.957 - 0.02);
-  EXPECT_LE(a.all_threads.speedup_median, 0.178 + 0.02);
-  EXPECT_LE(a.all_threads.speedup_p90, 0.57 + 0.05);
+  EXPECT_GE(a.all_threads.accuracy, 132.0 / 138 - 0.015);
+  EXPECT_LE(a.all_threads.speedup_median, 0.174 + 0.01);
+  EXPECT_LE(a.all_threads.speedup_p90, 0.559 + 0.03);
   ASSERT_EQ(a.all_threads.with_interval, 144u);
-  EXPECT_GE(static_cast<double>(a.all_threads.inside_interval) / 144, 130.0 / 144 - 0.03);
+  EXPECT_GE(static_cast<double>(a.all_threads.inside_interval) / 144, 136.0 / 144 - 0.02);
   ASSERT_GT(a.one_thread.with_interval, 0u);
-  EXPECT_GE(static_cast<double>(a.one_thread.inside_interval) / a.one_thread.with_interval, 125.0 / 134 - 0.03);
+  EXPECT_GE(static_cast<double>(a.one_thread.inside_interval) / a.one_thread.with_interval, 130.0 / 134 - 0.02);
   EXPECT_GE(a.all_threads.crossovers_within_25, 5u);
+}
+
+TEST(OffloadValidation, RecordedH100HoldoutRunHoldsItsErrors) {
+  const std::string dir = std::string(PERFMODEL_TEST_DATA_DIR) + "/validation/nvidia-h100-80gb-hbm3-offload-holdout";
+  const Profile p = load_profile(bundled());
+  const ValidationRun gpu_run = read_validation_run(std::string(PERFMODEL_TEST_DATA_DIR) + "/validation/nvidia-h100-80gb-hbm3");
+  const OffloadAnalysis a = analyse_offload(read_offload_run(dir), p, p, &gpu_run);
+  EXPECT_EQ(a.all_threads.cases, 140u);
+  EXPECT_GE(a.all_threads.accuracy, 119.0 / 138 - 0.015);
+  EXPECT_LE(a.all_threads.speedup_median, 0.23 + 0.01);
+  EXPECT_LE(a.all_threads.speedup_p90, 0.967 + 0.05);
+  ASSERT_EQ(a.all_threads.with_interval, 140u);
+  EXPECT_GE(static_cast<double>(a.all_threads.inside_interval) / 140, 128.0 / 140 - 0.02);
+  EXPECT_GE(a.all_threads.crossovers_within_25, 3u);
 }
