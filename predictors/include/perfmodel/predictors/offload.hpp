@@ -119,8 +119,8 @@ OffloadDecision decide_offload(const OffloadTerms& terms, const OffloadErrorLeve
 // last-level cache at best, so the copy never runs at a private cache's rate — and W_cold twice
 // the pageable curves' largest size. Pinned copies (DMA from wherever the bytes are), curves
 // timed on a fixed buffer, and a profile without cpu.bandwidth.copy: the curve as it stands.
-// On the H100 host (2026-11-26 run) a pageable mv at n = 1376 (7.6 MB up) took 0.60 ms where the
-// rotating curve gives 1.11 ms; r = 0.55 there.
+// On the H100 host (2026-11-26 run) a pageable mv at n = 1376 (7.6 MB up, whole operation) took
+// 0.60 ms where the rotating curve gives 1.11 ms; r = 0.57 there, and 0.73 ms predicted.
 class OffloadCopies {
  public:
   explicit OffloadCopies(const Profile& gpu_profile);  // InputError without a pcie section
