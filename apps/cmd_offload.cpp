@@ -317,13 +317,16 @@ int offload_workload(const Invocation& inv, const po::variables_map& vm, Format 
   std::vector<Transfer> in, out;
   for (const DescribedTransfer& t : f.gpu.transfers)
     (t.key.direction == Direction::d2h ? out : in).push_back({t.key, static_cast<std::uint64_t>(std::llround(t.bytes))});
-  const CommunicationPredictor comm(gpu);
+  const OffloadCopies copies(gpu);
+  double host_bytes = 0;
+  for (const Transfer& t : in) host_bytes += static_cast<double>(t.bytes);
+  for (const Transfer& t : out) host_bytes += static_cast<double>(t.bytes);
   OffloadTerms terms;
   terms.cpu_s = ct.seconds;
   terms.cpu_lower_bound = ct.lower_bound;
   terms.kernels_s = g.seconds;
-  terms.h2d_s = comm.predict(in).total_seconds;
-  terms.d2h_s = comm.predict(out).total_seconds;
+  terms.h2d_s = copies.seconds(in, host_bytes);
+  terms.d2h_s = copies.seconds(out, host_bytes);
   OffloadErrorLevels e;
   offload_cpu_error_level(cpu, side, ct, e);
   gpu_error_level(gpu, "", e);
@@ -349,12 +352,9 @@ int offload_workload(const Invocation& inv, const po::variables_map& vm, Format 
     const auto gpu_of = [&](double x) {
       if (x <= 0) return 0.0;
       double t = launch + x * (g.seconds - launch);
-      for (const Transfer& tr : all) {
-        Transfer s = tr;
-        s.bytes = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::llround(x * static_cast<double>(tr.bytes))));
-        t += comm.predict(s).seconds;
-      }
-      return t;
+      std::vector<Transfer> part = all;
+      for (Transfer& s : part) s.bytes = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::llround(x * static_cast<double>(s.bytes))));
+      return t + copies.seconds(part);
     };
     const auto cpu_of = [&](double x) {
       if (x <= 0) return 0.0;

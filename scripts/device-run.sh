@@ -113,9 +113,14 @@ if has farm-holdout; then
   timed "$work/validation/$day-h100-farm-holdout.log" "$bin" validate --only farm --cases holdout --out "validation/$name-farm-holdout"
   grep -vE '^\s+\[' "$work/validation/$day-h100-farm-holdout.log" | tail -30
 fi
+# The offload validation predicts with this host's own profile where the calibrate step made one
+# in this call (its CPU side is this host's: the bundled one's came from another VM), else the bundled one.
+offload_profile=()
+if [ -f "$work/profiles/$name.yaml" ]; then offload_profile=(--profile "$work/profiles/$name.yaml"); fi
 if has offload-holdout; then
   echo "== offload, the holdout plan"
-  timed "$work/validation/$day-h100-offload-holdout.log" "$bin" validate --only offload --plan holdout --out "validation/$name-offload-holdout"
+  timed "$work/validation/$day-h100-offload-holdout.log" "$bin" validate --only offload --plan holdout --out "validation/$name-offload-holdout" \
+    ${offload_profile[@]+"${offload_profile[@]}"}
   grep -vE '^\s+\[' "$work/validation/$day-h100-offload-holdout.log" | tail -30
 fi
 if has generalisation; then
@@ -134,7 +139,8 @@ if has farm; then
 fi
 if has offload; then
   echo "== validate --only offload"
-  timed "$work/validation/$day-h100-offload.log" "$bin" validate --only offload --out "validation/$name-offload"
+  timed "$work/validation/$day-h100-offload.log" "$bin" validate --only offload --out "validation/$name-offload" \
+    ${offload_profile[@]+"${offload_profile[@]}"}
   grep -vE '^\s+\[' "$work/validation/$day-h100-offload.log" | tail -40
 fi
 if has tensor; then

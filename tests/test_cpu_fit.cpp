@@ -221,6 +221,48 @@ TEST(FitCpu, DerivesCurvesPlateausCeilingsAndKernelModels) {
   EXPECT_THROW(fit_cpu(stray, "s.csv"), InputError);
 }
 
+// A calibration from 2026-11-26 on also times each size as one call on its own (single = 1) and
+// runs two sizes at one thread. The model is fitted on the single calls where they exist (batches
+// elsewhere); the one-thread ratio is e(1 thread) / e(model) at those sizes; predict_cpu applies
+// it at one thread, linearly in threads up to the fitted count, and not at all there.
+TEST(FitCpu, SingleCallsAndOneThreadRatio) {
+  CpuSampleFile f = synthetic_machine();
+  const CpuCalibration curves = fit_cpu(f, "s.csv");
+  const auto model_s = [&](double n, double threads) {
+    const CpuWorkload w = cpu_workload("cosine", n);
+    return curves.synchronisation_seconds(w, threads) + curves.roofline_seconds(w, threads);
+  };
+  for (double n : {4096.0, 16384.0, 65536.0}) {
+    f.samples.push_back({"kernel.cosine", {{"n", n}, {"threads", 2}, {"holdout", 0}}, 0, 10 * model_s(n, 2) / 0.8, 10});  // batches: 80 %
+    if (n < 65536)  // one call alone: 50 %; the largest size has batches only
+      f.samples.push_back({"kernel.cosine", {{"n", n}, {"threads", 2}, {"holdout", 0}, {"single", 1}}, 0, model_s(n, 2) / 0.5, 1});
+  }
+  f.samples.push_back({"kernel.cosine", {{"n", 4096}, {"threads", 1}, {"holdout", 0}}, 0, 4 * model_s(4096, 1) / 0.6, 4});  // 60 % at one thread
+  f.samples.push_back({"kernel.cosine", {{"n", 65536}, {"threads", 1}, {"holdout", 0}}, 0, 4 * model_s(65536, 1) / 0.4, 4});
+  const CpuCalibration c = fit_cpu(f, "s.csv");
+  const CpuKernelModel& m = c.kernels.at("cosine");
+  EXPECT_EQ(m.threads, 2);
+  ASSERT_EQ(m.efficiency.rows.size(), 3u);
+  EXPECT_NEAR(m.efficiency.rows[0][1], 0.5, 1e-9);  // the single calls
+  EXPECT_NEAR(m.efficiency.rows[1][1], 0.5, 1e-9);
+  EXPECT_NEAR(m.efficiency.rows[2][1], 0.8, 1e-9);  // batches only
+  ASSERT_EQ(m.one_thread.rows.size(), 2u);
+  EXPECT_NEAR(m.one_thread.rows[0][1], 0.6 / 0.5, 1e-9);
+  EXPECT_NEAR(m.one_thread.rows[1][1], 0.4 / 0.8, 1e-9);
+  const double w0 = m.one_thread.rows[0][0], w1 = m.one_thread.rows[1][0];
+  EXPECT_NEAR(m.thread_factor(w0, 1), 1.2, 1e-9);
+  EXPECT_NEAR(m.thread_factor(w0 / 10, 1), 1.2, 1e-9);  // held beyond the measured sizes
+  EXPECT_NEAR(m.thread_factor(w1 * 10, 1), 0.5, 1e-9);
+  EXPECT_NEAR(m.thread_factor(std::sqrt(w0 * w1), 1), 0.85, 1e-9);  // log-linear in W
+  EXPECT_NEAR(m.thread_factor(w0, 1.5), 1.1, 1e-9);  // linear in threads
+  EXPECT_EQ(m.thread_factor(w0, 2), 1);
+  Profile p;
+  p.cpu = c;
+  // At one thread the prediction at a measured size is the measured time.
+  EXPECT_NEAR(predict_cpu(p, "cosine", 4096, 1).seconds, model_s(4096, 1) / 0.6, 1e-9 * model_s(4096, 1));
+  EXPECT_NEAR(predict_cpu(p, "cosine", 16384, 2).seconds, model_s(16384, 2) / 0.5, 1e-9 * model_s(16384, 2));
+}
+
 TEST(CpuProfileYaml, RoundTripsAndRejectsBadKeys) {
   CpuSampleFile f = synthetic_machine();
   f.samples.push_back({"kernel.dot", {{"n", 1e6}, {"threads", 2}, {"holdout", 0}}, 0, 1e-3, 1});
@@ -233,6 +275,22 @@ TEST(CpuProfileYaml, RoundTripsAndRejectsBadKeys) {
   EXPECT_EQ(profile_to_yaml(back), yaml);
   EXPECT_EQ(back.cpu->plateaus.size(), p.cpu->plateaus.size());
   EXPECT_EQ(back.cpu->kernels.at("dot").efficiency.rows.size(), 2u);
+  EXPECT_TRUE(back.cpu->kernels.at("dot").one_thread.rows.empty());  // none measured: none written
+  {  // a one-thread ratio round-trips
+    Profile q = p;
+    q.cpu->kernels.at("dot").one_thread = NumericTable{{"working_set_bytes", "ratio"}, {{8e6, 1.25}, {32e6, 0.75}}};
+    const std::string text = profile_to_yaml(q);
+    const Profile again = parse_profile(text, "q.yaml");
+    EXPECT_EQ(again.cpu->kernels.at("dot").one_thread.rows, q.cpu->kernels.at("dot").one_thread.rows);
+    EXPECT_EQ(profile_to_yaml(again), text);
+    try {
+      parse_profile(std::regex_replace(text, std::regex(R"(- \[32000000, 0\.75\])"), "- [4000000, 0.75]"), "bad.yaml");
+      ADD_FAILURE() << "descending one_thread rows accepted";
+    } catch (const InputError& e) {
+      EXPECT_TRUE(std::regex_search(std::string(e.what()), std::regex(R"(cpu\.kernels\.dot\.one_thread\.rows\[1\]: working sets must be ascending)")))
+          << e.what();
+    }
+  }
 
   auto error_of = [&](const std::string& from, const std::string& to) {
     EXPECT_TRUE(std::regex_search(yaml, std::regex(from))) << "test bug: " << from;

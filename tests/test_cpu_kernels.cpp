@@ -89,6 +89,16 @@ TEST_P(CpuKernels, ConjugateGradientMatchesAndConverges) {
   EXPECT_LT(relative_difference(ax, b), 1e-4);
 }
 
+// Past convergence every step is still run (a fixed count, as the GPU's cg): a step moves
+// nothing, and 0/0 never turns x into NaN. A = 2·I converges in one step, r·r is then 0.
+TEST_P(CpuKernels, ConjugateGradientPastConvergenceStaysPut) {
+  const int n = 48;
+  std::vector<float> a(static_cast<std::size_t>(n) * n, 0.0f), b(static_cast<std::size_t>(n), 1.0f), x(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) a[static_cast<std::size_t>(i) * n + i] = 2.0f;
+  EXPECT_EQ(cpu::cg(pool, threads(), a.data(), b.data(), x.data(), n, 64), 0.0);
+  for (float v : x) EXPECT_EQ(v, 0.5f);
+}
+
 TEST_P(CpuKernels, CholeskyMatchesAndReconstructs) {
   for (int n : {1, 2, 100, 300}) {  // 300 > one 128-block: exercises the panel and trailing update
     const auto a = spd(n, 9);

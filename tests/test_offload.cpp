@@ -219,6 +219,40 @@ TEST(Offload, ChunkedOverlapByHand) {
 }
 
 // ----------------------------------------------------------------------------- built-in kernels
+// Pageable copies with the host side warm: of a rotating curve's cost per byte (here 100 ps/B
+// up, pinned 40 ps/B), the part beyond the pinned one scales by r = BW_copy(1, cold) /
+// BW_copy(1, W). One-thread copy bandwidth: 40 GB/s up to 8 MB, 10 GB/s from 64 MB (log-log
+// between); cold = 2 × 1 GB; W = max(2 × host bytes, 2 × L2 = 4 MB).
+TEST(Offload, PageableCopiesWithAWarmHostByHand) {
+  Profile p = synthetic();
+  p.cpu->cpu.l2_bytes = 2e6, p.cpu->cpu.l3_bytes = 64e6;
+  p.cpu->bandwidth["copy"].columns = {"threads", "working_set_bytes", "Bps"};
+  p.cpu->bandwidth["copy"].rows = {{1, 1e3, 40e9}, {1, 8e6, 40e9}, {1, 64e6, 10e9}, {1, 1e12, 10e9}};
+  TransferCurve pageable;
+  pageable.min_bytes = 4, pageable.max_bytes = 1e9;
+  pageable.segments = {{0, INFINITY, 20e-6, 100e-12, 0, 10, 0.01, 0.02}};
+  p.pcie->curves[{Direction::h2d, HostMemory::pageable}] = pageable;
+  p.pcie->curves[{Direction::h2d, HostMemory::pinned}].segments[0].s_per_byte = 40e-12;
+  p.pcie->host_buffer = "rotating";
+  const OffloadCopies copies(p);
+  const Transfer up{{Direction::h2d, HostMemory::pageable}, 2000000};  // 2 MB: W = 4 MB, r = 10/40
+  EXPECT_NEAR(copies.pageable_factor(2e6), 0.25, 1e-12);
+  EXPECT_NEAR(copies.seconds(up, 2e6), 20e-6 + 2e6 * (40e-12 + 60e-12 * 0.25), 1e-12);
+  EXPECT_NEAR(copies.pageable_factor(1e3), 0.25, 1e-12);  // never below one core's L2: W = 4 MB
+  EXPECT_NEAR(copies.pageable_factor(8e6), 0.25 * std::cbrt(4.0), 1e-12);  // W = 16 MB: 40 GB/s · 4^(−1/3) (log-log)
+  EXPECT_EQ(copies.pageable_factor(100e6), 1);  // beyond the caches: the curve as it stands
+  // A list: its own bytes are the operation's (4 MB: W = 8 MB, r = 0.25).
+  EXPECT_NEAR(copies.seconds(std::vector<Transfer>{up, up}), 2 * (20e-6 + 2e6 * (40e-12 + 60e-12 * 0.25)), 1e-12);
+  EXPECT_NEAR(copies.seconds(std::vector<Transfer>{up, up}, 8e6), 2 * (20e-6 + 2e6 * (40e-12 + 60e-12 * 0.25 * std::cbrt(4.0))), 1e-12);
+  const Transfer pinned{{Direction::h2d, HostMemory::pinned}, 2000000};
+  EXPECT_NEAR(copies.seconds(pinned, 2e6), 10e-6 + 2e6 * 40e-12, 1e-12);  // pinned: as the curve says
+  p.pcie->host_buffer = "fixed";  // timed on a warm buffer already
+  EXPECT_NEAR(OffloadCopies(p).seconds(up, 2e6), 20e-6 + 2e6 * 100e-12, 1e-12);
+  p.pcie->host_buffer = "rotating";
+  p.cpu->bandwidth.erase("copy");  // no copy curve: no correction
+  EXPECT_EQ(OffloadCopies(p).pageable_factor(2e6), 1);
+}
+
 
 TEST(Offload, BuiltinTermsAreThePredictorsOwn) {
   const Profile p = load_profile(bundled());
@@ -463,6 +497,10 @@ TEST(Offload, HoldoutPlanAvoidsTheDefaultSizes) {
 // its errors held with a margin (2 points of accuracy, 2 points of median, 5 of p90, 3 points of
 // interval coverage), so a change to the CPU, GPU or copy models that makes it worse fails here.
 // The interval's CPU level is this run's own spread: the coverage is in-sample.
+// The recorded H100 runs (GPU 3910abed, 2026-11-26; and the holdout plan's run, GPU 92e6119c)
+// re-analysed with this build hold the accuracy reached: pageable copies with a warm host side
+// (OffloadCopies) took the first run's speedup |error| median from 17.8 % to 17.4 % and its p90
+// from 57 % to 55.9 %, the holdout run's from 25.2 % / 95.9 % to 23 % / 96.7 %.
 TEST(OffloadValidation, RecordedH100RunHoldsItsErrors) {
   const std::string dir = std::string(PERFMODEL_TEST_DATA_DIR) + "/validation/nvidia-h100-80gb-hbm3-offload";
   const Profile p = load_profile(bundled());
@@ -470,12 +508,26 @@ TEST(OffloadValidation, RecordedH100RunHoldsItsErrors) {
   const OffloadRun run = read_offload_run(dir);
   const OffloadAnalysis a = analyse_offload(run, p, p, &gpu_run);
   EXPECT_EQ(a.all_threads.cases, 144u);  // cg at 64 iterations failed its check in this run: not compared
-  EXPECT_GE(a.all_threads.accuracy, 0.957 - 0.02);
-  EXPECT_LE(a.all_threads.speedup_median, 0.178 + 0.02);
-  EXPECT_LE(a.all_threads.speedup_p90, 0.57 + 0.05);
+  EXPECT_GE(a.all_threads.accuracy, 132.0 / 138 - 0.015);
+  EXPECT_LE(a.all_threads.speedup_median, 0.174 + 0.01);
+  EXPECT_LE(a.all_threads.speedup_p90, 0.559 + 0.03);
   ASSERT_EQ(a.all_threads.with_interval, 144u);
-  EXPECT_GE(static_cast<double>(a.all_threads.inside_interval) / 144, 130.0 / 144 - 0.03);
+  EXPECT_GE(static_cast<double>(a.all_threads.inside_interval) / 144, 136.0 / 144 - 0.02);
   ASSERT_GT(a.one_thread.with_interval, 0u);
-  EXPECT_GE(static_cast<double>(a.one_thread.inside_interval) / a.one_thread.with_interval, 125.0 / 134 - 0.03);
+  EXPECT_GE(static_cast<double>(a.one_thread.inside_interval) / a.one_thread.with_interval, 130.0 / 134 - 0.02);
   EXPECT_GE(a.all_threads.crossovers_within_25, 5u);
+}
+
+TEST(OffloadValidation, RecordedH100HoldoutRunHoldsItsErrors) {
+  const std::string dir = std::string(PERFMODEL_TEST_DATA_DIR) + "/validation/nvidia-h100-80gb-hbm3-offload-holdout";
+  const Profile p = load_profile(bundled());
+  const ValidationRun gpu_run = read_validation_run(std::string(PERFMODEL_TEST_DATA_DIR) + "/validation/nvidia-h100-80gb-hbm3");
+  const OffloadAnalysis a = analyse_offload(read_offload_run(dir), p, p, &gpu_run);
+  EXPECT_EQ(a.all_threads.cases, 140u);
+  EXPECT_GE(a.all_threads.accuracy, 119.0 / 138 - 0.015);
+  EXPECT_LE(a.all_threads.speedup_median, 0.23 + 0.01);
+  EXPECT_LE(a.all_threads.speedup_p90, 0.967 + 0.05);
+  ASSERT_EQ(a.all_threads.with_interval, 140u);
+  EXPECT_GE(static_cast<double>(a.all_threads.inside_interval) / 140, 128.0 / 140 - 0.02);
+  EXPECT_GE(a.all_threads.crossovers_within_25, 3u);
 }

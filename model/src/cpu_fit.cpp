@@ -158,6 +158,22 @@ double CpuKernelModel::efficiency_at(double w) const {
   return lo->second * (1 - t) + hi->second * t;
 }
 
+double CpuKernelModel::thread_factor(double w, double t) const {
+  if (one_thread.rows.empty() || !(t < threads) || !(threads > 1)) return 1;
+  std::vector<std::pair<double, double>> nodes;
+  for (const auto& row : one_thread.rows) nodes.push_back({row[0], row[1]});
+  double rho = nodes.front().second;
+  if (w >= nodes.back().first) rho = nodes.back().second;
+  else if (w > nodes.front().first) {
+    const auto hi = std::lower_bound(nodes.begin(), nodes.end(), w, [](const auto& p, double v) { return p.first < v; });
+    const auto lo = std::prev(hi);
+    const double x = std::log(w / lo->first) / std::log(hi->first / lo->first);
+    rho = lo->second * (1 - x) + hi->second * x;
+  }
+  const double along = (std::max(t, 1.0) - 1) / (threads - 1);
+  return rho + (1 - rho) * along;
+}
+
 CpuKernelModel fit_kernel_model(std::vector<KernelPoint> fit_set, const std::vector<KernelPoint>& holdout_set) {
   if (fit_set.empty()) throw std::invalid_argument("a kernel model needs at least one fitted size");
   std::sort(fit_set.begin(), fit_set.end(), [](const KernelPoint& a, const KernelPoint& b) { return a.working_set_bytes < b.working_set_bytes; });
@@ -265,26 +281,58 @@ CpuCalibration fit_cpu(const CpuSampleFile& file, const std::string& samples_fil
     }
     for (const auto& [threads, r] : rates) c.compute.rows.push_back({threads, r.first, r.second});
   }
-  // Kernel models, on top of the curves just derived.
+  // Kernel models, on top of the curves just derived. A series holds, per size, batches of
+  // back-to-back runs at all threads, and (calibrations from 2026-11-26 on) single runs timed on
+  // their own (param single = 1) and batches at one thread at two sizes.
   for (const std::string& name : series_names) {
     if (name.rfind("kernel.", 0) != 0) continue;
     const std::string kernel = name.substr(7);
-    std::vector<KernelPoint> fit_set, holdout_set;
-    double threads = 0;
-    for (const SeriesPoint& p : series_medians(file.samples, name)) {
-      threads = param_of(p, "threads", name);
-      const CpuWorkload w = cpu_workload(kernel, param_of(p, "n", name));
-      // A sample times `amount` back-to-back runs. A kernel's typical time is the interquartile
-      // mean of its samples, as for PCIe copies: on the H100 host's 16 vCPUs the multi-threaded
-      // speed drifts within a run, and the median of its 15 samples jumps with it (mv held out at
+    const std::vector<SeriesPoint> points = series_medians(file.samples, name);
+    const auto single = [](const SeriesPoint& p) {
+      const auto it = p.params.find("single");
+      return it != p.params.end() && it->second != 0;
+    };
+    double threads = 0;  // the model's: the most the series measured
+    for (const SeriesPoint& p : points) threads = std::max(threads, param_of(p, "threads", name));
+    // Where single runs were timed the model is fitted on them: a program times one call, and
+    // what a call costs beyond its share of a batch (the pool's wake-up, caches a batch keeps
+    // warm) is part of that time. Sizes whose one run lasted a whole sample have batches only
+    // (each sample one run: a single run already).
+    std::map<std::pair<double, double>, double> batch_s, single_s;  // (n, holdout) → per-run time at `threads`
+    std::vector<std::pair<double, double>> one_thread_s;           // n → per-run time at one thread
+    for (const SeriesPoint& p : points) {
+      const double t = param_of(p, "threads", name), n = param_of(p, "n", name);
+      // A sample times `amount` runs. A kernel's typical time is the interquartile mean of its
+      // samples, as for PCIe copies: on the H100 host's 16 vCPUs the multi-threaded speed
+      // drifts within a run, and the median of its 15 samples jumps with it (mv held out at
       // 13.9 % with medians, 7.9 % with interquartile means, same samples).
       const double per_run = 1.0 / p.typical_rate;
-      (param_of(p, "holdout", name) != 0 ? holdout_set : fit_set)
-          .push_back({w.working_set_bytes, c.roofline_seconds(w, threads) + c.synchronisation_seconds(w, threads), per_run});
+      if (t == threads) (single(p) ? single_s : batch_s)[{n, param_of(p, "holdout", name)}] = per_run;
+      else if (t == 1 && !single(p)) one_thread_s.push_back({n, per_run});
+    }
+    std::vector<KernelPoint> fit_set, holdout_set;
+    std::map<double, double> all_threads_s;  // n → the model's per-run time there (fit sizes)
+    for (const auto& [key, batch] : batch_s) {
+      const auto it = single_s.find(key);
+      const double per_run = it != single_s.end() ? it->second : batch;
+      const CpuWorkload w = cpu_workload(kernel, key.first);
+      const bool holdout = key.second != 0;
+      if (!holdout) all_threads_s[key.first] = per_run;
+      (holdout ? holdout_set : fit_set).push_back({w.working_set_bytes, c.roofline_seconds(w, threads) + c.synchronisation_seconds(w, threads), per_run});
     }
     try {
       CpuKernelModel m = fit_kernel_model(fit_set, holdout_set);
       m.threads = threads;
+      m.one_thread.columns = {"working_set_bytes", "ratio"};
+      for (const auto& [n, t1] : one_thread_s) {
+        const auto it = all_threads_s.find(n);
+        if (it == all_threads_s.end()) continue;
+        const CpuWorkload w = cpu_workload(kernel, n);
+        const double e1 = (c.roofline_seconds(w, 1) + c.synchronisation_seconds(w, 1)) / t1;
+        const double e_all = (c.roofline_seconds(w, threads) + c.synchronisation_seconds(w, threads)) / it->second;
+        if (e1 > 0 && e_all > 0) m.one_thread.rows.push_back({w.working_set_bytes, e1 / e_all});
+      }
+      std::sort(m.one_thread.rows.begin(), m.one_thread.rows.end());
       c.kernels[kernel] = m;
     } catch (const std::invalid_argument& e) {
       throw InputError(samples_file + ": " + name + ": cannot fit: " + e.what());

@@ -44,6 +44,7 @@ void emit_cpu(YAML::Emitter& out, const CpuCalibration& c) {
       out << YAML::Key << "threads" << YAML::Value << m.threads;
       if (m.holdout) emit_quality(out, "holdout", *m.holdout);
       emit_table(out, "efficiency", m.efficiency);
+      if (!m.one_thread.rows.empty()) emit_table(out, "one_thread", m.one_thread);
       out << YAML::EndMap;
     }
     out << YAML::EndMap;
@@ -135,7 +136,7 @@ CpuCalibration read_cpu(const yaml::Value& v) {
     for (const std::string& name : cpu_kernel_names()) {
       if (!k.has(name)) continue;
       const yaml::Value m = k.get(name);
-      m.allow_only({"threads", "holdout", "efficiency"});
+      m.allow_only({"threads", "holdout", "efficiency", "one_thread"});
       CpuKernelModel model;
       model.threads = m.get("threads").as_whole_in(1, limits::kMaxThreads);
       if (m.has("holdout")) model.holdout = read_quality(m.get("holdout"));
@@ -148,6 +149,16 @@ CpuCalibration read_cpu(const yaml::Value& v) {
         if (!(row[0] <= limits::kMaxBytes)) throw m.get("efficiency").get("rows").at(i).error("working set beyond 2^50 bytes (limits.hpp)");
         if (i > 0 && !(row[0] > model.efficiency.rows[i - 1][0]))
           throw m.get("efficiency").get("rows").at(i).error("working sets must be ascending");
+      }
+      if (m.has("one_thread")) {
+        model.one_thread = read_table(m.get("one_thread"), {"working_set_bytes", "ratio"});
+        for (std::size_t i = 0; i < model.one_thread.rows.size(); ++i) {
+          const auto& row = model.one_thread.rows[i];
+          const yaml::Value at = m.get("one_thread").get("rows").at(i);
+          if (!(row[1] >= 1e-6 && row[1] <= 1e6)) throw at.error("ratio must be between 1e-6 and 1e6");
+          if (!(row[0] > 0 && row[0] <= limits::kMaxBytes)) throw at.error("working set must be in (0, 2^50] bytes (limits.hpp)");
+          if (i > 0 && !(row[0] > model.one_thread.rows[i - 1][0])) throw at.error("working sets must be ascending");
+        }
       }
       c.kernels[name] = model;
     }

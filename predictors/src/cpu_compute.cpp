@@ -43,7 +43,8 @@ CpuPrediction predict_cpu(const Profile& profile, const std::string& kernel, dou
   if (w.flops > 0) p.compute_s = w.serial_flops / c.fp32_flops(1) + (w.flops - w.serial_flops) / p.flops_per_s;
   p.memory_bound = p.memory_s >= p.compute_s;
   p.synchronisation_s = c.synchronisation_seconds(w, p.threads);
-  p.efficiency = m.efficiency_at(w.working_set_bytes);
+  const double thread_factor = m.thread_factor(w.working_set_bytes, p.threads);  // 1 at the fitted threads
+  p.efficiency = m.efficiency_at(w.working_set_bytes) * thread_factor;
   const auto& nodes = m.efficiency.rows;
   p.outside_fitted_sizes = nodes.empty() || w.working_set_bytes < nodes.front()[0] || w.working_set_bytes > nodes.back()[0];
   p.seconds = (p.synchronisation_s + std::max(p.memory_s, p.compute_s)) / p.efficiency;
@@ -64,7 +65,7 @@ CpuPrediction predict_cpu(const Profile& profile, const std::string& kernel, dou
     const double s0 = c.synchronisation_seconds(node, m.threads), r0 = c.roofline_seconds(node, m.threads);
     const double measured0 = (s0 + r0) / nodes.front()[1];
     if (measured0 > s0 && r0 > 0) {
-      const double work_efficiency = r0 / (measured0 - s0);
+      const double work_efficiency = r0 / (measured0 - s0) * thread_factor;
       p.seconds = p.synchronisation_s + std::max(p.memory_s, p.compute_s) / work_efficiency;
       p.efficiency = (p.synchronisation_s + std::max(p.memory_s, p.compute_s)) / p.seconds;
     }

@@ -42,6 +42,14 @@ double fp64_flops(const CpuCalibration& c, double threads) {
 
 constexpr double kF = 4;  // bytes per float
 
+// Every host byte an operation copies, in and out.
+double offload_host_bytes(const std::vector<Transfer>& in, const std::vector<Transfer>& out) {
+  double b = 0;
+  for (const Transfer& t : in) b += static_cast<double>(t.bytes);
+  for (const Transfer& t : out) b += static_cast<double>(t.bytes);
+  return b;
+}
+
 }  // namespace
 
 // ----------------------------------------------------------------------------- CPU side
@@ -142,6 +150,50 @@ OffloadDecision decide_offload(const OffloadTerms& t, const OffloadErrorLevels& 
   }
   if (t.cpu_lower_bound) d.reason += "; the CPU time is a roofline lower bound";
   return d;
+}
+
+OffloadCopies::OffloadCopies(const Profile& gpu_profile) : profile_(gpu_profile), comm_(gpu_profile) {
+  // Only a curve whose host bytes were out of the caches describes the staging copy from memory;
+  // the correction needs the same host's one-thread copy bandwidth against the working set.
+  warm_pageable_ = gpu_profile.pcie && gpu_profile.pcie->host_buffer == "rotating" && gpu_profile.cpu &&
+                   gpu_profile.cpu->bandwidth.count("copy") > 0;
+}
+
+double OffloadCopies::pageable_factor(double host_bytes) const {
+  if (!warm_pageable_ || !(host_bytes > 0)) return 1;
+  double largest = 0;  // the largest size the pageable curves were timed at
+  for (const auto& [key, curve] : profile_.pcie->curves)
+    if (key.memory == HostMemory::pageable) largest = std::max(largest, curve.max_bytes);
+  if (!(largest > 0)) return 1;
+  const CpuCalibration& c = *profile_.cpu;
+  // The device reads the staging buffer from the last-level cache at best (its private caches
+  // are not the device's to read), so the staging copy runs at most at the copy rate of a working
+  // set beyond one core's private L2.
+  const double beyond_private = c.cpu.l3_bytes > 0 ? 2 * c.cpu.l2_bytes : 0;  // where the L2 is not the last level
+  const double cold = c.bandwidth_Bps("copy", 2 * largest, 1), warm = c.bandwidth_Bps("copy", std::max(2 * host_bytes, beyond_private), 1);
+  if (!(cold > 0) || !(warm > 0)) return 1;
+  return std::min(1.0, cold / warm);
+}
+
+double OffloadCopies::seconds(const Transfer& t, double host_bytes) const {
+  const TransferPrediction p = comm_.predict(t);
+  if (t.key.memory != HostMemory::pageable || t.key.direction == Direction::bidir) return p.seconds;
+  const double r = pageable_factor(host_bytes);
+  if (r >= 1) return p.seconds;
+  double dma_per_byte = 0;  // the pinned curve's: the staging copy cannot make the DMA faster
+  if (profile_.pcie->curves.count({t.key.direction, HostMemory::pinned}))
+    dma_per_byte = comm_.predict(Transfer{{t.key.direction, HostMemory::pinned}, t.bytes}).s_per_byte;
+  const double b = static_cast<double>(t.bytes);
+  const double saved = b * std::max(0.0, (p.s_per_byte - dma_per_byte) * (1 - r));
+  return std::max(0.0, p.seconds - saved);
+}
+
+double OffloadCopies::seconds(const std::vector<Transfer>& list, double host_bytes) const {
+  if (!(host_bytes > 0))
+    for (const Transfer& t : list) host_bytes += static_cast<double>(t.bytes);
+  double s = 0;
+  for (const Transfer& t : list) s += seconds(t, host_bytes);
+  return s;
 }
 
 GpuRunStart offload_run_start(const GpuCalibration& gpu) {
@@ -255,11 +307,12 @@ BuiltinOffload predict_builtin_offload(const Profile& cpu_profile, const Profile
     by_name[p.name] += p.seconds;
   }
   for (const std::string& name : order) o.kernel_phases_s.push_back({name, by_name[name]});
-  const CommunicationPredictor comm(gpu_profile);
+  const OffloadCopies copies(gpu_profile);
+  const double host_bytes = offload_host_bytes(o.gpu.copies_in, o.gpu.copies_out);
   o.terms.cpu_s = o.cpu.seconds;
   o.terms.kernels_s = g.seconds;
-  o.terms.h2d_s = comm.predict(o.gpu.copies_in).total_seconds;
-  o.terms.d2h_s = comm.predict(o.gpu.copies_out).total_seconds;
+  o.terms.h2d_s = copies.seconds(o.gpu.copies_in, host_bytes);
+  o.terms.d2h_s = copies.seconds(o.gpu.copies_out, host_bytes);
   return o;
 }
 
@@ -413,7 +466,13 @@ OverlapResult chunked_overlap(const Profile& gpu_profile, const std::vector<Tran
   OverlapResult r;
   const CommunicationPredictor comm(gpu_profile);
   const GpuCalibration& gpu = gpu_profile.require_gpu();
-  r.serial_s = comm.predict(fixed_in).total_seconds + comm.predict(chunked_in).total_seconds + kernels_s + comm.predict(chunked_out).total_seconds;
+  {
+    std::vector<Transfer> in = fixed_in;
+    in.insert(in.end(), chunked_in.begin(), chunked_in.end());
+    const OffloadCopies copies(gpu_profile);
+    const double host_bytes = offload_host_bytes(in, chunked_out);
+    r.serial_s = copies.seconds(in, host_bytes) + kernels_s + copies.seconds(chunked_out, host_bytes);
+  }
   r.overlapped_s = r.serial_s;
   if (memory == HostMemory::pageable) {
     r.why_not = "pageable copies are staged through the driver's pinned buffer and do not overlap kernels: pin the host memory";
@@ -486,20 +545,20 @@ SplitResult split_builtin_offload(const Profile& cpu_profile, const Profile& gpu
     w.bytes_read *= f, w.bytes_written *= f, w.flops *= f, w.serial_flops *= f, w.working_set_bytes *= f;
     return predict_cpu(cpu_profile, o.cpu_kernel, o.n, w, options.cpu_threads).seconds;
   };
-  const CommunicationPredictor comm(gpu_profile);
+  const OffloadCopies model(gpu_profile);
   const auto gpu_of = [&](double g) {
     if (g <= 0) return 0.0;
     double t = o.kernels_launch_s + g * (o.terms.kernels_s - o.kernels_launch_s);
-    const auto copies = [&](const std::vector<Transfer>& list, const std::vector<bool>& scales) {
-      for (std::size_t i = 0; i < list.size(); ++i) {
-        Transfer x = list[i];
-        if (i < scales.size() && scales[i]) x.bytes = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::llround(g * static_cast<double>(x.bytes))));
-        t += comm.predict(x).seconds;
-      }
+    const auto part = [&](const std::vector<Transfer>& list, const std::vector<bool>& scales) {
+      std::vector<Transfer> out = list;
+      for (std::size_t i = 0; i < out.size(); ++i)
+        if (i < scales.size() && scales[i])
+          out[i].bytes = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::llround(g * static_cast<double>(out[i].bytes))));
+      return out;
     };
-    copies(o.gpu.copies_in, in_scales);
-    copies(o.gpu.copies_out, out_scales);
-    return t;
+    const std::vector<Transfer> in = part(o.gpu.copies_in, in_scales), out = part(o.gpu.copies_out, out_scales);
+    const double host_bytes = offload_host_bytes(in, out);
+    return t + model.seconds(in, host_bytes) + model.seconds(out, host_bytes);
   };
   return split_work(cpu_of, gpu_of);
 }

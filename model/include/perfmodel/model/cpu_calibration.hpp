@@ -42,8 +42,16 @@ struct CpuKernelModel {
   NumericTable efficiency;   // [working_set_bytes, efficiency], ascending: roofline time / measured time
   double threads = 0;        // thread count it was fitted at
   std::optional<FitQuality> holdout;
+  // [working_set_bytes, ratio], ascending, possibly empty: the efficiency measured at one thread
+  // over the model's at `threads`, at the sizes the calibration ran one thread (the efficiency
+  // at all threads does not carry to one: hyper-threads, turbo, no fork-join).
+  NumericTable one_thread;
 
   double efficiency_at(double working_set_bytes) const;
+  // The factor on efficiency_at at `t` threads: ρ(W) at one thread (log-linear in W between the
+  // measured sizes, held beyond them), 1 at `threads` and above, linear in t between; 1 without
+  // one-thread measurements.
+  double thread_factor(double working_set_bytes, double t) const;
 };
 
 struct CpuCalibration {
@@ -53,7 +61,7 @@ struct CpuCalibration {
   std::map<std::string, NumericTable> bandwidth;  // kind → [threads, working_set_bytes, Bps]
   std::vector<CachePlateau> plateaus;
   NumericTable compute;                           // [threads, fp32_flops, fp64_flops]
-  NumericTable dispatch;                          // [threads, seconds]: one empty fork-join of the pool
+  NumericTable dispatch;                          // [threads, seconds]: one fork-join of the pool, each worker writing one result
   std::map<std::string, CpuKernelModel> kernels;
 
   // Interpolated measured bandwidth of `kind` (InputError when not measured).

@@ -4,8 +4,12 @@
 // Series and what `amount` counts in them:
 //   bandwidth.<kind>    bytes; params threads, working_set_bytes     (kind: read, write, copy, triad)
 //   compute.fp32|fp64   flops; params threads
-//   sync.dispatch       empty fork-joins of the thread pool; params threads
-//   kernel.<name>       runs (a batch, back to back); params n, threads, holdout (1 = never fitted)
+//   sync.dispatch       fork-joins of the thread pool (empty before 2026-11-26; since, each
+//                       worker writes one result the caller reads); params threads
+//   kernel.<name>       runs (a batch, back to back); params n, threads, holdout (1 = never fitted),
+//                       single (1: one run timed on its own; since 2026-11-26). At all threads the
+//                       model is fitted on the single runs where a size has them, else its batches;
+//                       batches at one thread (two sizes) give CpuKernelModel::one_thread.
 #include <string>
 #include <vector>
 

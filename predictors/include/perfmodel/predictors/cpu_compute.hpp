@@ -11,6 +11,8 @@
 // fitted working set the synchronisation is paid as measured and only the work keeps the
 // efficiency measured there: T = regions·dispatch + max(T_mem, T_compute) / e_work, e_work =
 // R0 / (M0 − S0) at that size (equal to the form above at that size; see cpu_compute.cpp).
+// Below the fitted thread count the efficiency carries CpuKernelModel::thread_factor: the ratio
+// the calibration measured at one thread (where it did), linear in threads up to the fitted count.
 #include <string>
 
 #include "perfmodel/model/kernel_workload.hpp"

@@ -104,6 +104,38 @@ struct OffloadDecision {
 };
 OffloadDecision decide_offload(const OffloadTerms& terms, const OffloadErrorLevels& errors);
 
+// The copies of one offloaded operation, one blocking copy after another (White (2013) §3.4),
+// with the host side as a repeated operation leaves it — the state the CPU side is predicted in
+// too (its bandwidth curves are measured with the working set resident). A pageable copy is
+// staged by the driver: the CPU copies between the user's buffer and a pinned one, the DMA moves
+// the pinned one. Of a pageable curve's cost per byte s, the pinned curve's s_pinned is the DMA
+// and the rest the staging copy. A curve timed on a rotating host buffer (pcie.host_buffer:
+// rotating: every copy's host bytes out of the caches) timed that staging copy from memory; where
+// the operation's host bytes fit a faster level it runs at the host's one-thread copy bandwidth
+// there (cpu.bandwidth.copy of the same profile: the same host):
+//   T = T_curve − b · (s − s_pinned) · (1 − r),   r = min(1, BW_copy(1, W_cold) / BW_copy(1, W))
+// W = max(2 × the operation's host bytes (in and out; the copy curve counts source and
+// destination), 2 × one core's private L2) — the device reads the staging buffer from the
+// last-level cache at best, so the copy never runs at a private cache's rate — and W_cold twice
+// the pageable curves' largest size. Pinned copies (DMA from wherever the bytes are), curves
+// timed on a fixed buffer, and a profile without cpu.bandwidth.copy: the curve as it stands.
+// On the H100 host (2026-11-26 run) a pageable mv at n = 1376 (7.6 MB up, whole operation) took
+// 0.60 ms where the rotating curve gives 1.11 ms; r = 0.57 there, and 0.73 ms predicted.
+class OffloadCopies {
+ public:
+  explicit OffloadCopies(const Profile& gpu_profile);  // InputError without a pcie section
+  // host_bytes: every host byte the operation copies, in and out (0: those of `list`).
+  double seconds(const std::vector<Transfer>& list, double host_bytes = 0) const;
+  double seconds(const Transfer& t, double host_bytes) const;
+  // r above for an operation of host_bytes (1 where the curves stand as they are).
+  double pageable_factor(double host_bytes) const;
+
+ private:
+  const Profile& profile_;
+  CommunicationPredictor comm_;
+  bool warm_pageable_ = false;
+};
+
 // The GPU run's starting state in an offloaded operation: the inputs' copies just went through
 // the L2 and left it dirty (where the profile measured what that costs); the GPU is idle.
 GpuRunStart offload_run_start(const GpuCalibration& gpu);

@@ -18,7 +18,9 @@ void mm(ThreadPool& pool, int threads, const float* a, const float* b, float* c,
 // Σ x_i·y_i (accumulated in double per thread)
 double dot(ThreadPool& pool, int threads, const float* x, const float* y, std::size_t n);
 // `iterations` steps of conjugate gradient on A·x = b from x = 0 (A symmetric positive
-// definite); returns the final residual norm ‖b − A·x‖ as tracked by the iteration.
+// definite); returns the final residual norm ‖b − A·x‖ as tracked by the iteration. Every step
+// is run: once converged (r·r or p·Ap no longer positive) a step moves nothing but costs the same
+// (a fixed count, as the GPU's cg runs it).
 double cg(ThreadPool& pool, int threads, const float* a, const float* b, float* x, int n, int iterations);
 // In-place Cholesky A = L·Lᵀ; on return the lower triangle (with the diagonal) holds L, the
 // strict upper triangle is unspecified. Throws std::domain_error if A is not positive definite.
