@@ -19,6 +19,18 @@ namespace {
 
 constexpr double kSector = 32, kLine = 128, kWarpLanes = 32;
 constexpr double kAbsurd = 4611686018427387904.0;  // 2^62: nothing a kernel counts comes near it
+// L2 bandwidth one warp access's request for a line takes at least, in bytes: a line request
+// moving fewer sectors still occupies the L2 as if it moved this many. Reads: 64 (a random
+// 4-byte gather of an L2-resident table, one sector per line, reached half the sector rate of
+// streamed lines: gather_l2); writes: 148 (a store touching 32 lines, one partial sector each,
+// took 4.6 times its sector bytes: transpose_naive). Both fitted to the generalisation suite's
+// half A on the H100 (2026-11-26); the profile has no scattered-sector L2 microbenchmark.
+constexpr double kL2ReadRequestBytes = 64, kL2WriteRequestBytes = 148;
+// A random sector write-back that must first read its sector (a partially written sector leaving
+// L2: the DRAM's ECC words are wider than the bytes written) costs this many random sector
+// reads at the profile's largest measured stride: the read, the write and the turnaround between
+// them. Fitted to scatter_random (half A, H100, 2026-11-26); no microbenchmark measures it.
+constexpr double kRandomWriteBackReads = 2;
 
 std::string number_text(double v) {
   std::ostringstream o;
@@ -257,14 +269,25 @@ void read_copies(const yaml::Value& list, const Reader& r, double repeats, GpuWo
 struct Region {
   double distinct = 0, touched = 0, factor = 1;  // D, T, and the strided-read efficiency factor of the access defining D
   bool random = false;
-  void add(double d, double t, double phi, bool is_random) {
-    if (d > distinct) distinct = d, factor = phi;
+  // Writes only: whether the sectors leave L2 partly written (the access defining D writes fewer
+  // than 32 bytes of each sector it touches), and the bytes written over the distinct bytes.
+  bool partial = false;
+  double coverage = 1;
+  void add(double d, double t, double phi, bool is_random, bool is_partial = false, double written = 0) {
+    if (d > distinct) distinct = d, factor = phi, partial = is_partial, coverage = d > 0 ? written / d : 1;
     touched += t;
     random = random || is_random;
   }
-  double dram(double l2_capacity) const {
-    const double miss = distinct <= l2_capacity || !random ? 0.0 : 1.0 - l2_capacity / distinct;
-    return (distinct + std::max(0.0, touched - distinct) * miss) * factor;
+  double miss(double l2_capacity) const { return distinct <= l2_capacity || !random ? 0.0 : 1.0 - l2_capacity / distinct; }
+  double dram(double l2_capacity) const { return (distinct + std::max(0.0, touched - distinct) * miss(l2_capacity)) * factor; }
+  // Of a write region's DRAM bytes, the share that leaves L2 partly written: all of it when the
+  // launch writes less than every byte of its sectors; when it writes them all, the re-touches a
+  // random order evicts before the sector is complete (m of them); an ordered dense write (a
+  // transpose's columns, which the block's other rows complete at once) leaves none.
+  double partial_share(double l2_capacity) const {
+    if (!partial) return 0;
+    if (coverage < 1) return 1;
+    return random ? miss(l2_capacity) : 0;
   }
 };
 
@@ -399,16 +422,28 @@ GpuPhase read_kernel(const yaml::Value& k, const Reader& r, const GpuCalibration
     const double data = a.pattern == Pattern::broadcast && a.kind != Kind::atomic ? w * e : moved;
     p.l1_wavefronts += w * lines * both;
     p.l1_data_bytes += data * both;
+    // A line request moving few sectors occupies the L2 as a larger one would (kL2*RequestBytes).
+    const double l2_read = a.kind == Kind::atomic ? moved : std::max(moved, w * lines * kL2ReadRequestBytes);
+    const double l2_write = a.kind == Kind::atomic ? moved : std::max(moved, w * lines * kL2WriteRequestBytes);
     if (a.reads()) {
-      p.l2_bytes += moved * (1 - a.l1_hit);
+      p.l2_bytes += l2_read * (1 - a.l1_hit);
       read_regions[a.array].add(distinct, moved * (1 - a.l1_hit), phi, is_random);
       in_flight_by_level[level_of(a)] += a.independent;
       read_warp_accesses += w, read_request_bytes += moved;
     }
     if (a.kind == Kind::write || a.kind == Kind::read_modify_write || a.kind == Kind::atomic) {
-      p.l2_bytes += moved;
-      write_regions[a.array].add(distinct, moved, 1, is_random);
-      if (a.kind == Kind::atomic) read_regions[a.array].add(distinct, moved, 1, is_random);
+      p.l2_bytes += l2_write;
+      // Bytes of each touched sector one warp access writes: fewer than 32 leaves the sector
+      // partly written unless other accesses complete it (Region::partial_share).
+      const double per_sector = a.kind == Kind::atomic ? kSector : std::min(kSector, L * e / std::max(1.0, sectors));
+      write_regions[a.array].add(distinct, moved, 1, is_random, per_sector < kSector, a.count * e);
+      if (a.kind == Kind::atomic) {
+        read_regions[a.array].add(distinct, moved, 1, is_random);
+        // The updates of every warp access spread over the footprint's sectors; the L2 applies
+        // those of one sector one after another (the predictor's atomic term).
+        if (a.space == Space::global)
+          p.atomic_sector_updates = std::max(p.atomic_sector_updates, w * std::min(L, a.addresses) / std::max(1.0, F / kSector));
+      }
       if (a.kind != Kind::atomic && a.pattern != Pattern::coalesced && a.space == Space::global) scattered_writes = true;
     }
     atomics = atomics || (a.kind == Kind::atomic && a.space == Space::global);
@@ -417,7 +452,17 @@ GpuPhase read_kernel(const yaml::Value& k, const Reader& r, const GpuCalibration
     per_thread_accesses += a.count * both / threads;
   }
   for (const auto& [array, region] : read_regions) p.dram_bytes += region.dram(l2_capacity);
-  for (const auto& [array, region] : write_regions) p.dram_bytes += region.dram(l2_capacity);
+  // A partly written sector leaving L2 is read before it is written (the DRAM's ECC words are
+  // wider than the bytes written): strided_write_f32 (half A) moved its sectors twice. Where the
+  // order is random, both go to random sectors, at the profile's sparse-read cost, and the
+  // write-back takes kRandomWriteBackReads of them.
+  const double phi_random = measured_strided ? (4 / kSector) / strided_efficiency(gpu, 1e9, 4) : 1.0;
+  for (const auto& [array, region] : write_regions) {
+    const double bytes = region.dram(l2_capacity), partial = bytes * region.partial_share(l2_capacity);
+    const double written = region.random ? (bytes - partial) + partial * phi_random * kRandomWriteBackReads : bytes + partial;
+    p.dram_bytes += written;
+    p.dram_write_bytes += written;
+  }
   double in_flight = 0;
   for (const auto& [l, n] : in_flight_by_level) in_flight = std::max(in_flight, n);
   p.loads_in_flight = std::max(1.0, in_flight);
@@ -425,10 +470,11 @@ GpuPhase read_kernel(const yaml::Value& k, const Reader& r, const GpuCalibration
                     : any_warp_accesses > 0 ? any_request_bytes / any_warp_accesses
                                             : kLine;
   if (atomics)
-    notes.add(who + "global atomics on the L2 write path (a 32-byte sector per address and warp access); the profile has no "
-                    "atomic rate, and contention on one address is not modelled");
+    notes.add(who + "global atomics: updates of one sector at a serial rate fitted to the generalisation suite (the profile has "
+                    "no atomic microbenchmark)");
   if (scattered_writes)
-    notes.add(who + "strided or random writes charged as whole 32-byte sectors; the profile has no strided-write rate");
+    notes.add(who + "strided or random writes: partly written sectors read before they are written, scattered line requests "
+                    "at an L2 cost fitted to the generalisation suite (the profile has no strided-write rate)");
 
   double extra_flops = 0, slots = 0;
   if (k.has("work")) read_work(k.get("work"), r, rates, p, extra_flops, slots, notes);

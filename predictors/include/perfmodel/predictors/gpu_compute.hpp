@@ -100,7 +100,7 @@ struct GpuPhasePrediction {
   double seconds = 0;  // all launches of the phase
   // Per launch, summed over waves: each wave's time is the max of these (a staged-tile loop's
   // l2 and l1 combine first, T_l1l2 above); `bound` names the largest over the phase.
-  double launch_s = 0, dram_s = 0, l2_s = 0, l1_s = 0, issue_s = 0, fp64_s = 0, special_s = 0, chain_s = 0;
+  double launch_s = 0, dram_s = 0, l2_s = 0, l1_s = 0, issue_s = 0, fp64_s = 0, special_s = 0, chain_s = 0, atomic_s = 0;
   std::string bound;
   double bytes_in_flight = 0, dram_Bps_reachable = 0;  // in a full wave
 };
@@ -109,7 +109,7 @@ struct GpuPrediction {
   double seconds = 0;
   std::vector<GpuPhasePrediction> phases;
   // Sums over phases (all launches) of the parts, for reporting.
-  double launch_s = 0, dram_s = 0, l2_s = 0, l1_s = 0, issue_s = 0, fp64_s = 0, special_s = 0, chain_s = 0;
+  double launch_s = 0, dram_s = 0, l2_s = 0, l1_s = 0, issue_s = 0, fp64_s = 0, special_s = 0, chain_s = 0, atomic_s = 0;
   std::string bound;  // the part with the largest share of the time
   // Achieved fractions of the ceilings at the predicted time.
   double dram_fraction = 0, flop_fraction = 0;
