@@ -26,11 +26,12 @@ constexpr double kAbsurd = 4611686018427387904.0;  // 2^62: nothing a kernel cou
 // took 4.6 times its sector bytes: transpose_naive). Both fitted to the generalisation suite's
 // half A on the H100 (2026-11-26); the profile has no scattered-sector L2 microbenchmark.
 constexpr double kL2ReadRequestBytes = 64, kL2WriteRequestBytes = 148;
-// A random sector write-back that must first read its sector (a partially written sector leaving
-// L2: the DRAM's ECC words are wider than the bytes written) costs this many random sector
-// reads at the profile's largest measured stride: the read, the write and the turnaround between
-// them. Fitted to scatter_random (half A, H100, 2026-11-26); no microbenchmark measures it.
-constexpr double kRandomWriteBackReads = 2;
+// A random sector write-back that must first read its sector (a partly written sector leaving
+// L2: the DRAM's ECC words are wider than the bytes written) costs this many random sector reads
+// at the profile's largest measured stride: the read, the write, and the bank's turnaround and
+// write recovery between them. Fitted to scatter_random (half A, H100, 2026-11-26: 5 gives
+// -1 %; 2, the read and the write alone, 56 % under); no microbenchmark measures it.
+constexpr double kRandomWriteBackReads = 5;
 
 std::string number_text(double v) {
   std::ostringstream o;
@@ -50,7 +51,7 @@ struct Access {
   Kind kind = Kind::read;
   Pattern pattern = Pattern::coalesced;
   double e = 4, count = 0, lanes = kWarpLanes, stride = 1, footprint = 0, sectors_per_warp = kWarpLanes, independent = 1,
-         l1_hit = 0, conflict = 1, addresses = kWarpLanes;
+         l1_hit = 0, conflict = 1, addresses = kWarpLanes, window = 0;
   bool reads() const { return kind == Kind::read || kind == Kind::read_modify_write; }
   bool memory_path() const { return space == Space::global || space == Space::local; }
 };
@@ -115,7 +116,7 @@ bool boolean(const yaml::Value& v) {
 Access read_access(const yaml::Value& a, std::size_t index, const Reader& r) {
   a.expect_map();
   a.allow_only({"name", "array", "space", "kind", "element_bytes", "count", "active_lanes", "pattern", "stride", "footprint",
-                "sectors_per_warp", "independent", "after", "index", "l1_hit", "conflict_degree", "addresses_per_warp"});
+                "sectors_per_warp", "independent", "after", "index", "l1_hit", "conflict_degree", "addresses_per_warp", "window"});
   Access x(a);
   x.name = a.has("name") ? a.get("name").as_string() : "access" + std::to_string(index);
   x.array = a.has("array") ? a.get("array").as_string() : x.name;
@@ -139,6 +140,8 @@ Access read_access(const yaml::Value& a, std::size_t index, const Reader& r) {
   if (x.pattern == Pattern::strided) x.stride = r.in_range(a.get("stride"), 1, kAbsurd);
   only_if("sectors_per_warp", x.pattern == Pattern::random || x.pattern == Pattern::gather, "only meaningful with pattern: random or gather");
   if (a.has("sectors_per_warp")) x.sectors_per_warp = r.in_range(a.get("sectors_per_warp"), 1, 32);
+  only_if("window", x.pattern == Pattern::random || x.pattern == Pattern::gather, "only meaningful with pattern: random or gather");
+  if (a.has("window")) x.window = r.positive(a.get("window"));
   x.sectors_per_warp = std::min(x.sectors_per_warp, x.lanes);
   only_if("index", x.pattern == Pattern::gather, "only meaningful with pattern: gather");
   if (x.pattern == Pattern::gather) x.after = a.get("index").as_string();
@@ -173,20 +176,21 @@ Access read_access(const yaml::Value& a, std::size_t index, const Reader& r) {
       case Pattern::broadcast: x.footprint = x.e * w; break;
     }
   }
+  x.window = x.window > 0 ? std::min(x.window, x.footprint) : x.footprint;
   return x;
 }
 
 // The rates that turn FP16, INT32 and fast special-function work into the predictor's FP32 issue
 // slots and cosf calls, with a note where the profile lacks one.
 struct WorkRates {
-  double fp16_slot = 1, int_slot = 1, fast_call = 1;  // FP32 issue slots per warp instruction; cosf calls per fast call
+  double fp16_slot = 1, int_slot = 1;  // FP32 issue slots per warp instruction
   bool has_fp16 = false, has_int = false, has_fast = false;
   explicit WorkRates(const GpuCalibration& gpu) {
     const auto rate = [&](const char* k) { const auto it = gpu.ceilings.find(k); return it == gpu.ceilings.end() ? 0.0 : it->second.median; };
     const double fp32 = rate("fp32");
     if (fp32 > 0 && rate("fp16") > 0) has_fp16 = true, fp16_slot = (fp32 / 64) / (rate("fp16") / 128);  // half2: 4 flop per lane
     if (fp32 > 0 && rate("int32") > 0) has_int = true, int_slot = (fp32 / 64) / (rate("int32") / 64);   // IMAD: 2 op per lane
-    if (rate("cosf") > 0 && rate("fast_cosf") > 0) has_fast = true, fast_call = rate("cosf") / rate("fast_cosf");
+    has_fast = rate("fast_cosf") > 0;
   }
 };
 
@@ -206,8 +210,11 @@ void read_work(const yaml::Value& work, const Reader& r, const WorkRates& rates,
   p.flops_fp64 = amount("fp64");
   const double half = amount("fp16") + amount("bf16"), pairs = amount("fp16x2") + amount("bf16x2");
   const double integer = amount("int"), shuffles = amount("shuffles");
-  p.special_calls = amount("special") + amount("special_fast") * rates.fast_call;
-  slots = p.flops_fp32 / 64 + (half / 64 + pairs / 128) * rates.fp16_slot + integer / 32 * rates.int_slot + shuffles / 32;
+  p.special_calls = amount("special");
+  p.sfu_calls = amount("special_fast");
+  // A fast call is one MUFU instruction: one issue slot a warp, its rate on the SFU pipe.
+  slots = p.flops_fp32 / 64 + (half / 64 + pairs / 128) * rates.fp16_slot + integer / 32 * rates.int_slot + shuffles / 32 +
+          p.sfu_calls / 32;
   extra_flops = half + pairs;
   if (shuffles > 0) p.shared_accesses[1] += shuffles / 32;  // the shared-memory crossbar, 32 lanes a pass
   if ((half > 0 || pairs > 0) && !rates.has_fp16)
@@ -273,12 +280,18 @@ struct Region {
   // than 32 bytes of each sector it touches), and the bytes written over the distinct bytes.
   bool partial = false;
   double coverage = 1;
-  void add(double d, double t, double phi, bool is_random, bool is_partial = false, double written = 0) {
-    if (d > distinct) distinct = d, factor = phi, partial = is_partial, coverage = d > 0 ? written / d : 1;
+  // The part of the region a random access's neighbouring warps address at one time (its
+  // `window`; the distinct bytes where it gives none): a re-touch misses only when that exceeds L2.
+  double window = 0;
+  void add(double d, double t, double phi, bool is_random, bool is_partial = false, double written = 0, double win = 0) {
+    if (d > distinct) distinct = d, factor = phi, partial = is_partial, coverage = d > 0 ? written / d : 1, window = win;
     touched += t;
     random = random || is_random;
   }
-  double miss(double l2_capacity) const { return distinct <= l2_capacity || !random ? 0.0 : 1.0 - l2_capacity / distinct; }
+  double miss(double l2_capacity) const {
+    const double live = window > 0 ? std::min(window, distinct) : distinct;
+    return live <= l2_capacity || !random ? 0.0 : 1.0 - l2_capacity / live;
+  }
   double dram(double l2_capacity) const { return (distinct + std::max(0.0, touched - distinct) * miss(l2_capacity)) * factor; }
   // Of a write region's DRAM bytes, the share that leaves L2 partly written: all of it when the
   // launch writes less than every byte of its sectors; when it writes them all, the re-touches a
@@ -427,7 +440,7 @@ GpuPhase read_kernel(const yaml::Value& k, const Reader& r, const GpuCalibration
     const double l2_write = a.kind == Kind::atomic ? moved : std::max(moved, w * lines * kL2WriteRequestBytes);
     if (a.reads()) {
       p.l2_bytes += l2_read * (1 - a.l1_hit);
-      read_regions[a.array].add(distinct, moved * (1 - a.l1_hit), phi, is_random);
+      read_regions[a.array].add(distinct, moved * (1 - a.l1_hit), phi, is_random, false, 0, is_random ? a.window : 0);
       in_flight_by_level[level_of(a)] += a.independent;
       read_warp_accesses += w, read_request_bytes += moved;
     }
@@ -436,7 +449,7 @@ GpuPhase read_kernel(const yaml::Value& k, const Reader& r, const GpuCalibration
       // Bytes of each touched sector one warp access writes: fewer than 32 leaves the sector
       // partly written unless other accesses complete it (Region::partial_share).
       const double per_sector = a.kind == Kind::atomic ? kSector : std::min(kSector, L * e / std::max(1.0, sectors));
-      write_regions[a.array].add(distinct, moved, 1, is_random, per_sector < kSector, a.count * e);
+      write_regions[a.array].add(distinct, moved, 1, is_random, per_sector < kSector, a.count * e, is_random ? a.window : 0);
       if (a.kind == Kind::atomic) {
         read_regions[a.array].add(distinct, moved, 1, is_random);
         // The updates of every warp access spread over the footprint's sectors; the L2 applies

@@ -22,7 +22,7 @@ constexpr double kAtomicSectorUpdate_s = 0.70e-9;
 
 struct Rates {
   double sms = 0;
-  double l2_Bps = 0, fp64 = 0, special = 0, issue = 0;  // GPU-wide
+  double l2_Bps = 0, fp64 = 0, special = 0, issue = 0, sfu = 0;  // GPU-wide (sfu: 0 where the profile has no fast_cosf)
   double t1 = 0;                                       // seconds per conflict-free warp access, per SM
   const ConflictCurve* conflicts = nullptr;
   double lat_l1 = 0, lat_l2 = 0, lat_dram = 0, lat_fma = 0, lat_cosf = 0;
@@ -46,6 +46,7 @@ Rates rates_of(const GpuCalibration& g) {
   r.issue = r.fp32 / 64;  // warp FMA instructions per second: 32 lanes × 2 flop
   r.fp64 = g.ceiling("fp64").median;
   r.special = g.ceiling("cosf").median;
+  if (const auto fast = g.ceilings.find("fast_cosf"); fast != g.ceilings.end()) r.sfu = fast->second.median;
   r.l2_Bps = g.ceiling("l2_read").median;
   if (!g.dram_concurrency) throw InputError("the profile has no gpu.dram_concurrency fit (run perfmodel calibrate --only gpu)");
   r.dram = &*g.dram_concurrency;
@@ -91,6 +92,7 @@ struct WaveParts {
   double dram = 0, l2 = 0, l1 = 0, issue = 0, fp64 = 0, special = 0, chain = 0;
   double q = 0, bw = 0;
   double atomic = 0;  // the busiest sector's atomic updates, one after another
+  double sfu = 0;     // fast special-function calls on their own pipe
   // The special calls are instruction sequences too: they and the other instructions share the
   // schedulers' issue slots, so their times add; the memory levels overlap with both.
   // A staged-tile loop (GpuPhase::staged_tiles): each block alternates its L2 fetch of a tile
@@ -108,7 +110,7 @@ struct WaveParts {
   // term, and the memory pipes keep draining meanwhile (conv2d-global at n = 4096: the L1-bound
   // 16-wide blocks hide their 82 waves' 50 µs, the issue-bound 32-wide ones pay it).
   double scheduling = 0;
-  double total() const { return std::max({dram, l1_l2(), issue + special + scheduling, fp64, chain, atomic}); }
+  double total() const { return std::max({dram, l1_l2(), issue + special + scheduling, fp64, chain, atomic, sfu}); }
 };
 
 // `evicting`: the launch's DRAM bytes (over all its waves) that evict dirty L2 lines.
@@ -168,6 +170,13 @@ WaveParts wave(const Rates& r, const GpuPhase& p, const ExecutionMetrics& m, dou
     w.special = f * p.special_calls * busiest / per_sm;
   }
   w.atomic = f * p.atomic_sector_updates * kAtomicSectorUpdate_s;
+  // The SFU runs beside the FP32 pipe: a fast call's MUFU instruction takes one issue slot
+  // (counted in warp_instructions) and the SFU's rate bounds the calls on their own (sfu_sin_chain,
+  // half A of the generalisation suite: 19 % over when its calls and adds were summed).
+  if (p.sfu_calls > 0) {
+    const double rate = r.sfu > 0 ? r.sfu : r.special;
+    w.sfu = f * p.sfu_calls * busiest * r.sms / rate;
+  }
   w.chain = p.chain_fma * r.lat_fma + p.chain_cosf * r.lat_cosf + p.chain_l1_loads * r.lat_l1 + p.chain_l2_loads * r.lat_l2 +
             p.chain_dram_loads * r.lat_dram;
   return w;
@@ -245,7 +254,7 @@ GpuPrediction predict_gpu(const GpuCalibration& gpu, const GpuWorkload& workload
       }
       per_launch += count * w.total();
       pp.dram_s += count * w.dram, pp.l2_s += count * w.l2, pp.l1_s += count * w.l1, pp.issue_s += count * w.issue;
-      pp.fp64_s += count * w.fp64, pp.special_s += count * w.special, pp.chain_s += count * w.chain, pp.atomic_s += count * w.atomic;
+      pp.fp64_s += count * w.fp64, pp.special_s += count * std::max(w.special, w.sfu), pp.chain_s += count * w.chain, pp.atomic_s += count * w.atomic;
       if (pp.bytes_in_flight == 0) pp.bytes_in_flight = w.q, pp.dram_Bps_reachable = w.bw;
     }
     pp.seconds = enqueue(p.launches, r.launch, r.queued_kernel, per_launch + write_back_s, per_launch);

@@ -41,6 +41,10 @@ struct GpuPhase {
 
   double flops_fp32 = 0, flops_fp64 = 0;
   double special_calls = 0;        // cosf calls (many instructions each; their own ceiling)
+  // Fast special-function calls (__sinf, __cosf, __expf: one MUFU instruction each on the SFU
+  // pipe): they take one issue slot and run beside the other instructions, at the profile's
+  // fast_cosf ceiling (the predictor's SFU term).
+  double sfu_calls = 0;
   double warp_instructions = 0;    // issued warp instructions other than the special calls
   double dram_bytes = 0;           // read + written at DRAM after L2 reuse (L2 flushed before a run)
   double l2_bytes = 0;             // sectors L1 passes on to L2, reads + writes
