@@ -460,6 +460,46 @@ TEST(WorkloadFormatDoc, EveryExampleParsesAndPredicts) {
   EXPECT_GE(format2, 3);
 }
 
+// Every example states, in a comment, what the bundled profile predicts it is bound by (the docs'
+// examples on their last line, data/workloads/*.yaml and v2/*.yaml in their header), and predicts it.
+TEST(WorkloadFormatDoc, EveryExamplePredictsTheBoundItsCommentStates) {
+  const Profile profile = load_profile(bundled_profile());
+  const GpuCalibration& gpu = profile.require_gpu();
+  const std::regex claim("# predicted bound \\(bundled H100 profile\\): ([a-z0-9/]+)");
+  const auto check = [&](const std::string& text, const std::string& label, const GpuWorkloadFile& f) {
+    std::smatch m;
+    if (!std::regex_search(text, m, claim)) {
+      ADD_FAILURE() << label << ": no '# predicted bound (bundled H100 profile): …' comment";
+      return;
+    }
+    EXPECT_EQ(predict_gpu(gpu, f.workload, dirty_l2_where_measured(gpu)).bound, m[1].str()) << label;
+  };
+  std::ifstream in(kData + "/../docs/workload-format.md");
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string doc = text.str();
+  const std::regex block("```yaml\n([^`]*)```");
+  int examples = 0;
+  for (auto it = std::sregex_iterator(doc.begin(), doc.end(), block); it != std::sregex_iterator(); ++it) {
+    const std::string yaml = (*it)[1];
+    if (yaml.rfind("format: 2", 0) != 0) continue;
+    const std::string label = "docs example " + std::to_string(++examples);
+    check(yaml, label, parse_gpu_workload(yaml, label, gpu));
+  }
+  EXPECT_GE(examples, 15);
+  int files = 0;
+  for (const std::string& dir : {kData + "/workloads", kData + "/workloads/v2"})
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+      if (entry.path().extension() != ".yaml") continue;
+      ++files;
+      std::ifstream f(entry.path());
+      std::stringstream t;
+      t << f.rdbuf();
+      check(t.str(), entry.path().string(), read_gpu_workload(entry.path().string(), gpu));
+    }
+  EXPECT_EQ(files, 8);
+}
+
 TEST(WorkloadFormatCli, SetSweepsTheParameters) {
   const std::string saxpy = kData + "/workloads/v2/saxpy.yaml";
   const Result r = run({"predict", "workload", saxpy, "--set", "n=1Mi,16Mi,64Mi", "--format", "json"});
