@@ -333,6 +333,16 @@ TEST(WorkloadFormat2, PartlyWrittenSectorsAreReadBeforeTheyAreWritten) {
             std::string::npos);
 }
 
+// The reference kernels' special forms are kernel keys of format 2 too.
+TEST(WorkloadFormat2, StagedTilesAndFetchRoundsAreKernelKeys) {
+  const GpuPhase p = parse(kKernelHead + "    staged_tiles: true\n    fetch_rounds_in_chain: true\n").workload.phases[0];
+  EXPECT_TRUE(p.staged_tiles);
+  EXPECT_TRUE(p.fetch_rounds_in_chain);
+  EXPECT_FALSE(parse(kKernelHead).workload.phases[0].staged_tiles);
+  EXPECT_NE(error_of(kKernelHead + "    fetch_rounds_in_chain: true\n").find("staged_tiles"), std::string::npos);
+  EXPECT_NE(error_of(kKernelHead + "    staged_tiles: yes\n").find("true or false"), std::string::npos);
+}
+
 // Every thread adds to one int: one update per warp access, all on one sector.
 TEST(WorkloadFormat2, AtomicsOnOneAddressSerialise) {
   const GpuPhase p = parse(kKernelHead + "    accesses:\n      - {name: x, count: n}\n"

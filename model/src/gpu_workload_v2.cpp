@@ -307,7 +307,7 @@ struct Region {
 GpuPhase read_kernel(const yaml::Value& k, const Reader& r, const GpuCalibration& gpu, const WorkRates& rates, GpuWorkloadFile& f) {
   k.expect_map();
   k.allow_only({"name", "launches", "grid", "block", "registers", "shared_bytes", "accesses", "work", "chain", "warp_instructions",
-                "loads_issued_together", "copies"});
+                "loads_issued_together", "staged_tiles", "fetch_rounds_in_chain", "copies"});
   GpuPhase p;
   p.name = k.has("name") ? k.get("name").as_string() : "kernel";
   KernelNotes notes{f.notes};
@@ -328,6 +328,13 @@ GpuPhase read_kernel(const yaml::Value& k, const Reader& r, const GpuCalibration
   p.registers_per_thread = k.has("registers") ? r.whole(k.get("registers"), 1, 255) : 32;
   p.shared_bytes_per_block = k.has("shared_bytes") ? r.whole(k.get("shared_bytes"), 0) : 0;
   if (k.has("loads_issued_together")) p.loads_issued_together = boolean(k.get("loads_issued_together"));
+  // The reference kernels' special forms (predictors/gpu_compute.hpp), for a kernel that has them.
+  if (k.has("staged_tiles")) p.staged_tiles = boolean(k.get("staged_tiles"));
+  if (k.has("fetch_rounds_in_chain")) {
+    p.fetch_rounds_in_chain = boolean(k.get("fetch_rounds_in_chain"));
+    if (p.fetch_rounds_in_chain && !p.staged_tiles)
+      throw k.get("fetch_rounds_in_chain").error("only meaningful with staged_tiles: true (the serial tile form)");
+  }
   const double threads = p.blocks() * p.threads_per_block();
 
   std::vector<Access> accesses;
