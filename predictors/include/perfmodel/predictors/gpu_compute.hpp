@@ -93,8 +93,8 @@
 // themselves on runs they were not chosen on: re-analysing the five other H100 machines' reference
 // runs (data/validation/other) without each, the tuner's mean loss rises from 2.3–3.4 % to 4.7–5.8 %
 // (serial tiles), 5.2–6.3 % (E) and 5.9–6.9 % (staged tiles), and p90 from 18.5–20.5 % to up to
-// 22.3 % (E) and 24.0 % (staged tiles). Format-2 signatures cannot set them yet (no key): a
-// staged-tile kernel written in format 2 is predicted with full overlap.
+// 22.3 % (E) and 24.0 % (staged tiles). Format-2 signatures set them with the kernel keys
+// staged_tiles and fetch_rounds_in_chain.
 // The validation data chose the forms that differ from the seeds: overlap (max) between the memory
 // levels and the pipelines, except a staged-tile loop's L2 and L1 phases (the share of blocks;
 // combining the DRAM term too put mv-shared 37 % off), the issue slots shared by special calls
