@@ -444,6 +444,14 @@ TEST(WorkloadFormat2, ReferenceKernelInFormat2PredictsAsItsDescriptor) {
       EXPECT_NEAR(f.workload.dram_bytes() / d.dram_bytes(), 1.0, 1e-9) << n;
     }
   }
+  for (const double n : {1024.0, 65536.0, 1048576.0, 16777216.0})
+    for (const int block : {128, 1024}) {
+      const GpuWorkloadFile f =
+          read_gpu_workload(kData + "/workloads/reference/cosine.yaml", gpu, {{"n", n}, {"block", static_cast<double>(block)}});
+      const GpuWorkload d = describe_gpu_kernel("cosine", n, {block, 1, 0}, {}, gpu.device.l2_cache_bytes);
+      const GpuRunStart start = dirty_l2_where_measured(gpu);
+      EXPECT_NEAR(predict_gpu(gpu, f.workload, start).seconds / predict_gpu(gpu, d, start).seconds, 1.0, 0.01) << n << " " << block;
+    }
 }
 
 // Every `format: 2` example of docs/workload-format.md, and every workload file under
