@@ -499,7 +499,7 @@ TEST(WorkloadFormatDoc, EveryExampleParsesAndPredicts) {
 }
 
 // Every example states, in a comment, what the bundled profile predicts it is bound by (the docs'
-// examples on their last line, data/workloads/*.yaml and v2/*.yaml in their header), and predicts it.
+// examples on their last line, data/workloads/*.yaml, v2/ and reference/ on theirs), and predicts it.
 TEST(WorkloadFormatDoc, EveryExamplePredictsTheBoundItsCommentStates) {
   const Profile profile = load_profile(bundled_profile());
   const GpuCalibration& gpu = profile.require_gpu();
@@ -526,7 +526,7 @@ TEST(WorkloadFormatDoc, EveryExamplePredictsTheBoundItsCommentStates) {
   }
   EXPECT_GE(examples, 15);
   int files = 0;
-  for (const std::string& dir : {kData + "/workloads", kData + "/workloads/v2"})
+  for (const std::string& dir : {kData + "/workloads", kData + "/workloads/v2", kData + "/workloads/reference"})
     for (const auto& entry : std::filesystem::directory_iterator(dir)) {
       if (entry.path().extension() != ".yaml") continue;
       ++files;
@@ -535,7 +535,7 @@ TEST(WorkloadFormatDoc, EveryExamplePredictsTheBoundItsCommentStates) {
       t << f.rdbuf();
       check(t.str(), entry.path().string(), read_gpu_workload(entry.path().string(), gpu));
     }
-  EXPECT_EQ(files, 8);
+  EXPECT_EQ(files, 10);
 }
 
 TEST(WorkloadFormatCli, SetSweepsTheParameters) {
