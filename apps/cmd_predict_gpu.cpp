@@ -110,6 +110,7 @@ Record prediction_meta(const GpuPrediction& p, const GpuWorkload& w) {
   r.push_back({"fp64_s", Cell(p.fp64_s, Unit::seconds)});
   r.push_back({"special_s", Cell(p.special_s, Unit::seconds)});
   r.push_back({"latency_s", Cell(p.chain_s, Unit::seconds)});
+  r.push_back({"atomic_s", Cell(p.atomic_s, Unit::seconds)});
   if (w.flops > 0) r.push_back({"flop_per_s", Cell(w.flops / p.seconds, Unit::flop_per_s)});
   if (w.algorithmic_bytes > 0) r.push_back({"effective_bytes_per_s", Cell(w.algorithmic_bytes / p.seconds, Unit::bytes_per_s)});
   r.push_back({"dram_fraction_of_peak", Cell(p.dram_fraction, Unit::percent)});

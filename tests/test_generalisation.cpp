@@ -433,5 +433,75 @@ TEST(GeneralisationSignatures, ReadAndPredictAtEverySize) {
   EXPECT_GT(*p.steady_s, 0);
 }
 
+// The first recorded run (H100, 2026-11-26) re-analysed with this build: the errors stay at the
+// level the model reached (a little headroom), so a later change that loses it fails here. Half A
+// chose the model's rules; half B was held out (docs/generalisation-suite.md, "The record").
+GenAnalysis recorded_analysis(const std::string& signatures) {
+  const Profile profile = load_profile(kData + "/profiles/nvidia-h100-80gb-hbm3.yaml");
+  std::string why;
+  const std::optional<GenPredictor> predictor = format2_predictor(profile, signatures, why);
+  EXPECT_TRUE(predictor.has_value()) << why;
+  return analyse_generalisation(read_generalisation_run(kData + "/validation/2026-11-26-h100-generalisation"),
+                                predictor ? *predictor : GenPredictor{}, why);
+}
+
+TEST(GeneralisationRecorded, PreRegisteredSignaturesHoldTheReachedErrors) {
+  const GenAnalysis a = recorded_analysis(kSignatures);
+  ASSERT_TRUE(a.predicted);
+  EXPECT_EQ(a.single_a.count, 26u);
+  EXPECT_EQ(a.single_b.count, 23u);
+  // Half A: 10.9 / 86.2 / 122 % before the rules it chose; 2.5 / 10.8 / 122 % after (the one
+  // miss left, tiny_reduce_1block, is its signature's: version 2 below).
+  EXPECT_LE(a.single_a.median, 0.035);
+  EXPECT_LE(a.single_a.p90, 0.13);
+  EXPECT_LE(a.single_a.max, 1.25);
+  // Half B, held out: 10.2 / 67.2 / 101.5 % before; 8.9 / 63.9 / 341 % after (scatter_local:
+  // its version-1 signature cannot say its addresses stay in a 16 KiB window).
+  EXPECT_LE(a.single_b.median, 0.095);
+  EXPECT_LE(a.single_b.p90, 0.66);
+  EXPECT_LE(a.single_a.count + a.single_b.count, a.rows.size());
+  for (const GenRow& row : a.rows) {
+    const std::string& k = row.measurement.kernel;
+    ASSERT_TRUE(row.error_single.has_value()) << k;
+    // The kernels whose misses the rules addressed stay within 12 % (half A).
+    if (k == "hist_global_8" || k == "reduce_atomic_i32" || k == "scatter_random" || k == "transpose_naive" ||
+        k == "gather_l2" || k == "strided_write_f32" || k == "starved_triad_32x256" || k == "sfu_sin_chain") {
+      EXPECT_LE(std::abs(*row.error_single), 0.12) << k;
+    }
+    // The held-out starved copy (102 % before) follows the writes-in-flight rule chosen on half A.
+    if (k == "starved_copy_132x128") {
+      EXPECT_LE(std::abs(*row.error_single), 0.08) << k;
+    }
+  }
+}
+
+TEST(GeneralisationRecorded, CorrectedSignaturesHoldTheReachedErrors) {
+  const GenAnalysis a = recorded_analysis(kData + "/workloads/generalisation-v2");
+  ASSERT_TRUE(a.predicted);
+  // Version 2 (three corrected signatures): half A 2.5 / 10.8 / 33.4 %, half B 8.5 / 59.0 / 92.0 %.
+  EXPECT_LE(a.single_a.median, 0.035);
+  EXPECT_LE(a.single_a.p90, 0.13);
+  EXPECT_LE(a.single_a.max, 0.37);
+  EXPECT_LE(a.single_b.median, 0.095);
+  EXPECT_LE(a.single_b.p90, 0.62);
+  EXPECT_LE(a.single_b.max, 0.95);
+}
+
+// Version 2 differs from version 1 only in the corrected files, each of which says so.
+TEST(GeneralisationSignatures, VersionTwoDiffersOnlyInItsCorrectedFiles) {
+  const std::set<std::string> corrected = {"tiny_reduce_1block", "gather_local", "scatter_local"};
+  const std::string v2 = kData + "/workloads/generalisation-v2";
+  for (const auto& e : gen::kernel_catalog()) {
+    SCOPED_TRACE(e.name);
+    const std::string one = read_file(kSignatures + "/" + e.name + ".yaml"), two = read_file(v2 + "/" + e.name + ".yaml");
+    if (corrected.count(e.name)) {
+      EXPECT_NE(one, two);
+      EXPECT_EQ(two.rfind("# Version 2 of the signature of " + e.name, 0), 0u);
+    } else {
+      EXPECT_EQ(one, two);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace perfmodel

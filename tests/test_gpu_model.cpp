@@ -437,6 +437,49 @@ TEST(GpuPredictor, QueuesAreReadGpuWideAndLatencyChainsAdd) {
   EXPECT_EQ(c.bound, "latency");
 }
 
+// Stores do not hold their warps: in the linear part of the curve a loop's writes stream in the
+// DRAM time its reads leave idle; near the peak they share the bandwidth.
+TEST(GpuPredictor, WritesStreamInTheDramTimeTheReadsLeaveIdle) {
+  GpuCalibration g = simple_gpu();
+  g.dram_concurrency->sharpness = 2;  // a smooth knee, so the idle fraction is neither 0 nor 1
+  GpuWorkload w;
+  GpuPhase p;
+  p.name = "triad";
+  p.grid_x = 32, p.block_x = 256, p.registers_per_thread = 32, p.loads_in_flight = 2, p.request_bytes = 128;
+  const double reads = 32 * 8 * 2 * 128 * 1000.0;  // a thousand round trips of the reads' bytes in flight
+  p.dram_bytes = 1.5 * reads;
+  w.phases = {p};
+  const double all_reads = predict_gpu(g, w).seconds;
+  w.phases[0].dram_write_bytes = 0.5 * reads;
+  const GpuPrediction split = predict_gpu(g, w);
+  const double q = 32 * 8 * 2 * 128.0, bw = g.dram_concurrency->bandwidth_Bps(q);
+  const double q_split = q * (1 + (1 - bw / 3e12) * 0.5);
+  EXPECT_DOUBLE_EQ(split.phases[0].bytes_in_flight, q_split);
+  EXPECT_NEAR(split.seconds, 2e-6 + 1.5 * reads / g.dram_concurrency->bandwidth_Bps(q_split), 1e-10);
+  EXPECT_LT(split.seconds, all_reads);
+  // Far past the knee the reads leave no idle time: the writes take their full share.
+  p.grid_x = 132 * 8, p.loads_in_flight = 8, p.dram_bytes = 3e9, p.dram_write_bytes = 1e9;
+  w.phases = {p};
+  EXPECT_NEAR(predict_gpu(g, w).seconds - 2e-6, 3e9 / 3e12, 0.02 * 1e-3);
+}
+
+// A fast special-function call runs on the SFU beside the FP32 instructions: the longer of the
+// two, not their sum.
+TEST(GpuPredictor, FastSpecialCallsRunBesideTheOtherInstructions) {
+  GpuCalibration g = simple_gpu();
+  g.ceilings["fast_cosf"] = g.ceilings["cosf"];
+  g.ceilings["fast_cosf"].median = 4e12;
+  GpuWorkload w;
+  GpuPhase p;
+  p.name = "sfu";
+  p.grid_x = 132 * 8, p.block_x = 256, p.registers_per_thread = 32;
+  p.sfu_calls = 4e9, p.warp_instructions = 4e9 / 32 * 2;  // a call and an add per lane
+  w.phases = {p};
+  const GpuPrediction r = predict_gpu(g, w);
+  EXPECT_NEAR(r.seconds - 2e-6, 4e9 / 4e12, 1e-9);  // the SFU's 1 ms, the adds' 0.25 ms beside it
+  EXPECT_EQ(r.bound, "special");
+}
+
 // A wave of k blocks on S SMs, k not a multiple of S: ⌈k/S⌉ blocks sit on the busiest SM.
 TEST(GpuPredictor, APartialWaveHasItsOwnBlocksInFlightAndLastsAsItsBusiestSm) {
   const GpuCalibration g = simple_gpu();

@@ -14,6 +14,7 @@
 #include "cli.hpp"
 #include "cli_run.hpp"
 #include "perfmodel/model/errors.hpp"
+#include "perfmodel/model/gpu_kernels.hpp"
 #include "perfmodel/model/gpu_workload_file.hpp"
 #include "perfmodel/model/profile_io.hpp"
 #include "perfmodel/model/workload_expression.hpp"
@@ -200,7 +201,8 @@ TEST(WorkloadFormat2, DerivesACoalescedCopy) {
   const GpuPhase& p = f.workload.phases[0];
   EXPECT_EQ(p.grid_x * p.block_x, n);
   EXPECT_EQ(p.dram_bytes, 8 * n);                // each array once
-  EXPECT_EQ(p.l2_bytes, 8 * n);                  // 4 sectors per warp access
+  EXPECT_EQ(p.dram_write_bytes, 4 * n);          // the stores' share
+  EXPECT_EQ(p.l2_bytes, 4 * n + n / 32 * 148);   // 4 sectors per warp access; a store's line request takes 148 B of L2
   EXPECT_EQ(p.l1_wavefronts, 2 * n / 32);        // one 128-byte line per warp access
   EXPECT_EQ(p.l1_data_bytes, 8 * n);
   EXPECT_EQ(p.request_bytes, 128);
@@ -233,8 +235,8 @@ TEST(WorkloadFormat2, DerivesAStridedRead) {
   EXPECT_NEAR(parse(text, g).workload.phases[0].dram_bytes, 64 * n, 1e-6 * n);
   // Dense: a naive transpose's strided write covers its whole region, so DRAM sees each byte once.
   const GpuWorkloadFile t = parse(kKernelHead + "    accesses:\n      - {count: n, kind: write, pattern: strided, stride: 1024, footprint: 4*n}\n");
-  EXPECT_EQ(t.workload.phases[0].l2_bytes, 32 * n);
-  EXPECT_EQ(t.workload.phases[0].dram_bytes, 4 * n);
+  EXPECT_EQ(t.workload.phases[0].l2_bytes, 148 * n);  // 32 line requests of 148 B per warp access
+  EXPECT_EQ(t.workload.phases[0].dram_bytes, 4 * n);  // its sectors complete in L2: no read before the write
   ASSERT_EQ(t.notes.size(), 1u);
   EXPECT_NE(t.notes[0].find("strided-write"), std::string::npos);
 }
@@ -249,7 +251,7 @@ TEST(WorkloadFormat2, DerivesAGather) {
   // that hit L2 with probability C/D.
   const double F = 1024 * kMiB, T = 32 * n, D = F * (1 - std::exp(-T / F));
   ASSERT_GT(D, C);
-  EXPECT_EQ(p.l2_bytes, 4 * n + T);
+  EXPECT_EQ(p.l2_bytes, 4 * n + 2 * T);  // a one-sector line request takes 64 B of L2
   EXPECT_NEAR(p.dram_bytes, 4 * n + D + (T - D) * (1 - C / D), 1e-6 * n);
   EXPECT_EQ(p.loads_in_flight, 1);   // the data read waits for its index
   EXPECT_EQ(p.chain_l2_loads, 2);    // two levels
@@ -261,7 +263,7 @@ TEST(WorkloadFormat2, DerivesAGather) {
   const GpuPhase local = parse(head + "    accesses:\n      - {name: idx, count: n}\n"
                                       "      - {name: data, count: n, pattern: gather, index: idx, sectors_per_warp: 4}\n")
                              .workload.phases[0];
-  EXPECT_EQ(local.l2_bytes, 8 * n);
+  EXPECT_EQ(local.l2_bytes, 4 * n + n / 32 * 4 * 64);
 }
 
 // A 5-point stencil reading its neighbours from global memory over a grid larger than L2.
@@ -274,7 +276,7 @@ TEST(WorkloadFormat2, DerivesAStencilWithReuse) {
   const GpuPhase p = parse(text).workload.phases[0];
   const double bytes = 4.0 * 4096 * 4096;  // 64 MiB: more than the L2, yet its rows are re-read by neighbouring blocks
   EXPECT_EQ(p.dram_bytes, 2 * bytes);
-  EXPECT_EQ(p.l2_bytes, bytes * (1 + 0.125 + 0.125) + bytes);
+  EXPECT_EQ(p.l2_bytes, bytes * (1 + 0.125 + 0.125) + bytes * 148 / 128);
   EXPECT_EQ(p.l1_wavefronts, 6 * 4096.0 * 4096 / 32);
   EXPECT_EQ(p.loads_in_flight, 5);  // five independent reads
   EXPECT_EQ(p.chain_l2_loads, 2);   // six accesses per thread, five at a time
@@ -290,11 +292,73 @@ TEST(WorkloadFormat2, DerivesAnAtomicHistogram) {
   const GpuPhase& p = f.workload.phases[0];
   EXPECT_EQ(p.l2_bytes, 4 * n + n / 32 * 16 * 32);
   EXPECT_EQ(p.dram_bytes, 4 * n + 2 * 1024);
+  // 16 updates per warp access spread over the 32 sectors of the bins.
+  EXPECT_EQ(p.atomic_sector_updates, n / 32 * 16 / 32);
   EXPECT_EQ(p.l1_wavefronts, n / 32 + n / 32 * 16);
   // int32 at half the FP32 instruction rate: 4n / 32 instructions, two slots each.
   EXPECT_EQ(p.warp_instructions, 4 * n / 32 * 2 + 3 * 2 * n / 32);
   ASSERT_EQ(f.notes.size(), 1u);
   EXPECT_NE(f.notes[0].find("atomic"), std::string::npos);
+}
+
+// Writes that leave sectors partly written: the sector is read before it is written.
+TEST(WorkloadFormat2, PartlyWrittenSectorsAreReadBeforeTheyAreWritten) {
+  const double n = kMiB;
+  // b[i*8] = a[i]: 4 of each sector's 32 bytes, and no other access writes the rest.
+  const GpuPhase sparse = parse(kKernelHead + "    accesses:\n      - {name: a, count: n}\n"
+                                              "      - {name: b, kind: write, count: n, pattern: strided, stride: 8}\n")
+                              .workload.phases[0];
+  EXPECT_EQ(sparse.dram_bytes, 4 * n + 2 * 32 * n);  // a, then each of b's sectors read and written
+  EXPECT_EQ(sparse.dram_write_bytes, 2 * 32 * n);
+  // A random permutation over a region larger than L2: a re-touch usually finds its sector
+  // evicted, partly written; those write-backs go to random sectors, at 5 random sector reads each.
+  const std::string scatter = "format: 2\nparams: {n: 64Mi}\nkernels:\n  - grid: [n/256]\n    block: [256]\n    accesses:\n"
+                              "      - {name: idx, count: n}\n"
+                              "      - {name: out, kind: write, count: n, pattern: gather, index: idx, footprint: 4*n}\n";
+  const GpuPhase random = parse(scatter).workload.phases[0];
+  const double N = 64 * kMiB, F = 4 * N, T = 32 * N, D = F * (1 - std::exp(-T / F)), C = 50 * kMiB;
+  const double written = D + (T - D) * (1 - C / D), partial = written * (1 - C / D);
+  // small_gpu() has no strided-read table: a random sector costs its 32 bytes.
+  EXPECT_NEAR(random.dram_write_bytes, (written - partial) + partial * 5, 1e-6 * written);
+  EXPECT_NEAR(random.dram_bytes, 4 * N + random.dram_write_bytes, 1e-6 * written);
+  // The same scatter inside windows of 16 KiB (L2-resident at any time): each sector completes
+  // in L2 and is written once.
+  const GpuPhase local =
+      parse("format: 2\nparams: {n: 64Mi}\nkernels:\n  - grid: [n/256]\n    block: [256]\n    accesses:\n"
+            "      - {name: idx, count: n}\n"
+            "      - {name: out, kind: write, count: n, pattern: gather, index: idx, footprint: 4*n, window: 16KiB}\n")
+          .workload.phases[0];
+  EXPECT_NEAR(local.dram_write_bytes, D, 1e-6 * D);
+  EXPECT_NE(error_of("format: 2\nkernels:\n  - grid: [1]\n    block: [32]\n    accesses:\n      - {count: 32, window: 1KiB}\n")
+                .find("window"),
+            std::string::npos);
+}
+
+// The reference kernels' special forms are kernel keys of format 2 too.
+TEST(WorkloadFormat2, StagedTilesAndFetchRoundsAreKernelKeys) {
+  const GpuPhase p = parse(kKernelHead + "    staged_tiles: true\n    fetch_rounds_in_chain: true\n").workload.phases[0];
+  EXPECT_TRUE(p.staged_tiles);
+  EXPECT_TRUE(p.fetch_rounds_in_chain);
+  EXPECT_FALSE(parse(kKernelHead).workload.phases[0].staged_tiles);
+  EXPECT_NE(error_of(kKernelHead + "    fetch_rounds_in_chain: true\n").find("staged_tiles"), std::string::npos);
+  EXPECT_NE(error_of(kKernelHead + "    staged_tiles: yes\n").find("true or false"), std::string::npos);
+}
+
+// Every thread adds to one int: one update per warp access, all on one sector.
+TEST(WorkloadFormat2, AtomicsOnOneAddressSerialise) {
+  const GpuPhase p = parse(kKernelHead + "    accesses:\n      - {name: x, count: n}\n"
+                                         "      - {name: total, kind: atomic, count: n, footprint: 4, addresses_per_warp: 1}\n")
+                         .workload.phases[0];
+  EXPECT_EQ(p.atomic_sector_updates, kMiB / 32);
+  const Profile profile = load_profile(bundled_profile());
+  const GpuCalibration& gpu = profile.require_gpu();
+  GpuWorkload w;
+  w.phases.push_back(p);
+  const GpuPrediction one = predict_gpu(gpu, w);
+  EXPECT_EQ(one.bound, "atomic");
+  EXPECT_NEAR(one.atomic_s, kMiB / 32 * 0.70e-9, 1e-12);
+  w.phases[0].atomic_sector_updates /= 256;  // the same updates over 256 sectors
+  EXPECT_LT(predict_gpu(gpu, w).seconds, one.seconds / 2);
 }
 
 TEST(WorkloadFormat2, SharedConflictsWorkLaunchAndCopies) {
@@ -318,9 +382,11 @@ TEST(WorkloadFormat2, SharedConflictsWorkLaunchAndCopies) {
   EXPECT_EQ(p.shared_accesses.at(32), w);
   EXPECT_EQ(p.shared_accesses.at(8), w);               // 32 lanes on 4 addresses
   EXPECT_EQ(p.shared_accesses.at(2), 2 * w);           // a read and a write
-  EXPECT_EQ(p.special_calls, n / 4);                   // fast calls at a quarter of a cosf
-  // half2: n instructions at two slots; shuffles: n; mma: 4096 n / 4096 = n; shared: 6 warp accesses.
-  EXPECT_EQ(p.warp_instructions, 2 * n + n + n + 6 * w);
+  EXPECT_EQ(p.special_calls, 0);
+  EXPECT_EQ(p.sfu_calls, n);                           // fast calls on the SFU pipe
+  // half2: n instructions at two slots; shuffles: n; mma: 4096 n / 4096 = n; shared: 6 warp
+  // accesses; a MUFU instruction per warp and fast call.
+  EXPECT_EQ(p.warp_instructions, 2 * n + n + n + 6 * w + w);
   EXPECT_EQ(p.chain_fma, 4);
   EXPECT_EQ(p.chain_cosf, 2);
   EXPECT_EQ(p.chain_l1_loads, 4);
@@ -359,6 +425,33 @@ TEST(WorkloadFormat2, TwinsPredictTheirFormat1Originals) {
     EXPECT_EQ(two.workload.h2d_bytes, one.workload.h2d_bytes) << name;
     EXPECT_EQ(two.workload.d2h_bytes, one.workload.d2h_bytes) << name;
   }
+}
+
+// A reference kernel written in format 2 (data/workloads/reference/) predicts what its C++
+// descriptor predicts, special form included.
+TEST(WorkloadFormat2, ReferenceKernelInFormat2PredictsAsItsDescriptor) {
+  const Profile profile = load_profile(bundled_profile());
+  const GpuCalibration& gpu = profile.require_gpu();
+  for (const double n : {1024.0, 2048.0, 4096.0}) {
+    const GpuWorkloadFile f = read_gpu_workload(kData + "/workloads/reference/mm-shared-32x32.yaml", gpu, {{"n", n}});
+    const GpuWorkload d = describe_gpu_kernel("mm-shared", n, {32, 32, 0}, {}, gpu.device.l2_cache_bytes);
+    ASSERT_EQ(f.workload.phases.size(), 1u);
+    EXPECT_TRUE(f.workload.phases[0].staged_tiles);
+    EXPECT_NEAR(predict_gpu(gpu, f.workload).seconds / predict_gpu(gpu, d).seconds, 1.0, 0.01) << n;
+    // Where A and B fit in L2 the DRAM bytes agree; at n = 4096 format 2's reuse rule reads B once
+    // where the descriptor counts a sweep of B per row of blocks (the kernel is L1-bound there).
+    if (n <= 2048) {
+      EXPECT_NEAR(f.workload.dram_bytes() / d.dram_bytes(), 1.0, 1e-9) << n;
+    }
+  }
+  for (const double n : {1024.0, 65536.0, 1048576.0, 16777216.0})
+    for (const int block : {128, 1024}) {
+      const GpuWorkloadFile f =
+          read_gpu_workload(kData + "/workloads/reference/cosine.yaml", gpu, {{"n", n}, {"block", static_cast<double>(block)}});
+      const GpuWorkload d = describe_gpu_kernel("cosine", n, {block, 1, 0}, {}, gpu.device.l2_cache_bytes);
+      const GpuRunStart start = dirty_l2_where_measured(gpu);
+      EXPECT_NEAR(predict_gpu(gpu, f.workload, start).seconds / predict_gpu(gpu, d, start).seconds, 1.0, 0.01) << n << " " << block;
+    }
 }
 
 // Every `format: 2` example of docs/workload-format.md, and every workload file under
@@ -403,6 +496,46 @@ TEST(WorkloadFormatDoc, EveryExampleParsesAndPredicts) {
   }
   EXPECT_GE(files, 7);
   EXPECT_GE(format2, 3);
+}
+
+// Every example states, in a comment, what the bundled profile predicts it is bound by (the docs'
+// examples on their last line, data/workloads/*.yaml, v2/ and reference/ on theirs), and predicts it.
+TEST(WorkloadFormatDoc, EveryExamplePredictsTheBoundItsCommentStates) {
+  const Profile profile = load_profile(bundled_profile());
+  const GpuCalibration& gpu = profile.require_gpu();
+  const std::regex claim("# predicted bound \\(bundled H100 profile\\): ([a-z0-9/]+)");
+  const auto check = [&](const std::string& text, const std::string& label, const GpuWorkloadFile& f) {
+    std::smatch m;
+    if (!std::regex_search(text, m, claim)) {
+      ADD_FAILURE() << label << ": no '# predicted bound (bundled H100 profile): …' comment";
+      return;
+    }
+    EXPECT_EQ(predict_gpu(gpu, f.workload, dirty_l2_where_measured(gpu)).bound, m[1].str()) << label;
+  };
+  std::ifstream in(kData + "/../docs/workload-format.md");
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string doc = text.str();
+  const std::regex block("```yaml\n([^`]*)```");
+  int examples = 0;
+  for (auto it = std::sregex_iterator(doc.begin(), doc.end(), block); it != std::sregex_iterator(); ++it) {
+    const std::string yaml = (*it)[1];
+    if (yaml.rfind("format: 2", 0) != 0) continue;
+    const std::string label = "docs example " + std::to_string(++examples);
+    check(yaml, label, parse_gpu_workload(yaml, label, gpu));
+  }
+  EXPECT_GE(examples, 15);
+  int files = 0;
+  for (const std::string& dir : {kData + "/workloads", kData + "/workloads/v2", kData + "/workloads/reference"})
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+      if (entry.path().extension() != ".yaml") continue;
+      ++files;
+      std::ifstream f(entry.path());
+      std::stringstream t;
+      t << f.rdbuf();
+      check(t.str(), entry.path().string(), read_gpu_workload(entry.path().string(), gpu));
+    }
+  EXPECT_EQ(files, 10);
 }
 
 TEST(WorkloadFormatCli, SetSweepsTheParameters) {

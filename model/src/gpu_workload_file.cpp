@@ -98,6 +98,7 @@ GpuPhase read_kernel(const yaml::Value& k, const GpuCalibration& gpu) {
   } else {
     throw k.get("access").error("'" + access + "' is not coalesced, strided or random");
   }
+  if (useful > 0) p.dram_write_bytes = p.dram_bytes * write / useful;  // the stores' share (format 2 splits it the same way)
   const double shared = number("shared_accesses", 0), degree = number("conflict_degree", 1);
   if (degree < 1 || degree > 32) throw k.get("conflict_degree").error("must be 1 … 32");
   if (shared > 0) p.shared_accesses[degree] = shared;

@@ -19,6 +19,19 @@ namespace {
 
 constexpr double kSector = 32, kLine = 128, kWarpLanes = 32;
 constexpr double kAbsurd = 4611686018427387904.0;  // 2^62: nothing a kernel counts comes near it
+// L2 bandwidth one warp access's request for a line takes at least, in bytes: a line request
+// moving fewer sectors still occupies the L2 as if it moved this many. Reads: 64 (a random
+// 4-byte gather of an L2-resident table, one sector per line, reached half the sector rate of
+// streamed lines: gather_l2); writes: 148 (a store touching 32 lines, one partial sector each,
+// took 4.6 times its sector bytes: transpose_naive). Both fitted to the generalisation suite's
+// half A on the H100 (2026-11-26); the profile has no scattered-sector L2 microbenchmark.
+constexpr double kL2ReadRequestBytes = 64, kL2WriteRequestBytes = 148;
+// A random sector write-back that must first read its sector (a partly written sector leaving
+// L2: the DRAM's ECC words are wider than the bytes written) costs this many random sector reads
+// at the profile's largest measured stride: the read, the write, and the bank's turnaround and
+// write recovery between them. Fitted to scatter_random (half A, H100, 2026-11-26: 5 gives
+// -1 %; 2, the read and the write alone, 56 % under); no microbenchmark measures it.
+constexpr double kRandomWriteBackReads = 5;
 
 std::string number_text(double v) {
   std::ostringstream o;
@@ -38,7 +51,7 @@ struct Access {
   Kind kind = Kind::read;
   Pattern pattern = Pattern::coalesced;
   double e = 4, count = 0, lanes = kWarpLanes, stride = 1, footprint = 0, sectors_per_warp = kWarpLanes, independent = 1,
-         l1_hit = 0, conflict = 1, addresses = kWarpLanes;
+         l1_hit = 0, conflict = 1, addresses = kWarpLanes, window = 0;
   bool reads() const { return kind == Kind::read || kind == Kind::read_modify_write; }
   bool memory_path() const { return space == Space::global || space == Space::local; }
 };
@@ -103,7 +116,7 @@ bool boolean(const yaml::Value& v) {
 Access read_access(const yaml::Value& a, std::size_t index, const Reader& r) {
   a.expect_map();
   a.allow_only({"name", "array", "space", "kind", "element_bytes", "count", "active_lanes", "pattern", "stride", "footprint",
-                "sectors_per_warp", "independent", "after", "index", "l1_hit", "conflict_degree", "addresses_per_warp"});
+                "sectors_per_warp", "independent", "after", "index", "l1_hit", "conflict_degree", "addresses_per_warp", "window"});
   Access x(a);
   x.name = a.has("name") ? a.get("name").as_string() : "access" + std::to_string(index);
   x.array = a.has("array") ? a.get("array").as_string() : x.name;
@@ -127,6 +140,8 @@ Access read_access(const yaml::Value& a, std::size_t index, const Reader& r) {
   if (x.pattern == Pattern::strided) x.stride = r.in_range(a.get("stride"), 1, kAbsurd);
   only_if("sectors_per_warp", x.pattern == Pattern::random || x.pattern == Pattern::gather, "only meaningful with pattern: random or gather");
   if (a.has("sectors_per_warp")) x.sectors_per_warp = r.in_range(a.get("sectors_per_warp"), 1, 32);
+  only_if("window", x.pattern == Pattern::random || x.pattern == Pattern::gather, "only meaningful with pattern: random or gather");
+  if (a.has("window")) x.window = r.positive(a.get("window"));
   x.sectors_per_warp = std::min(x.sectors_per_warp, x.lanes);
   only_if("index", x.pattern == Pattern::gather, "only meaningful with pattern: gather");
   if (x.pattern == Pattern::gather) x.after = a.get("index").as_string();
@@ -161,20 +176,21 @@ Access read_access(const yaml::Value& a, std::size_t index, const Reader& r) {
       case Pattern::broadcast: x.footprint = x.e * w; break;
     }
   }
+  x.window = x.window > 0 ? std::min(x.window, x.footprint) : x.footprint;
   return x;
 }
 
 // The rates that turn FP16, INT32 and fast special-function work into the predictor's FP32 issue
 // slots and cosf calls, with a note where the profile lacks one.
 struct WorkRates {
-  double fp16_slot = 1, int_slot = 1, fast_call = 1;  // FP32 issue slots per warp instruction; cosf calls per fast call
+  double fp16_slot = 1, int_slot = 1;  // FP32 issue slots per warp instruction
   bool has_fp16 = false, has_int = false, has_fast = false;
   explicit WorkRates(const GpuCalibration& gpu) {
     const auto rate = [&](const char* k) { const auto it = gpu.ceilings.find(k); return it == gpu.ceilings.end() ? 0.0 : it->second.median; };
     const double fp32 = rate("fp32");
     if (fp32 > 0 && rate("fp16") > 0) has_fp16 = true, fp16_slot = (fp32 / 64) / (rate("fp16") / 128);  // half2: 4 flop per lane
     if (fp32 > 0 && rate("int32") > 0) has_int = true, int_slot = (fp32 / 64) / (rate("int32") / 64);   // IMAD: 2 op per lane
-    if (rate("cosf") > 0 && rate("fast_cosf") > 0) has_fast = true, fast_call = rate("cosf") / rate("fast_cosf");
+    has_fast = rate("fast_cosf") > 0;
   }
 };
 
@@ -194,8 +210,11 @@ void read_work(const yaml::Value& work, const Reader& r, const WorkRates& rates,
   p.flops_fp64 = amount("fp64");
   const double half = amount("fp16") + amount("bf16"), pairs = amount("fp16x2") + amount("bf16x2");
   const double integer = amount("int"), shuffles = amount("shuffles");
-  p.special_calls = amount("special") + amount("special_fast") * rates.fast_call;
-  slots = p.flops_fp32 / 64 + (half / 64 + pairs / 128) * rates.fp16_slot + integer / 32 * rates.int_slot + shuffles / 32;
+  p.special_calls = amount("special");
+  p.sfu_calls = amount("special_fast");
+  // A fast call is one MUFU instruction: one issue slot a warp, its rate on the SFU pipe.
+  slots = p.flops_fp32 / 64 + (half / 64 + pairs / 128) * rates.fp16_slot + integer / 32 * rates.int_slot + shuffles / 32 +
+          p.sfu_calls / 32;
   extra_flops = half + pairs;
   if (shuffles > 0) p.shared_accesses[1] += shuffles / 32;  // the shared-memory crossbar, 32 lanes a pass
   if ((half > 0 || pairs > 0) && !rates.has_fp16)
@@ -257,21 +276,38 @@ void read_copies(const yaml::Value& list, const Reader& r, double repeats, GpuWo
 struct Region {
   double distinct = 0, touched = 0, factor = 1;  // D, T, and the strided-read efficiency factor of the access defining D
   bool random = false;
-  void add(double d, double t, double phi, bool is_random) {
-    if (d > distinct) distinct = d, factor = phi;
+  // Writes only: whether the sectors leave L2 partly written (the access defining D writes fewer
+  // than 32 bytes of each sector it touches), and the bytes written over the distinct bytes.
+  bool partial = false;
+  double coverage = 1;
+  // The part of the region a random access's neighbouring warps address at one time (its
+  // `window`; the distinct bytes where it gives none): a re-touch misses only when that exceeds L2.
+  double window = 0;
+  void add(double d, double t, double phi, bool is_random, bool is_partial = false, double written = 0, double win = 0) {
+    if (d > distinct) distinct = d, factor = phi, partial = is_partial, coverage = d > 0 ? written / d : 1, window = win;
     touched += t;
     random = random || is_random;
   }
-  double dram(double l2_capacity) const {
-    const double miss = distinct <= l2_capacity || !random ? 0.0 : 1.0 - l2_capacity / distinct;
-    return (distinct + std::max(0.0, touched - distinct) * miss) * factor;
+  double miss(double l2_capacity) const {
+    const double live = window > 0 ? std::min(window, distinct) : distinct;
+    return live <= l2_capacity || !random ? 0.0 : 1.0 - l2_capacity / live;
+  }
+  double dram(double l2_capacity) const { return (distinct + std::max(0.0, touched - distinct) * miss(l2_capacity)) * factor; }
+  // Of a write region's DRAM bytes, the share that leaves L2 partly written: all of it when the
+  // launch writes less than every byte of its sectors; when it writes them all, the re-touches a
+  // random order evicts before the sector is complete (m of them); an ordered dense write (a
+  // transpose's columns, which the block's other rows complete at once) leaves none.
+  double partial_share(double l2_capacity) const {
+    if (!partial) return 0;
+    if (coverage < 1) return 1;
+    return random ? miss(l2_capacity) : 0;
   }
 };
 
 GpuPhase read_kernel(const yaml::Value& k, const Reader& r, const GpuCalibration& gpu, const WorkRates& rates, GpuWorkloadFile& f) {
   k.expect_map();
   k.allow_only({"name", "launches", "grid", "block", "registers", "shared_bytes", "accesses", "work", "chain", "warp_instructions",
-                "loads_issued_together", "copies"});
+                "loads_issued_together", "staged_tiles", "fetch_rounds_in_chain", "copies"});
   GpuPhase p;
   p.name = k.has("name") ? k.get("name").as_string() : "kernel";
   KernelNotes notes{f.notes};
@@ -292,6 +328,13 @@ GpuPhase read_kernel(const yaml::Value& k, const Reader& r, const GpuCalibration
   p.registers_per_thread = k.has("registers") ? r.whole(k.get("registers"), 1, 255) : 32;
   p.shared_bytes_per_block = k.has("shared_bytes") ? r.whole(k.get("shared_bytes"), 0) : 0;
   if (k.has("loads_issued_together")) p.loads_issued_together = boolean(k.get("loads_issued_together"));
+  // The reference kernels' special forms (predictors/gpu_compute.hpp), for a kernel that has them.
+  if (k.has("staged_tiles")) p.staged_tiles = boolean(k.get("staged_tiles"));
+  if (k.has("fetch_rounds_in_chain")) {
+    p.fetch_rounds_in_chain = boolean(k.get("fetch_rounds_in_chain"));
+    if (p.fetch_rounds_in_chain && !p.staged_tiles)
+      throw k.get("fetch_rounds_in_chain").error("only meaningful with staged_tiles: true (the serial tile form)");
+  }
   const double threads = p.blocks() * p.threads_per_block();
 
   std::vector<Access> accesses;
@@ -399,16 +442,28 @@ GpuPhase read_kernel(const yaml::Value& k, const Reader& r, const GpuCalibration
     const double data = a.pattern == Pattern::broadcast && a.kind != Kind::atomic ? w * e : moved;
     p.l1_wavefronts += w * lines * both;
     p.l1_data_bytes += data * both;
+    // A line request moving few sectors occupies the L2 as a larger one would (kL2*RequestBytes).
+    const double l2_read = a.kind == Kind::atomic ? moved : std::max(moved, w * lines * kL2ReadRequestBytes);
+    const double l2_write = a.kind == Kind::atomic ? moved : std::max(moved, w * lines * kL2WriteRequestBytes);
     if (a.reads()) {
-      p.l2_bytes += moved * (1 - a.l1_hit);
-      read_regions[a.array].add(distinct, moved * (1 - a.l1_hit), phi, is_random);
+      p.l2_bytes += l2_read * (1 - a.l1_hit);
+      read_regions[a.array].add(distinct, moved * (1 - a.l1_hit), phi, is_random, false, 0, is_random ? a.window : 0);
       in_flight_by_level[level_of(a)] += a.independent;
       read_warp_accesses += w, read_request_bytes += moved;
     }
     if (a.kind == Kind::write || a.kind == Kind::read_modify_write || a.kind == Kind::atomic) {
-      p.l2_bytes += moved;
-      write_regions[a.array].add(distinct, moved, 1, is_random);
-      if (a.kind == Kind::atomic) read_regions[a.array].add(distinct, moved, 1, is_random);
+      p.l2_bytes += l2_write;
+      // Bytes of each touched sector one warp access writes: fewer than 32 leaves the sector
+      // partly written unless other accesses complete it (Region::partial_share).
+      const double per_sector = a.kind == Kind::atomic ? kSector : std::min(kSector, L * e / std::max(1.0, sectors));
+      write_regions[a.array].add(distinct, moved, 1, is_random, per_sector < kSector, a.count * e, is_random ? a.window : 0);
+      if (a.kind == Kind::atomic) {
+        read_regions[a.array].add(distinct, moved, 1, is_random);
+        // The updates of every warp access spread over the footprint's sectors; the L2 applies
+        // those of one sector one after another (the predictor's atomic term).
+        if (a.space == Space::global)
+          p.atomic_sector_updates = std::max(p.atomic_sector_updates, w * std::min(L, a.addresses) / std::max(1.0, F / kSector));
+      }
       if (a.kind != Kind::atomic && a.pattern != Pattern::coalesced && a.space == Space::global) scattered_writes = true;
     }
     atomics = atomics || (a.kind == Kind::atomic && a.space == Space::global);
@@ -417,7 +472,17 @@ GpuPhase read_kernel(const yaml::Value& k, const Reader& r, const GpuCalibration
     per_thread_accesses += a.count * both / threads;
   }
   for (const auto& [array, region] : read_regions) p.dram_bytes += region.dram(l2_capacity);
-  for (const auto& [array, region] : write_regions) p.dram_bytes += region.dram(l2_capacity);
+  // A partly written sector leaving L2 is read before it is written (the DRAM's ECC words are
+  // wider than the bytes written): strided_write_f32 (half A) moved its sectors twice. Where the
+  // order is random, both go to random sectors, at the profile's sparse-read cost, and the
+  // write-back takes kRandomWriteBackReads of them.
+  const double phi_random = measured_strided ? (4 / kSector) / strided_efficiency(gpu, 1e9, 4) : 1.0;
+  for (const auto& [array, region] : write_regions) {
+    const double bytes = region.dram(l2_capacity), partial = bytes * region.partial_share(l2_capacity);
+    const double written = region.random ? (bytes - partial) + partial * phi_random * kRandomWriteBackReads : bytes + partial;
+    p.dram_bytes += written;
+    p.dram_write_bytes += written;
+  }
   double in_flight = 0;
   for (const auto& [l, n] : in_flight_by_level) in_flight = std::max(in_flight, n);
   p.loads_in_flight = std::max(1.0, in_flight);
@@ -425,10 +490,11 @@ GpuPhase read_kernel(const yaml::Value& k, const Reader& r, const GpuCalibration
                     : any_warp_accesses > 0 ? any_request_bytes / any_warp_accesses
                                             : kLine;
   if (atomics)
-    notes.add(who + "global atomics on the L2 write path (a 32-byte sector per address and warp access); the profile has no "
-                    "atomic rate, and contention on one address is not modelled");
+    notes.add(who + "global atomics: updates of one sector at a serial rate fitted to the generalisation suite (the profile has "
+                    "no atomic microbenchmark)");
   if (scattered_writes)
-    notes.add(who + "strided or random writes charged as whole 32-byte sectors; the profile has no strided-write rate");
+    notes.add(who + "strided or random writes: partly written sectors read before they are written, scattered line requests "
+                    "at an L2 cost fitted to the generalisation suite (the profile has no strided-write rate)");
 
   double extra_flops = 0, slots = 0;
   if (k.has("work")) read_work(k.get("work"), r, rates, p, extra_flops, slots, notes);

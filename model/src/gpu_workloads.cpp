@@ -84,6 +84,7 @@ GpuPhase vector_phase(Builder& b, const std::string& name, double n, double bloc
   p.l1_data_bytes = kLine * warps * (reads + writes);
   p.l2_bytes = kF * n * (reads + writes);
   p.dram_bytes = p.l2_bytes;
+  p.dram_write_bytes = kF * n * writes;
   p.warp_instructions = warps * instr;
   p.flops_fp32 = flops;
   p.loads_in_flight = reads;
@@ -152,6 +153,7 @@ GpuPhase mv_opt_phase(Builder& b, const std::string& name, double n, double x, d
   p.shared_accesses[1] = 2 * loads + blocks * y;  // tile stores and reads; the final Y-way reduction
   p.l2_bytes = kF * n * n + (global_b ? blocks * kF * n : 0) + kF * n;
   p.dram_bytes = kF * n * n + 2 * kF * n;
+  p.dram_write_bytes = kF * n;  // c
   p.warp_instructions = loads * (global_b ? 6.5 : 5.5) + warps * tiles * 3;
   p.loads_in_flight = r;
   // A tile row narrower than a line (X = 16: 64 B) is fetched from DRAM as the whole line, and
@@ -218,6 +220,7 @@ void describe_mv(const Request& req, GpuWorkload& w) {
     p.l1_data_bytes = warps * n * (kLine + (global_b ? kF : 0)) + kF * n;
     p.l2_bytes = kF * n * n + (n / X) * kF * n * (global_b ? 1 : 0) + kF * n;
     p.dram_bytes = kF * n * n + 2 * kF * n;
+    p.dram_write_bytes = kF * n;  // c
     p.warp_instructions = warps * n * (global_b ? 3.5 : 3.0);
     p.loads_in_flight = 1;
     p.request_bytes = kWarp * kSector;  // a miss brings one sector per lane
@@ -239,6 +242,7 @@ void describe_mv(const Request& req, GpuWorkload& w) {
   p.shared_accesses[degree] += accesses;
   p.l2_bytes = kF * n * n + kF * n;
   p.dram_bytes = kF * n * n + 2 * kF * n;
+  p.dram_write_bytes = kF * n;  // c
   p.warp_instructions = accesses * 5.5 + warps * tiles * 4;
   p.loads_in_flight = std::min(X, 8.0);
   p.request_bytes = kF * lanes;
@@ -274,6 +278,7 @@ void describe_mm(const Request& req, GpuWorkload& w) {
     p.l2_bytes = a_l2 + b_l2 + kF * n * n;
     // B is swept once per row of blocks; A's rows stay in L2 while their blocks run.
     p.dram_bytes = kF * n * n + swept_dram(kF * n * n, n / by, l2) + kF * n * n;
+    p.dram_write_bytes = kF * n * n;  // C
     p.warp_instructions = warps * n * (kernel == "matmul" ? 4.0 : 3.5);
     p.loads_in_flight = 2;
     p.request_bytes = kF * std::min(kWarp, bx);
@@ -294,6 +299,7 @@ void describe_mm(const Request& req, GpuWorkload& w) {
     p.shared_accesses[2] = warps * tiles * (t / 4);
     p.l2_bytes = 2 * kF * n * n * n / t + kF * n * n;
     p.dram_bytes = kF * n * n + swept_dram(kF * n * n, n / t, l2) + kF * n * n;
+    p.dram_write_bytes = kF * n * n;  // C
     p.warp_instructions = warps * tiles * (8 + 2.25 * t);
     p.loads_in_flight = 2;
     p.request_bytes = kF * std::min(kWarp, t * t);
@@ -315,6 +321,7 @@ void describe_mm(const Request& req, GpuWorkload& w) {
   p.shared_accesses[2] = tw * tiles * X * ne / 4;  // 128-bit broadcast reads of 4 k-values: two passes each
   p.l2_bytes = kF * n * n * n * (1 / (X * Y) + 1 / ne) + kF * n * n;
   p.dram_bytes = swept_dram(kF * n * n, n / ne, l2) + kF * n * n + kF * n * n;
+  p.dram_write_bytes = kF * n * n;  // C
   p.warp_instructions = tw * tiles * (2 * ne / Y + X + X * ne * 1.25 + 4);
   p.loads_in_flight = X;
   p.request_bytes = kF * kWarp;
@@ -348,6 +355,7 @@ void describe_sgemm(const Request& req, GpuWorkload& w) {
     // A is read once per block column of 16: 4n³/16 bytes; B once per block row of 256.
     p.l2_bytes = kF * n * n * n * (1.0 / 16 + 1.0 / 256) + 2 * kF * n * n;
     p.dram_bytes = swept_dram(kF * n * n, n / 16, l2) + kF * n * n + 2 * kF * n * n;
+    p.dram_write_bytes = kF * n * n;  // C
     p.warp_instructions = warps * steps * (2048 + 512 + 136 + 8 + 40);
     p.loads_in_flight = 4;
     p.request_bytes = kF * kWarp;
@@ -369,6 +377,7 @@ void describe_sgemm(const Request& req, GpuWorkload& w) {
     p.shared_accesses[2] = warps * steps * 9;
     p.l2_bytes = kF * n * n * n / 16 + 2 * kF * n * n;
     p.dram_bytes = swept_dram(kF * n * n, n / 32, l2) + swept_dram(kF * n * n, n / 32, l2) + 2 * kF * n * n;
+    p.dram_write_bytes = kF * n * n;  // C
     p.warp_instructions = warps * steps * 64;
     p.loads_in_flight = 2;
     p.request_bytes = kF * kWarp;
@@ -388,6 +397,7 @@ void describe_sgemm(const Request& req, GpuWorkload& w) {
   p.shared_accesses[2] = warps * steps * (4 + 16);             // B tile stores (2-way); 128-bit A reads (two wavefronts)
   p.l2_bytes = kF * n * n * n / 32 + 2 * kF * n * n;
   p.dram_bytes = swept_dram(kF * n * n, n / 64, l2) + swept_dram(kF * n * n, n / 64, l2) + 2 * kF * n * n;
+  p.dram_write_bytes = kF * n * n;  // C
   p.warp_instructions = warps * steps * 362;
   p.loads_in_flight = 8;
   p.request_bytes = kF * kWarp;
@@ -427,6 +437,7 @@ void describe_conv2d(const Request& req, GpuWorkload& w) {
     const double blocks = (n / X) * (n / Y);
     p.l2_bytes = blocks * (Y + fs - 1) * sectors(kF * (X + fs - 1)) * kSector + kF * n * n;
     p.dram_bytes = 2 * kF * n * n;
+    p.dram_write_bytes = kF * n * n;  // the output image
     // Nsight Compute (data/experiments/2026-11-23-h100-ncu): 282 warp instructions per output warp
     // at every size and block shape (the 25 taps' bounds checks and index arithmetic included).
     p.warp_instructions = warps * 282;
@@ -451,6 +462,7 @@ void describe_conv2d(const Request& req, GpuWorkload& w) {
   const double blocks = (n / X) * (n / Y);
   p.l2_bytes = blocks * (Y + fs - 1) * sectors(kF * 2 * X) * kSector + kF * n * n;
   p.dram_bytes = 2 * kF * n * n;
+  p.dram_write_bytes = kF * n * n;  // the output image
   // Nsight Compute (data/experiments/2026-11-23-h100-ncu): 209 warp instructions per output warp
   // plus 45 per block (the filter-row stores of the ty = 0 warp), within 2 % for every block shape
   // but 64x1 (5 % under).
@@ -585,6 +597,7 @@ void describe_cosine(const Request& req, GpuWorkload& w) {
   p.l1_wavefronts = 2 * warps;
   p.l1_data_bytes = 2 * kLine * warps;
   p.l2_bytes = p.dram_bytes = 2 * kF * n;
+  p.dram_write_bytes = kF * n;  // the output
   // Per call, besides the call's own instructions (in the cosf ceiling): the loop counter,
   // compare and branch and cosf's argument-range test (SASS: ≈ 5).
   p.warp_instructions = warps * (12 + 5.0 * kCosineRepeats);
@@ -611,6 +624,7 @@ void describe_blur(const Request& req, GpuWorkload& w) {
   const double blocks = std::ceil(pixels / X), span = std::min(X, n);
   p.l2_bytes = blocks * (2 * kBlurRadius + 1) * std::ceil(X / n) * sectors(3 * (span + 2 * kBlurRadius)) * kSector + 3 * pixels;
   p.dram_bytes = 6 * pixels;
+  p.dram_write_bytes = 3 * pixels;  // the output image
   // SASS: 261 instructions per window column of 11 pixels (a 4-way unrolled loop of 83 for 4
   // pixels, twice, the 3-pixel remainder, the column overhead): ≈ 24 per window pixel.
   p.warp_instructions = warps * (window * 261.0 / 11 + 60);

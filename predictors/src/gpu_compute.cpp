@@ -13,9 +13,16 @@ namespace {
 // test_descriptor_passes.cu measures it and fails when a GPU differs).
 constexpr double kGlobalBytesPerPass = 128 / 2.37;
 
+// Seconds the L2 takes to apply one atomic update to a 32-byte sector that other updates are
+// waiting for (they are applied one after another). The profile has no atomic microbenchmark:
+// fitted to the generalisation suite's half A on the H100 (2026-11-26): one int32 address
+// updated once per warp took 0.77 ns a warp (reduce_atomic_i32), 8 addresses in one sector
+// 0.64 ns per address and warp (hist_global_8); 0.70 ns is their geometric mean.
+constexpr double kAtomicSectorUpdate_s = 0.70e-9;
+
 struct Rates {
   double sms = 0;
-  double l2_Bps = 0, fp64 = 0, special = 0, issue = 0;  // GPU-wide
+  double l2_Bps = 0, fp64 = 0, special = 0, issue = 0, sfu = 0;  // GPU-wide (sfu: 0 where the profile has no fast_cosf)
   double t1 = 0;                                       // seconds per conflict-free warp access, per SM
   const ConflictCurve* conflicts = nullptr;
   double lat_l1 = 0, lat_l2 = 0, lat_dram = 0, lat_fma = 0, lat_cosf = 0;
@@ -39,6 +46,7 @@ Rates rates_of(const GpuCalibration& g) {
   r.issue = r.fp32 / 64;  // warp FMA instructions per second: 32 lanes × 2 flop
   r.fp64 = g.ceiling("fp64").median;
   r.special = g.ceiling("cosf").median;
+  if (const auto fast = g.ceilings.find("fast_cosf"); fast != g.ceilings.end()) r.sfu = fast->second.median;
   r.l2_Bps = g.ceiling("l2_read").median;
   if (!g.dram_concurrency) throw InputError("the profile has no gpu.dram_concurrency fit (run perfmodel calibrate --only gpu)");
   r.dram = &*g.dram_concurrency;
@@ -83,6 +91,8 @@ double shared_passes(const Rates& r, const std::map<double, double>& accesses) {
 struct WaveParts {
   double dram = 0, l2 = 0, l1 = 0, issue = 0, fp64 = 0, special = 0, chain = 0;
   double q = 0, bw = 0;
+  double atomic = 0;  // the busiest sector's atomic updates, one after another
+  double sfu = 0;     // fast special-function calls on their own pipe
   // The special calls are instruction sequences too: they and the other instructions share the
   // schedulers' issue slots, so their times add; the memory levels overlap with both.
   // A staged-tile loop (GpuPhase::staged_tiles): each block alternates its L2 fetch of a tile
@@ -100,7 +110,7 @@ struct WaveParts {
   // term, and the memory pipes keep draining meanwhile (conv2d-global at n = 4096: the L1-bound
   // 16-wide blocks hide their 82 waves' 50 µs, the issue-bound 32-wide ones pay it).
   double scheduling = 0;
-  double total() const { return std::max({dram, l1_l2(), issue + special + scheduling, fp64, chain}); }
+  double total() const { return std::max({dram, l1_l2(), issue + special + scheduling, fp64, chain, atomic, sfu}); }
 };
 
 // `evicting`: the launch's DRAM bytes (over all its waves) that evict dirty L2 lines.
@@ -129,6 +139,14 @@ WaveParts wave(const Rates& r, const GpuPhase& p, const ExecutionMetrics& m, dou
   const double q_block = p.loads_issued_together ? m.warps_per_block * p.loads_in_flight * p.request_bytes
                                                    : r.dram->bytes_in_flight(1, m.warps_per_block, p.loads_in_flight, p.request_bytes);
   w.q = q_block * k;
+  // Stores do not hold their warps: while the warps wait for their loads, the written bytes
+  // stream in the DRAM time the reads leave idle. The bytes in flight grow by the writes' share
+  // of the DRAM bytes times that idle fraction, 1 − BW(q)/peak: a latency-bound loop moves its
+  // writes almost for free (starved_triad_32x256: 44 % over when they queued behind the reads),
+  // a saturated one shares the bandwidth (copy_f32 at 2^27 within 2 %; with the full share,
+  // 13 % under). Both half A of the generalisation suite (H100, 2026-11-26).
+  const double reads = p.dram_bytes - p.dram_write_bytes;
+  if (p.dram_write_bytes > 0 && reads > 0) w.q *= 1 + (1 - r.dram->bandwidth_Bps(w.q) / r.dram_peak) * p.dram_write_bytes / reads;
   w.bw = r.dram->bandwidth_Bps(w.q);
   w.dram = f * p.dram_bytes / w.bw;
   if (evicting > 0) w.dram += r.write_back->extra_s(f * evicting, w.bw / r.dram_peak);
@@ -150,6 +168,14 @@ WaveParts wave(const Rates& r, const GpuPhase& p, const ExecutionMetrics& m, dou
     double per_sm = r.special / r.sms;
     if (r.lat_cosf > 0) per_sm = std::min(per_sm, warps_per_sm * 32 / r.lat_cosf);
     w.special = f * p.special_calls * busiest / per_sm;
+  }
+  w.atomic = f * p.atomic_sector_updates * kAtomicSectorUpdate_s;
+  // The SFU runs beside the FP32 pipe: a fast call's MUFU instruction takes one issue slot
+  // (counted in warp_instructions) and the SFU's rate bounds the calls on their own (sfu_sin_chain,
+  // half A of the generalisation suite: 19 % over when its calls and adds were summed).
+  if (p.sfu_calls > 0) {
+    const double rate = r.sfu > 0 ? r.sfu : r.special;
+    w.sfu = f * p.sfu_calls * busiest * r.sms / rate;
   }
   w.chain = p.chain_fma * r.lat_fma + p.chain_cosf * r.lat_cosf + p.chain_l1_loads * r.lat_l1 + p.chain_l2_loads * r.lat_l2 +
             p.chain_dram_loads * r.lat_dram;
@@ -228,7 +254,7 @@ GpuPrediction predict_gpu(const GpuCalibration& gpu, const GpuWorkload& workload
       }
       per_launch += count * w.total();
       pp.dram_s += count * w.dram, pp.l2_s += count * w.l2, pp.l1_s += count * w.l1, pp.issue_s += count * w.issue;
-      pp.fp64_s += count * w.fp64, pp.special_s += count * w.special, pp.chain_s += count * w.chain;
+      pp.fp64_s += count * w.fp64, pp.special_s += count * std::max(w.special, w.sfu), pp.chain_s += count * w.chain, pp.atomic_s += count * w.atomic;
       if (pp.bytes_in_flight == 0) pp.bytes_in_flight = w.q, pp.dram_Bps_reachable = w.bw;
     }
     pp.seconds = enqueue(p.launches, r.launch, r.queued_kernel, per_launch + write_back_s, per_launch);
@@ -238,19 +264,20 @@ GpuPrediction predict_gpu(const GpuCalibration& gpu, const GpuWorkload& workload
     pp.dram_s += write_back_s / p.launches;  // the parts are per launch
     const std::vector<std::pair<const char*, double>> parts = {{"dram", pp.dram_s}, {"l2", pp.l2_s},     {"l1/shared", pp.l1_s},
                                                                {"issue", pp.issue_s}, {"fp64", pp.fp64_s}, {"special", pp.special_s},
-                                                               {"latency", pp.chain_s}, {"launch", pp.launch_s}};
+                                                               {"latency", pp.chain_s}, {"atomic", pp.atomic_s}, {"launch", pp.launch_s}};
     pp.bound = std::max_element(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return a.second < b.second; })->first;
     out.seconds += pp.seconds;
     out.launch_s += p.launches * pp.launch_s, out.dram_s += p.launches * pp.dram_s, out.l2_s += p.launches * pp.l2_s;
     out.l1_s += p.launches * pp.l1_s, out.issue_s += p.launches * pp.issue_s, out.fp64_s += p.launches * pp.fp64_s;
     out.special_s += p.launches * pp.special_s, out.chain_s += p.launches * pp.chain_s;
+    out.atomic_s += p.launches * pp.atomic_s;
     out.phases.push_back(pp);
   }
   out.seconds += r.queue_base;  // the start event to the GPU's first launch slot
   out.launch_s += r.queue_base;
   const std::vector<std::pair<const char*, double>> parts = {{"dram", out.dram_s}, {"l2", out.l2_s},     {"l1/shared", out.l1_s},
                                                              {"issue", out.issue_s}, {"fp64", out.fp64_s}, {"special", out.special_s},
-                                                             {"latency", out.chain_s}, {"launch", out.launch_s}};
+                                                             {"latency", out.chain_s}, {"atomic", out.atomic_s}, {"launch", out.launch_s}};
   out.bound = std::max_element(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return a.second < b.second; })->first;
   if (out.seconds > 0) {
     double flops = 0;
@@ -261,7 +288,7 @@ GpuPrediction predict_gpu(const GpuCalibration& gpu, const GpuWorkload& workload
   // The last line of defence: a value the profile's or the workload's limits let through still
   // never becomes a time.
   for (const double part : {out.seconds, out.launch_s, out.dram_s, out.l2_s, out.l1_s, out.issue_s, out.fp64_s, out.special_s,
-                            out.chain_s, out.dram_fraction, out.flop_fraction})
+                            out.chain_s, out.atomic_s, out.dram_fraction, out.flop_fraction})
     if (!std::isfinite(part))
       throw InputError("the predicted time of " + workload.kernel +
                        " is not a finite number: the profile's gpu section or the workload lies outside what the model covers");

@@ -83,8 +83,17 @@ std::vector<std::string> write_generalisation_report(const std::string& dir, con
   md << "- steady: N runs back to back between two events, divided by N; the median of the batches\n";
   md << "- this report: `" << command << "`\n";
   if (a.predicted) {
-    md << "- predictions: from the signatures in data/workloads/generalisation/ (workload format 2, committed before the "
-          "first measurement), " << profile_note << "\n";
+    // The signatures the command named with --workloads, else the pre-registered ones.
+    const std::size_t flag = command.find("--workloads ");
+    if (flag == std::string::npos) {
+      md << "- predictions: from the signatures in data/workloads/generalisation/ (workload format 2, committed before the "
+            "first measurement), " << profile_note << "\n";
+    } else {
+      const std::size_t from = flag + std::string("--workloads ").size();
+      md << "- predictions: from the signatures in " << command.substr(from, command.find(' ', from) - from)
+         << " (workload format 2; not the pre-registered data/workloads/generalisation/ unless it is that folder), "
+         << profile_note << "\n";
+    }
     md << "- relative_error = predicted / measured − 1; statistics are of |relative_error|\n\n";
     md << "## Errors\n\n| timing | kernels | count | median | p90 | max |\n|---|---|---|---|---|---|\n";
     auto line = [&](const char* timing, const char* set, const ErrorStats& s) {

@@ -41,6 +41,10 @@ struct GpuPhase {
 
   double flops_fp32 = 0, flops_fp64 = 0;
   double special_calls = 0;        // cosf calls (many instructions each; their own ceiling)
+  // Fast special-function calls (__sinf, __cosf, __expf: one MUFU instruction each on the SFU
+  // pipe): they take one issue slot and run beside the other instructions, at the profile's
+  // fast_cosf ceiling (the predictor's SFU term).
+  double sfu_calls = 0;
   double warp_instructions = 0;    // issued warp instructions other than the special calls
   double dram_bytes = 0;           // read + written at DRAM after L2 reuse (L2 flushed before a run)
   double l2_bytes = 0;             // sectors L1 passes on to L2, reads + writes
@@ -62,6 +66,15 @@ struct GpuPhase {
   // SM and one wave a tile costs its rounds' latency, then its transfer, then its shared-memory
   // work, one after the other (the predictor's serial tile form).
   bool fetch_rounds_in_chain = false;
+  // Of dram_bytes, the bytes written (stores and write-backs). A store does not hold its warp:
+  // the written bytes stream while the warps wait for their loads, so they add bytes in flight
+  // in proportion to their share (the predictor's DRAM term). 0: the descriptor does not split
+  // its DRAM bytes, and they all count as reads.
+  double dram_write_bytes = 0;
+  // Atomic updates the busiest 32-byte sector receives (one per distinct address of a warp's
+  // atomic access): the L2 applies the updates to one sector one after another, so the launch
+  // lasts at least this many times the serial update time (the predictor's atomic term).
+  double atomic_sector_updates = 0;
   // Longest chain of dependent operations of one thread (a wave lasts at least this long): FMAs,
   // cosf calls, and loads that wait for an L1 hit, an L2 hit or a DRAM round trip.
   double chain_fma = 0, chain_cosf = 0, chain_l1_loads = 0, chain_l2_loads = 0, chain_dram_loads = 0;

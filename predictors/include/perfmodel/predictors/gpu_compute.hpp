@@ -15,7 +15,7 @@
 //     E' = max(E + g + W_1 + (m−1)(g + W), H + h + W_1 + (m−1)(g + W), H + m·h + W_m).
 //     A profile without gpu.launch.queued: g = base = lead = 0, each launch costs the host's rate.
 //   W = Σ_waves T_wave
-//   T_wave = max( T_dram, T_l1l2, T_issue + T_special + S, T_fp64, T_chain )     for a wave of k blocks
+//   T_wave = max( T_dram, T_l1l2, T_issue + T_special + S, T_fp64, T_chain, T_atomic, T_sfu )   for a wave of k blocks
 //     S        = t_wave for every wave after the launch's first, else 0: setting up a wave's blocks
 //                takes the SM's dispatch slots, which the instructions need too, while the memory
 //                pipes keep draining (conv2d at n = 4096, 62–83 waves: the L1-bound 16-wide blocks
@@ -59,6 +59,12 @@
 //                k and D from gpu.l2_write_back: the write-back of the dirty lines the reads evict
 //                (after the validation's L2 flush a 134 MB dot product on 1056 blocks takes 58.5 µs,
 //                where its reads alone take 44)
+//                q_blk × k × (1 + (1 − BW(q)/BW_peak) · W/R) where the descriptor splits its DRAM bytes
+//                into reads R and writes W (dram_write_bytes): a store does not hold its warp, so the
+//                writes stream in the DRAM time the reads leave idle (starved_triad_32x256 of the
+//                generalisation suite's half A ran 44 % faster than writes queued behind the reads
+//                allowed; at the peak, copy_f32 within 2 %; on the reference suite, which did not
+//                choose it, CG's median 13.6 → 8.7 %)
 //   The per-SM pipes below are not shared: the wave lasts as long as its busiest SM, which runs
 //   the share s of its work (spreading it evenly over S_k SMs put the median 0.1–0.3 points higher
 //   on every recorded run: the matrix products' and convolutions' partial last waves).
@@ -76,7 +82,19 @@
 //     T_chain  = chain_fma · lat_FMA + chain_cosf · lat_cosf + Σ_level chain_level_loads · latency_level
 //                (L1, L2, DRAM: the pointer-chase latencies; mv-opt: per tile one DRAM round trip and
 //                X/Y dependent L1 loads)
+//     T_atomic = f · atomic_sector_updates · 0.70 ns: the L2 applies the atomic updates of one 32-byte
+//                sector one after another (fitted to the generalisation suite's half A: reduce_atomic_i32,
+//                hist_global_8; the profile has no atomic microbenchmark)
+//     T_sfu    = f · s · SMs · sfu_calls / fast_cosf ceiling: fast special functions run on the SFU
+//                beside the FP32 pipe, their MUFU instructions counted in warp_instructions
+//                (sfu_sin_chain, half A: 19 % over when summed with the issue term)
 //   t_wave   = the measured cost of scheduling one more wave of blocks (gpu.launch.per_wave_s).
+// The special forms that remain (staged tiles, their in-phase latency E, serial tiles) pay for
+// themselves on runs they were not chosen on: re-analysing the five other H100 machines' reference
+// runs (data/validation/other) without each, the tuner's mean loss rises from 2.3–3.4 % to 4.7–5.8 %
+// (serial tiles), 5.2–6.3 % (E) and 5.9–6.9 % (staged tiles), and p90 from 18.5–20.5 % to up to
+// 22.3 % (E) and 24.0 % (staged tiles). Format-2 signatures set them with the kernel keys
+// staged_tiles and fetch_rounds_in_chain.
 // The validation data chose the forms that differ from the seeds: overlap (max) between the memory
 // levels and the pipelines, except a staged-tile loop's L2 and L1 phases (the share of blocks;
 // combining the DRAM term too put mv-shared 37 % off), the issue slots shared by special calls
@@ -100,7 +118,7 @@ struct GpuPhasePrediction {
   double seconds = 0;  // all launches of the phase
   // Per launch, summed over waves: each wave's time is the max of these (a staged-tile loop's
   // l2 and l1 combine first, T_l1l2 above); `bound` names the largest over the phase.
-  double launch_s = 0, dram_s = 0, l2_s = 0, l1_s = 0, issue_s = 0, fp64_s = 0, special_s = 0, chain_s = 0;
+  double launch_s = 0, dram_s = 0, l2_s = 0, l1_s = 0, issue_s = 0, fp64_s = 0, special_s = 0, chain_s = 0, atomic_s = 0;
   std::string bound;
   double bytes_in_flight = 0, dram_Bps_reachable = 0;  // in a full wave
 };
@@ -109,7 +127,7 @@ struct GpuPrediction {
   double seconds = 0;
   std::vector<GpuPhasePrediction> phases;
   // Sums over phases (all launches) of the parts, for reporting.
-  double launch_s = 0, dram_s = 0, l2_s = 0, l1_s = 0, issue_s = 0, fp64_s = 0, special_s = 0, chain_s = 0;
+  double launch_s = 0, dram_s = 0, l2_s = 0, l1_s = 0, issue_s = 0, fp64_s = 0, special_s = 0, chain_s = 0, atomic_s = 0;
   std::string bound;  // the part with the largest share of the time
   // Achieved fractions of the ceilings at the predicted time.
   double dram_fraction = 0, flop_fraction = 0;
