@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <ostream>
 
+#include <nlohmann/json.hpp>
+
 #include "perfmodel/model/errors.hpp"
 #include "perfmodel/model/units.hpp"
 
@@ -52,30 +54,16 @@ std::string human(const Cell& c) {
   return number(v);
 }
 
-std::string json_escape(const std::string& s) {
-  std::string out = "\"";
-  for (char ch : s) {
-    switch (ch) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(ch) < 0x20) {
-          char buffer[8];
-          std::snprintf(buffer, sizeof buffer, "\\u%04x", ch);
-          out += buffer;
-        } else {
-          out += ch;
-        }
-    }
-  }
-  return out + "\"";
+// A string as a JSON string literal (nlohmann's escaping), which is also a valid YAML double-quoted
+// scalar; invalid UTF-8 is replaced rather than thrown on.
+std::string quoted(const std::string& s) {
+  return nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-std::string json_value(const Cell& c) {
+// A number, bool or null as YAML and CSV write it (strings are quoted by the caller).
+std::string scalar_text(const Cell& c) {
   if (c.is_null()) return "null";
-  if (const auto* s = std::get_if<std::string>(&c.value)) return json_escape(*s);
+  if (const auto* s = std::get_if<std::string>(&c.value)) return quoted(*s);
   if (const auto* b = std::get_if<bool>(&c.value)) return *b ? "true" : "false";
   if (const auto* i = std::get_if<std::int64_t>(&c.value)) return std::to_string(*i);
   const double d = std::get<double>(c.value);
@@ -83,12 +71,12 @@ std::string json_value(const Cell& c) {
 }
 
 std::string yaml_value(const Cell& c) {
-  if (const auto* s = std::get_if<std::string>(&c.value)) return json_escape(*s);  // a JSON string is valid YAML
+  if (const auto* s = std::get_if<std::string>(&c.value)) return quoted(*s);  // a JSON string is valid YAML
   if (const auto* d = std::get_if<double>(&c.value)) {
     if (std::isnan(*d)) return ".nan";
     if (std::isinf(*d)) return *d > 0 ? ".inf" : "-.inf";
   }
-  return json_value(c);
+  return scalar_text(c);
 }
 
 std::string csv_value(const Cell& c) {
@@ -101,7 +89,7 @@ std::string csv_value(const Cell& c) {
   }
   if (const auto* d = std::get_if<double>(&c.value))
     if (std::isinf(*d)) return *d > 0 ? "inf" : "-inf";
-  return json_value(c);
+  return scalar_text(c);
 }
 
 // The columns of a table: every key any row has, in the order they first appear (rows may differ:
@@ -164,39 +152,37 @@ void render_yaml(const Report& r, std::ostream& out) {
   }
   if (!r.notes.empty()) {
     out << "notes:\n";
-    for (const std::string& n : r.notes) out << "  - " << json_escape(n) << "\n";
+    for (const std::string& n : r.notes) out << "  - " << quoted(n) << "\n";
   }
 }
 
+// JSON through nlohmann::ordered_json: keys keep the order the command gave them (metadata, then
+// the tables, then the notes); a value that does not exist, or a non-finite number, is null.
+nlohmann::ordered_json json_value(const Cell& c) {
+  if (c.is_null()) return nullptr;
+  if (const auto* s = std::get_if<std::string>(&c.value)) return *s;
+  if (const auto* b = std::get_if<bool>(&c.value)) return *b;
+  if (const auto* i = std::get_if<std::int64_t>(&c.value)) return *i;
+  const double d = std::get<double>(c.value);
+  if (!std::isfinite(d)) return nullptr;
+  return d;
+}
+
 void render_json(const Report& r, std::ostream& out) {
-  out << "{";
-  bool first = true;
-  auto sep = [&] {
-    out << (first ? "\n  " : ",\n  ");
-    first = false;
-  };
-  for (const auto& [key, cell] : r.meta) {
-    sep();
-    out << json_escape(key) << ": " << json_value(cell);
-  }
+  nlohmann::ordered_json doc = nlohmann::ordered_json::object();
+  for (const auto& [key, cell] : r.meta) doc[key] = json_value(cell);
   for (const Table& t : r.tables) {
-    sep();
-    out << json_escape(t.name) << ": [";
-    for (std::size_t i = 0; i < t.rows.size(); ++i) {
-      out << (i ? ",\n    {" : "\n    {");
-      for (std::size_t c = 0; c < t.rows[i].size(); ++c)
-        out << (c ? ", " : "") << json_escape(t.rows[i][c].first) << ": " << json_value(t.rows[i][c].second);
-      out << "}";
+    nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+    for (const Record& row : t.rows) {
+      nlohmann::ordered_json record = nlohmann::ordered_json::object();
+      for (const auto& [key, cell] : row) record[key] = json_value(cell);
+      rows.push_back(std::move(record));
     }
-    out << (t.rows.empty() ? "]" : "\n  ]");
+    doc[t.name] = std::move(rows);
   }
-  if (!r.notes.empty()) {
-    sep();
-    out << "\"notes\": [";
-    for (std::size_t i = 0; i < r.notes.size(); ++i) out << (i ? ", " : "") << json_escape(r.notes[i]);
-    out << "]";
-  }
-  out << "\n}\n";
+  if (!r.notes.empty()) doc["notes"] = r.notes;
+  // Invalid UTF-8 in a string (a file name, a user's label) is replaced, not thrown on.
+  out << doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
 }
 
 // CSV: metadata and notes as '#' lines, then each table as a header and rows, tables separated
