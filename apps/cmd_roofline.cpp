@@ -186,6 +186,8 @@ int cmd_roofline(const Invocation& inv) {
   stage.publish();
   Report report;
   add_profile_meta(report, loaded);
+  report.meta.push_back({"prediction_of", Cell("each kernel's attainable flop/s: the lowest roof at its arithmetic intensity (the reference "
+                                               "kernels' points from their measured times, the workloads' from their predicted times)")});
   Table roofs{"roofs", {}};
   for (const Roof& m : out.roofline.memory)
     roofs.rows.push_back({{"roof", Cell(m.name)}, {"kind", Cell("memory")}, {"measured_bytes_per_s", Cell(m.value, Unit::bytes_per_s)},

@@ -243,6 +243,8 @@ int plot_speedup(const Invocation& inv) {
   stage.publish();
   Report report;
   add_profile_meta(report, loaded);
+  report.meta.push_back({"prediction_of", Cell(std::string("the speedup of the offloaded operation (copies in, GPU kernels, copies out; ") + to_string(*memory) +
+                                               " memory) over the CPU reference kernel, at each n")});
   if (cpu_profile) {
     report.meta.push_back({"cpu_profile", Cell(cpu_path)});
     report.meta.push_back({"cpu_host", Cell(cpu_profile->provenance.host_name + " (" + cpu_profile->provenance.host_cpu + ")")});

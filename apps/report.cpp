@@ -185,27 +185,40 @@ void render_json(const Report& r, std::ostream& out) {
   out << doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
 }
 
-// CSV: metadata and notes as '#' lines, then each table as a header and rows, tables separated
-// by a blank line and a '# table: NAME' line.
-void render_csv(const Report& r, std::ostream& out) {
+// CSV: one table per stream. Notes and metadata are '#' header lines (provenance), then the chosen
+// table's header row and rows; the other tables are named in a '#' line so that a reader knows
+// what `--table NAME` gives.
+void render_csv(const Report& r, const std::string& chosen, std::ostream& out) {
+  const Table* table = nullptr;
+  std::string names;
+  for (const Table& t : r.tables) {
+    names += (names.empty() ? "" : ", ") + t.name;
+    if (chosen.empty() ? (table == nullptr && !t.rows.empty()) : t.name == chosen) table = &t;
+  }
+  if (!chosen.empty() && table == nullptr)
+    throw InputError("--table: '" + chosen + "' is not a table of this output (" + (names.empty() ? "it has none" : "it has: " + names) + ")");
   for (const std::string& n : r.notes) out << "# " << n << "\n";
   for (const auto& [key, cell] : r.meta) out << "# " << key << ": " << csv_value(cell) << "\n";
-  bool first_table = true;
-  for (const Table& t : r.tables) {
-    if (t.rows.empty()) continue;
-    if (!first_table) out << "\n";
-    first_table = false;
-    out << "# table: " << t.name << "\n";
-    const std::vector<std::string> header = columns_of(t);
-    for (std::size_t c = 0; c < header.size(); ++c) out << (c ? "," : "") << header[c];
-    out << "\n";
-    for (const Record& row : t.rows) {
-      for (std::size_t c = 0; c < header.size(); ++c) {
-        const Cell* cell = cell_of(row, header[c]);
-        out << (c ? "," : "") << (cell ? csv_value(*cell) : std::string());
-      }
-      out << "\n";
+  Table meta_row;  // no table has rows: the metadata is the table
+  if (table == nullptr) {
+    meta_row.name = "summary";
+    meta_row.rows.push_back(r.meta);
+    table = &meta_row;
+  }
+  out << "# table: " << table->name << "\n";
+  std::string others;
+  for (const Table& t : r.tables)
+    if (&t != table) others += (others.empty() ? "" : ", ") + t.name;
+  if (!others.empty()) out << "# other tables (--table NAME): " << others << "\n";
+  const std::vector<std::string> header = columns_of(*table);
+  for (std::size_t c = 0; c < header.size(); ++c) out << (c ? "," : "") << header[c];
+  out << "\n";
+  for (const Record& row : table->rows) {
+    for (std::size_t c = 0; c < header.size(); ++c) {
+      const Cell* cell = cell_of(row, header[c]);
+      out << (c ? "," : "") << (cell ? csv_value(*cell) : std::string());
     }
+    out << "\n";
   }
 }
 
@@ -219,12 +232,12 @@ Format parse_format(const std::string& s) {
   throw InputError("--format: '" + s + "' is not one of table, yaml, json, csv");
 }
 
-void render(const Report& report, Format format, std::ostream& out) {
-  switch (format) {
+void render(const Report& report, const Format& format, std::ostream& out) {
+  switch (format.kind) {
     case Format::table: render_table(report, out); break;
     case Format::yaml: render_yaml(report, out); break;
     case Format::json: render_json(report, out); break;
-    case Format::csv: render_csv(report, out); break;
+    case Format::csv: render_csv(report, format.csv_table, out); break;
   }
 }
 

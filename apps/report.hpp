@@ -41,10 +41,20 @@ struct Report {
   std::vector<std::string> notes;  // human remarks; in machine formats they go under "notes"
 };
 
-enum class Format { table, yaml, json, csv };
+// How a report is written. CSV is one table per stream or file: the report's metadata and notes
+// go into '#' header lines, then one table (header row + rows); `csv_table` names which (empty:
+// the first table that has rows, or the metadata as a one-row table when no table has rows).
+struct Format {
+  enum Kind { table, yaml, json, csv };
+  Kind kind = table;
+  std::string csv_table;
+  Format(Kind k) : kind(k) {}  // NOLINT(google-explicit-constructor): Format::csv reads as a format
+  operator Kind() const { return kind; }  // NOLINT(google-explicit-constructor): switch and == on the kind
+};
 // Throws InputError for anything but table|yaml|json|csv.
 Format parse_format(const std::string& s);
 
-void render(const Report& report, Format format, std::ostream& out);
+// Throws InputError when format.csv_table names no table of the report (the message lists them).
+void render(const Report& report, const Format& format, std::ostream& out);
 
 }  // namespace perfmodel::cli
