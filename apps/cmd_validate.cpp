@@ -15,7 +15,7 @@
 #include "perfmodel/validate/plan.hpp"
 #include "offload_cli.hpp"
 #include "perfmodel/validate/offload_validation.hpp"
-#include "validation_report.hpp"
+#include "perfmodel/report/validation_report.hpp"
 
 namespace perfmodel::cli {
 namespace {

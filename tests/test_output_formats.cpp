@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "cli.hpp"
-#include "report.hpp"
+#include "perfmodel/report/report.hpp"
 
 namespace fs = std::filesystem;
 
@@ -242,13 +242,13 @@ TEST(OutputFormats, CsvTableIsChosenByName) {
 }
 
 TEST(OutputFormats, JsonWritesNullWhereNoValueExists) {
-  using perfmodel::cli::Cell;
-  perfmodel::cli::Report report;
+  using perfmodel::report::Cell;
+  perfmodel::report::Report report;
   report.meta = {{"profile", Cell("p.yaml")}, {"crossover_n", Cell(nullptr)}, {"speedup", Cell(std::nan(""))}};
   report.tables.push_back({"rows", {{{"name", Cell("a \"quoted\"\n name")}, {"bytes", Cell(std::int64_t{1} << 40)}, {"ok", Cell(true)}}}});
   report.notes = {"a note"};
   std::ostringstream out;
-  perfmodel::cli::render(report, perfmodel::cli::Format::json, out);
+  perfmodel::report::render(report, perfmodel::report::Format::json, out);
   const nlohmann::ordered_json doc = nlohmann::ordered_json::parse(out.str());
   EXPECT_EQ(doc.begin().key(), "profile");  // header fields first, in the command's order
   EXPECT_TRUE(doc["crossover_n"].is_null());
@@ -259,7 +259,7 @@ TEST(OutputFormats, JsonWritesNullWhereNoValueExists) {
   EXPECT_EQ(doc["notes"][0], "a note");
 
   std::ostringstream csv;
-  perfmodel::cli::render(report, perfmodel::cli::Format::csv, csv);
+  perfmodel::report::render(report, perfmodel::report::Format::csv, csv);
   EXPECT_NE(csv.str().find("# crossover_n: \n"), std::string::npos) << csv.str();  // empty field, not 0
   expect_one_csv_table(csv.str(), "rendered report");
 }

@@ -13,7 +13,7 @@
 #include <sstream>
 
 #include "cli.hpp"
-#include "gnuplot.hpp"
+#include "perfmodel/report/gnuplot.hpp"
 #include "perfmodel/calibrate/calibration.hpp"
 #include "perfmodel/model/benchmark_samples.hpp"
 #include "perfmodel/model/cpu_fit.hpp"
@@ -213,7 +213,7 @@ TEST(RecordedCpu, PredictCpuAndPlotCpu) {
   std::ostringstream bad_out, bad_err;
   EXPECT_EQ(cli::run({"predict", "cpu", "--kernel", "fft", "--n", "64"}, bad_out, bad_err), 1);
   EXPECT_EQ(cli::run({"predict", "cpu", "--kernel", "mv", "--n", "-3"}, bad_out, bad_err), 1);
-  if (cli::find_gnuplot().empty()) GTEST_SKIP() << "gnuplot not installed";
+  if (perfmodel::report::find_gnuplot().empty()) GTEST_SKIP() << "gnuplot not installed";
   const std::string dir = ::testing::TempDir() + "/perfmodel_plot_cpu_test";
   ASSERT_EQ(cli::run({"plot", "cpu", "--profile", kDir + "xeon-2core-vm.yaml", "--out", dir}, out, err), 0) << err.str();
   for (const char* name : {"cpu.svg", "cpu.png", "cpu.gp", "cpu_bandwidth.csv", "cpu_plateaus.csv"}) {

@@ -1,4 +1,4 @@
-#include "gnuplot.hpp"
+#include "perfmodel/report/gnuplot.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -19,7 +19,7 @@
 
 extern char** environ;
 
-namespace perfmodel::cli {
+namespace perfmodel::report {
 
 namespace {
 
@@ -191,4 +191,4 @@ void render_gnuplot(const std::string& dir, const std::string& stem, PlotSize si
   }
 }
 
-}  // namespace perfmodel::cli
+}  // namespace perfmodel::report

@@ -1,11 +1,11 @@
-#include "profile_report.hpp"
+#include "perfmodel/report/profile_report.hpp"
 
 #include <cmath>
 #include <string>
 
 #include "perfmodel/model/cpu_fit.hpp"
 
-namespace perfmodel::cli {
+namespace perfmodel::report {
 
 namespace {
 
@@ -280,4 +280,4 @@ Report profile_report(const Profile& profile) {
   return r;
 }
 
-}  // namespace perfmodel::cli
+}  // namespace perfmodel::report

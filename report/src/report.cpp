@@ -1,4 +1,4 @@
-#include "report.hpp"
+#include "perfmodel/report/report.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -10,7 +10,7 @@
 #include "perfmodel/model/errors.hpp"
 #include "perfmodel/model/units.hpp"
 
-namespace perfmodel::cli {
+namespace perfmodel::report {
 namespace {
 
 std::string number(double d) {
@@ -241,4 +241,4 @@ void render(const Report& report, const Format& format, std::ostream& out) {
   }
 }
 
-}  // namespace perfmodel::cli
+}  // namespace perfmodel::report

@@ -1,4 +1,4 @@
-// perfmodel plot speedup --out DIR [--profile P] [--validation RUN] [--memory pinned|pageable]
+// The speedup plots of `perfmodel plot speedup` and `perfmodel report`:
 // GPU (kernel + copies) against CPU over n for each reference kernel, measured and predicted on
 // the same axes with the crossovers marked by the side that wins above them (the predicted curve
 // and the crossovers are the offload advisor's, perfmodel/predictors/offload.hpp); and S0's
@@ -11,8 +11,7 @@
 #include <ostream>
 #include <sstream>
 
-#include "cli_common.hpp"
-#include "gnuplot.hpp"
+#include "perfmodel/report/gnuplot.hpp"
 #include "perfmodel/model/atomic_file.hpp"
 #include "perfmodel/model/benchmark_samples.hpp"
 #include "perfmodel/model/errors.hpp"
@@ -23,9 +22,9 @@
 #include "perfmodel/predictors/communication.hpp"
 #include "perfmodel/predictors/cpu_compute.hpp"
 #include "perfmodel/predictors/gpu_compute.hpp"
-#include "speedup_report.hpp"
+#include "perfmodel/report/speedup_report.hpp"
 
-namespace perfmodel::cli {
+namespace perfmodel::report {
 namespace {
 
 const auto g = plot_number;
@@ -204,70 +203,4 @@ SpeedupOutputs write_speedup(const std::string& dir, const Profile& profile, con
   return out;
 }
 
-int plot_speedup(const Invocation& inv) {
-  po::options_description options("perfmodel plot speedup options");
-  options.add_options()("out,o", po::value<std::string>()->required(), "output directory (created if missing)")(
-      "validation", po::value<std::string>(), "recorded validation run for the measured GPU points (default: the bundled H100 run)")(
-      "memory,m", po::value<std::string>()->default_value("pinned"), "host memory of the copies: pinned | pageable")(
-      "cpu-profile", po::value<std::string>(), "profile for the CPU side (default: --profile); e.g. your CPU's beside the bundled GPU profile");
-  add_profile_option(options);
-  add_format_option(options);
-  po::variables_map vm;
-  if (!parse_or_help(inv,
-                     "usage: perfmodel plot speedup --out DIR [--validation RUN] [--memory pinned|pageable] [--profile P] [--cpu-profile C]\n\n"
-                     "Writes DIR/speedup.{gp,svg,png} (CPU time / (GPU kernel + copies) over n for each reference kernel,\n"
-                     "measured and predicted, crossover marked) and DIR/variants.{gp,svg,png} (effective bandwidth of each\n"
-                     "kernel variant), with their CSV data.",
-                     options, nullptr, vm))
-    return kExitOk;
-  const Format format = selected_format(vm);
-  const std::string out_dir = vm["out"].as<std::string>();
-  check_output_directory(out_dir, "--out");
-  require_gnuplot();
-  const LoadedProfile loaded = load_selected_profile(vm);
-  if (!loaded.profile.gpu)
-    throw InputError((vm.count("profile") ? "--profile " : "the bundled profile ") + loaded.path + ": the profile has no gpu section" +
-                     (loaded.profile.cpu ? " — a CPU-only profile: give it as --cpu-profile beside a GPU profile" : ""));
-  std::optional<Profile> cpu_profile;
-  std::string cpu_path;
-  if (vm.count("cpu-profile")) cpu_path = vm["cpu-profile"].as<std::string>(), cpu_profile = load_profile(cpu_path);
-  if (!cpu_profile) loaded.cpu();  // the CPU side of the comparison
-  const auto memory = parse_host_memory(vm["memory"].as<std::string>());
-  if (!memory) throw InputError("--memory: '" + vm["memory"].as<std::string>() + "' is not pinned or pageable");
-  std::optional<ValidationRun> run;
-  const std::string dir = vm.count("validation") ? vm["validation"].as<std::string>() : bundled_validation_dir();
-  if (vm.count("validation") || std::filesystem::exists(dir + "/measurements.csv")) run = read_validation_run(dir);
-  StagedDirectory stage(out_dir, "--out");
-  const SpeedupOutputs out = write_speedup(stage.path(), loaded.profile, loaded.path, run ? &*run : nullptr, *memory,
-                                           cpu_profile ? &*cpu_profile : nullptr, cpu_path);
-  stage.publish();
-  Report report;
-  add_profile_meta(report, loaded);
-  report.meta.push_back({"prediction_of", Cell(std::string("the speedup of the offloaded operation (copies in, GPU kernels, copies out; ") + to_string(*memory) +
-                                               " memory) over the CPU reference kernel, at each n")});
-  if (cpu_profile) {
-    report.meta.push_back({"cpu_profile", Cell(cpu_path)});
-    report.meta.push_back({"cpu_host", Cell(cpu_profile->provenance.host_name + " (" + cpu_profile->provenance.host_cpu + ")")});
-    if (cpu_profile->provenance.host_name != loaded.profile.provenance.host_name || cpu_profile->provenance.host_cpu != loaded.profile.provenance.host_cpu)
-      report.notes.push_back("warning: the CPU profile and the GPU profile come from different hosts");
-  }
-  Table t{"speedup", {}};
-  for (const SpeedupCurve& c : out.curves) {
-    const auto& last = c.predicted.back();
-    const bool any = !c.crossover.crossings.empty();
-    t.rows.push_back({{"cpu_kernel", Cell(c.cpu_kernel)}, {"gpu_kernel", Cell(c.gpu_kernel)},
-                      {"crossover_n", any ? Cell(c.crossover.crossings.front().n) : Cell(nullptr)},
-                      {"wins_above", any ? Cell(c.crossover.crossings.front().wins_above) : Cell(nullptr)},
-                      {"verdict", Cell(c.crossover.verdict)}, {"largest_n", Cell(last.first)},
-                      {"predicted_speedup_there", Cell(last.second)},
-                      {"measured_points", Cell(static_cast<std::int64_t>(c.measured.size()))}});
-  }
-  report.tables.push_back(t);
-  report.notes.push_back("predicted: the offload advisor's model (perfmodel offload): CPU reference kernel vs copies in + kernels + copies out; crossover_n null: no crossing over the sizes drawn (verdict says which side wins)");
-  report.notes.push_back("measured speedup = measured CPU time / (measured GPU kernel time + predicted copy time)");
-  report.notes.push_back("wrote " + vm["out"].as<std::string>() + "/{speedup,variants}.{gp,svg,png} with their CSV data");
-  render(report, format, inv.out);
-  return kExitOk;
-}
-
-}  // namespace perfmodel::cli
+}  // namespace perfmodel::report

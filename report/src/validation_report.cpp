@@ -1,16 +1,16 @@
-#include "validation_report.hpp"
+#include "perfmodel/report/validation_report.hpp"
 
 #include <cmath>
 #include <iomanip>
 #include <set>
 #include <sstream>
 
-#include "gnuplot.hpp"
+#include "perfmodel/report/gnuplot.hpp"
 #include "perfmodel/model/atomic_file.hpp"
 #include "perfmodel/model/errors.hpp"
 #include "perfmodel/model/units.hpp"
 
-namespace perfmodel::cli {
+namespace perfmodel::report {
 namespace {
 
 // Targets of the GPU predictor over the whole validation sweep (issue: median ≤ 10 %, p90 ≤ 20 %;
@@ -144,4 +144,4 @@ std::string write_validation_outputs(const std::string& dir, const ValidationRun
   return note;
 }
 
-}  // namespace perfmodel::cli
+}  // namespace perfmodel::report

@@ -3,7 +3,7 @@
 // restyle and re-run it; the terminal is chosen on the command line, not in the script.
 #include <string>
 
-namespace perfmodel::cli {
+namespace perfmodel::report {
 
 struct PlotSize {
   int width = 1000, height = 700;
@@ -39,10 +39,4 @@ std::string plot_number(double v);                 // "%.9g"
 std::string directory_of(const std::string& path);  // "." when there is no '/'
 void make_directory(const std::string& dir);        // RuntimeFailure when it cannot be created
 
-// The `plot` subcommands (one file each).
-struct Invocation;
-int plot_microbench(const Invocation& inv);
-int plot_cpu(const Invocation& inv);
-int plot_speedup(const Invocation& inv);
-
-}  // namespace perfmodel::cli
+}  // namespace perfmodel::report

@@ -10,7 +10,7 @@
 #include <variant>
 #include <vector>
 
-namespace perfmodel::cli {
+namespace perfmodel::report {
 
 enum class Unit { none, seconds, bytes, bytes_per_s, flop_per_s, per_s, ratio, percent };  // per_s: op/s, call/s
 
@@ -57,4 +57,4 @@ Format parse_format(const std::string& s);
 // Throws InputError when format.csv_table names no table of the report (the message lists them).
 void render(const Report& report, const Format& format, std::ostream& out);
 
-}  // namespace perfmodel::cli
+}  // namespace perfmodel::report

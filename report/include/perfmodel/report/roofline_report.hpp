@@ -7,7 +7,7 @@
 #include "perfmodel/model/validation_data.hpp"
 #include "perfmodel/predictors/roofline.hpp"
 
-namespace perfmodel::cli {
+namespace perfmodel::report {
 
 struct RooflinePoint {
   std::string name;
@@ -26,4 +26,4 @@ struct RooflineOutputs {
 RooflineOutputs write_roofline(const std::string& dir, const Profile& profile, const ValidationRun* run,
                                const std::vector<std::string>& workload_files);
 
-}  // namespace perfmodel::cli
+}  // namespace perfmodel::report

@@ -9,7 +9,7 @@
 #include "perfmodel/model/validation_data.hpp"
 #include "perfmodel/predictors/offload.hpp"
 
-namespace perfmodel::cli {
+namespace perfmodel::report {
 
 // The predicted curve is the offload advisor's (perfmodel/predictors/offload.hpp): the CPU
 // reference kernel against the offloaded operation (copies in, kernels, copies out), and its
@@ -31,4 +31,4 @@ struct SpeedupOutputs {
 SpeedupOutputs write_speedup(const std::string& dir, const Profile& profile, const std::string& profile_path, const ValidationRun* run,
                              HostMemory memory, const Profile* cpu_profile = nullptr, const std::string& cpu_profile_path = "");
 
-}  // namespace perfmodel::cli
+}  // namespace perfmodel::report

@@ -4,9 +4,9 @@
 #include <string>
 
 #include "perfmodel/validate/analysis.hpp"
-#include "report.hpp"
+#include "perfmodel/report/report.hpp"
 
-namespace perfmodel::cli {
+namespace perfmodel::report {
 
 // "12.3 %" for 0.123: how the reports print errors.
 std::string pct(double fraction);
@@ -17,4 +17,4 @@ Table error_table(const ValidationAnalysis& analysis);
 std::string write_validation_outputs(const std::string& dir, const ValidationRun& run, const ValidationAnalysis& analysis,
                                      const std::string& profile_path);
 
-}  // namespace perfmodel::cli
+}  // namespace perfmodel::report
