@@ -236,6 +236,15 @@ TEST(OutputFormats, CsvTableIsChosenByName) {
   EXPECT_EQ(bad.code, 1);
   EXPECT_NE(bad.err.find("--table: 'no_such_table'"), std::string::npos) << bad.err;
 
+  // A table named but empty this time: its '#' header says so and no header row follows.
+  perfmodel::report::Report empty;
+  empty.tables.push_back({"rows", {}});
+  perfmodel::report::Format format = perfmodel::report::Format::csv;
+  format.csv_table = "rows";
+  std::ostringstream none;
+  perfmodel::report::render(empty, format, none);
+  EXPECT_EQ(none.str(), "# table: rows\n# (no rows)\n");
+
   const Result not_csv = run({"predict", "transfer", "--for", "mv", "--n", "4096", "--format", "json", "--table", "transfers"});
   EXPECT_EQ(not_csv.code, 1);
   EXPECT_NE(not_csv.err.find("--table"), std::string::npos) << not_csv.err;

@@ -210,6 +210,10 @@ void render_csv(const Report& r, const std::string& chosen, std::ostream& out) {
   for (const Table& t : r.tables)
     if (&t != table) others += (others.empty() ? "" : ", ") + t.name;
   if (!others.empty()) out << "# other tables (--table NAME): " << others << "\n";
+  if (table->rows.empty()) {  // a table named with --table that has no rows this time: no header to write
+    out << "# (no rows)\n";
+    return;
+  }
   const std::vector<std::string> header = columns_of(*table);
   for (std::size_t c = 0; c < header.size(); ++c) out << (c ? "," : "") << header[c];
   out << "\n";
