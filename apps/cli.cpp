@@ -112,10 +112,20 @@ void add_profile_option(po::options_description& options) {
 }
 
 void add_format_option(po::options_description& options) {
-  options.add_options()("format,f", po::value<std::string>()->default_value("table"), "output: table|yaml|json|csv");
+  options.add_options()("format,f", po::value<std::string>()->default_value("table"), "output: table|yaml|json|csv")(
+      "table", po::value<std::string>(),
+      "with --format csv: the table to write (CSV is one table; default the first, its '#' header names the others)");
 }
 
-Format selected_format(const po::variables_map& vm) { return parse_format(vm["format"].as<std::string>()); }
+Format selected_format(const po::variables_map& vm) {
+  Format format = parse_format(vm["format"].as<std::string>());
+  if (vm.count("table")) {
+    if (format.kind != Format::csv) throw InputError("--table: only with --format csv (the other formats hold every table)");
+    format.csv_table = vm["table"].as<std::string>();
+    if (format.csv_table.empty()) throw InputError("--table: empty table name");
+  }
+  return format;
+}
 
 int dispatch_target(const Invocation& inv, const std::string& command,
                     const std::vector<std::pair<std::string, Handler>>& targets) {

@@ -7,11 +7,13 @@
 
 #include "perfmodel/model/atomic_file.hpp"
 #include "perfmodel/model/profile.hpp"
-#include "report.hpp"
+#include "perfmodel/report/report.hpp"
 
 namespace perfmodel::cli {
 
 namespace po = boost::program_options;
+// The report layer (report/: Report, Cell, Table, Format, render, the plots) is the CLI's vocabulary.
+using namespace perfmodel::report;  // NOLINT(google-build-using-namespace)
 
 struct Invocation {
   std::vector<std::string> args;  // after the subcommand words
@@ -83,5 +85,9 @@ int predict_kernel_command(const Invocation& inv);
 int predict_workload_command(const Invocation& inv);
 int predict_farm_command(const Invocation& inv);  // cmd_farm.cpp (also `perfmodel farm`)
 int plot_farm(const Invocation& inv);             // cmd_farm.cpp
+int plot_microbench(const Invocation& inv);       // plot_microbench.cpp
+int plot_cpu(const Invocation& inv);              // plot_cpu.cpp
+int plot_speedup(const Invocation& inv);          // plot_speedup.cpp
+int profile_diff(const Invocation& sub);          // cmd_profile_diff.cpp
 
 }  // namespace perfmodel::cli

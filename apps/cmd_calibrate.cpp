@@ -9,7 +9,7 @@
 
 #include "cli_common.hpp"
 #include "perfmodel/model/stream_calibration.hpp"
-#include "gnuplot.hpp"
+#include "perfmodel/report/gnuplot.hpp"
 #include "perfmodel/calibrate/benchmark.hpp"
 #include "perfmodel/calibrate/calibration.hpp"
 #include "perfmodel/calibrate/device.hpp"
@@ -18,7 +18,7 @@
 #include "perfmodel/model/profile_io.hpp"
 #include "perfmodel/model/provenance.hpp"
 #include "perfmodel/model/version.hpp"
-#include "profile_report.hpp"
+#include "perfmodel/report/profile_report.hpp"
 
 namespace perfmodel::cli {
 

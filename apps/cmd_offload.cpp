@@ -69,6 +69,9 @@ OffloadProfiles load_offload_profiles(const po::variables_map& vm, bool need_cpu
 }
 
 void add_offload_meta(Report& report, const OffloadProfiles& p, bool cpu_used) {
+  // The common header (docs/output.md): the profile is the GPU side's; bundled only when every side used is.
+  report.meta.push_back({"profile", Cell(p.gpu.path)});
+  report.meta.push_back({"profile_source", Cell(p.gpu.bundled && (!cpu_used || p.cpu.bundled) ? "bundled" : "user")});
   report.meta.push_back({"gpu_profile", Cell(p.gpu.path)});
   report.meta.push_back({"device", Cell(p.gpu.profile.provenance.device_name)});
   report.meta.push_back({"gpu_host", Cell(p.gpu.profile.provenance.host_name + " (" + p.gpu.profile.provenance.host_cpu + ")")});

@@ -167,6 +167,8 @@ int predict_cpu_command(const Invocation& inv) {
   if (vm.count("threads")) threads = parse_whole_number(vm["threads"].as<std::string>(), "--threads", 1, limits::kMaxThreads);
   Report report;
   add_profile_meta(report, loaded);
+  report.meta.push_back({"prediction_of", Cell("one call of the kernel on the host: the median of repeated calls, each timed with the host's "
+                                               "steady clock, as the CPU calibration times its kernels")});
   report.meta.push_back({"kernel", Cell(kernel)});
   report.meta.push_back({"n_means", Cell(size_meaning(kernel))});
   Table table{"predictions", {}};

@@ -152,6 +152,12 @@ Table phase_table(const GpuPrediction& p, const GpuWorkload& w) {
   return t;
 }
 
+// What `predict kernel` and `tune` predict: one launch of a reference kernel.
+std::string launch_prediction_of(const GpuRunStart& start) {
+  return std::string("one launch of the kernel timed with CUDA events around it, ") +
+         (start.l2_dirty ? "right after an L2 flush (a dirty L2, as the validation runner times)" : "from an idle GPU with a clean L2");
+}
+
 }  // namespace
 
 int predict_kernel_command(const Invocation& inv) {
@@ -193,6 +199,7 @@ int predict_kernel_command(const Invocation& inv) {
 
   Report report;
   add_profile_meta(report, loaded);
+  report.meta.push_back({"prediction_of", Cell(launch_prediction_of(run_start(vm, gpu)))});
   report.meta.push_back({"kernel", Cell(kernel)});
   report.meta.push_back({"source", Cell(spec.source)});
   report.meta.push_back({"n", Cell(static_cast<std::int64_t>(n))});
@@ -448,6 +455,7 @@ int cmd_tune(const Invocation& inv) {
   std::sort(ranked.begin(), ranked.end(), [](const Ranked& a, const Ranked& b) { return a.p.seconds < b.p.seconds; });
   Report report;
   add_profile_meta(report, loaded);
+  report.meta.push_back({"prediction_of", Cell(launch_prediction_of(start))});
   report.meta.push_back({"kernel", Cell(kernel)});
   report.meta.push_back({"n", Cell(static_cast<std::int64_t>(n))});
   report.meta.push_back({"configurations", Cell(static_cast<std::int64_t>(ranked.size()))});

@@ -4,8 +4,8 @@
 #include "cli_common.hpp"
 #include "perfmodel/model/errors.hpp"
 #include "perfmodel/model/profile_io.hpp"
-#include "profile_diff.hpp"
-#include "profile_report.hpp"
+#include "perfmodel/report/profile_diff.hpp"
+#include "perfmodel/report/profile_report.hpp"
 
 namespace perfmodel::cli {
 

@@ -9,104 +9,21 @@
 
 #include "cli.hpp"
 #include "cli_common.hpp"
-#include "gnuplot.hpp"
 #include "perfmodel/model/atomic_file.hpp"
 #include "perfmodel/model/errors.hpp"
 #include "perfmodel/model/units.hpp"
+#include "perfmodel/report/gnuplot.hpp"
+#include "perfmodel/report/page.hpp"
+#include "perfmodel/report/profile_report.hpp"
+#include "perfmodel/report/roofline_report.hpp"
+#include "perfmodel/report/speedup_report.hpp"
+#include "perfmodel/report/validation_report.hpp"
 #include "perfmodel/validate/analysis.hpp"
-#include "profile_report.hpp"
-#include "roofline_report.hpp"
-#include "speedup_report.hpp"
 #include "perfmodel/model/farm_data.hpp"
 #include "perfmodel/validate/farm.hpp"
-#include "validation_report.hpp"
 
 namespace perfmodel::cli {
 namespace {
-
-std::string base64(const std::string& data) {
-  static const char* k = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  out.reserve((data.size() + 2) / 3 * 4);
-  std::size_t i = 0;
-  for (; i + 2 < data.size(); i += 3) {
-    const unsigned v = (static_cast<unsigned char>(data[i]) << 16) | (static_cast<unsigned char>(data[i + 1]) << 8) |
-                       static_cast<unsigned char>(data[i + 2]);
-    out += {k[v >> 18], k[(v >> 12) & 63], k[(v >> 6) & 63], k[v & 63]};
-  }
-  if (i < data.size()) {
-    unsigned v = static_cast<unsigned char>(data[i]) << 16;
-    if (i + 1 < data.size()) v |= static_cast<unsigned char>(data[i + 1]) << 8;
-    out += {k[v >> 18], k[(v >> 12) & 63], i + 1 < data.size() ? k[(v >> 6) & 63] : '=', '='};
-  }
-  return out;
-}
-
-std::string html_escape(const std::string& s) {
-  std::string o;
-  for (char c : s) o += c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '&' ? "&amp;" : c == '"' ? "&quot;" : std::string(1, c);
-  return o;
-}
-
-std::string format_number_short(double v) {  // 4 significant digits
-  std::ostringstream o;
-  o << std::setprecision(4) << v;
-  return o.str();
-}
-
-// The page is built as a list of blocks, each written once as Markdown and once as HTML.
-struct Page {
-  std::ostringstream md, html;
-  std::string dir;
-  int images = 0;
-
-  void heading(const std::string& text, int level) {
-    md << std::string(level, '#') << ' ' << text << "\n\n";
-    html << "<h" << level << ">" << html_escape(text) << "</h" << level << ">\n";
-  }
-  void paragraph(const std::string& text) {
-    md << text << "\n\n";
-    html << "<p>" << html_escape(text) << "</p>\n";
-  }
-  void preformatted(const std::string& text, const std::string& collapsed_title = "") {
-    md << "```\n" << text << "```\n\n";
-    if (!collapsed_title.empty()) html << "<details><summary>" << html_escape(collapsed_title) << "</summary>";
-    html << "<pre>" << html_escape(text) << "</pre>";
-    if (!collapsed_title.empty()) html << "</details>";
-    html << "\n";
-  }
-  // An SVG drawn by gnuplot under dir: linked from the Markdown, embedded in the HTML.
-  void figure(const std::string& relative_svg, const std::string& caption) {
-    const std::string path = dir + "/" + relative_svg;
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw RuntimeFailure("report: " + path + " was not drawn");
-    std::stringstream svg;
-    svg << in.rdbuf();
-    md << "![" << caption << "](" << relative_svg << ")\n\n*" << caption << "*\n\n";
-    html << "<figure><img alt=\"" << html_escape(caption) << "\" src=\"data:image/svg+xml;base64," << base64(svg.str())
-         << "\"><figcaption>" << html_escape(caption) << "</figcaption></figure>\n";
-    ++images;
-  }
-  void table(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows) {
-    md << "|";
-    for (const std::string& h : header) md << ' ' << h << " |";
-    md << "\n|";
-    for (std::size_t i = 0; i < header.size(); ++i) md << (i ? "---:|" : "---|");
-    md << "\n";
-    html << "<table><tr>";
-    for (const std::string& h : header) html << "<th>" << html_escape(h) << "</th>";
-    html << "</tr>\n";
-    for (const auto& row : rows) {
-      md << "|";
-      html << "<tr>";
-      for (const std::string& c : row) md << ' ' << c << " |", html << "<td>" << html_escape(c) << "</td>";
-      md << "\n";
-      html << "</tr>\n";
-    }
-    md << "\n";
-    html << "</table>\n";
-  }
-};
 
 // Runs one of the CLI's plot commands in-process; its errors are the report's, with their kind
 // (bad input stays bad input, exit 1).

@@ -15,7 +15,7 @@
 #include "perfmodel/validate/plan.hpp"
 #include "offload_cli.hpp"
 #include "perfmodel/validate/offload_validation.hpp"
-#include "validation_report.hpp"
+#include "perfmodel/report/validation_report.hpp"
 
 namespace perfmodel::cli {
 namespace {
@@ -164,6 +164,7 @@ int cmd_validate(const Invocation& inv) {
 
   Report report;
   add_profile_meta(report, loaded);
+  report.meta.push_back({"prediction_of", Cell("one launch of each reference kernel timed with CUDA events around it, right after an L2 flush")});
   report.meta.push_back({"measured_on", Cell(run.provenance.device_name + ", " + run.provenance.date_utc)});
   report.meta.push_back({"points", Cell(static_cast<std::int64_t>(analysis.points.size()))});
   report.meta.push_back({"validation_wall_s", Cell(run.wall_s, Unit::seconds)});

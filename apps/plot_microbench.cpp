@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "cli_common.hpp"
-#include "gnuplot.hpp"
+#include "perfmodel/report/gnuplot.hpp"
 #include "perfmodel/model/atomic_file.hpp"
 #include "perfmodel/model/errors.hpp"
 #include "perfmodel/model/gpu_fit.hpp"

@@ -22,6 +22,22 @@ if(NOT TARGET perfmodel_yaml)
   endif()
 endif()
 
+# nlohmann/json (header-only) writes the CLI's JSON. Debian/Ubuntu: nlohmann-json3-dev
+# (scripts/install-deps.sh). The portable build finds it here like any other build: headers only,
+# nothing of it travels with the binary.
+find_package(nlohmann_json 3.2 QUIET CONFIG)
+if(NOT TARGET nlohmann_json::nlohmann_json)
+  find_path(PERFMODEL_NLOHMANN_INCLUDE_DIR nlohmann/json.hpp)
+  if(NOT PERFMODEL_NLOHMANN_INCLUDE_DIR)
+    message(FATAL_ERROR "perfmodel: nlohmann/json not found (the JSON output needs it). Install it with "
+                        "scripts/install-deps.sh (Debian/Ubuntu package nlohmann-json3-dev), or pass "
+                        "-Dnlohmann_json_DIR=<dir with nlohmann_jsonConfig.cmake> or "
+                        "-DPERFMODEL_NLOHMANN_INCLUDE_DIR=<dir that holds nlohmann/json.hpp>.")
+  endif()
+  add_library(nlohmann_json::nlohmann_json INTERFACE IMPORTED)
+  target_include_directories(nlohmann_json::nlohmann_json SYSTEM INTERFACE ${PERFMODEL_NLOHMANN_INCLUDE_DIR})
+endif()
+
 find_program(PERFMODEL_GNUPLOT gnuplot)
 if(NOT PERFMODEL_GNUPLOT)
   message(STATUS "perfmodel: gnuplot not found; `perfmodel plot` will write data and scripts but cannot render them")

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds, on this (GPU-less) machine, a perfmodel that runs on the GPU machine: Boost,
-# yaml-cpp, libstdc++ and the CUDA runtime linked statically, sm_90 code, installed into dist/.
+# yaml-cpp, libstdc++ and the CUDA runtime linked statically (nlohmann/json is header-only: found
+# here at build time, nothing of it travels), sm_90 code, installed into dist/.
 # The GPU machine has no Boost and no package registry, so the binary travels instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."

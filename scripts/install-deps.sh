@@ -3,7 +3,7 @@
 # The CUDA toolkit is optional: without nvcc the GPU calibration is left out of the build and
 # everything else (predict, profile, plot, the tests) still works.
 set -euo pipefail
-packages=(cmake make g++ libboost-program-options-dev libyaml-cpp-dev libeigen3-dev libgtest-dev gnuplot-nox chromium)
+packages=(cmake make g++ libboost-program-options-dev libyaml-cpp-dev libeigen3-dev libgtest-dev nlohmann-json3-dev gnuplot-nox chromium)
 missing=()
 for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -eq 0 ]; then echo "perfmodel: build dependencies already installed"; exit 0; fi

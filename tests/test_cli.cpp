@@ -9,7 +9,7 @@
 
 #include "cli.hpp"
 #include "cli_run.hpp"
-#include "report.hpp"
+#include "perfmodel/report/report.hpp"
 #include "perfmodel/model/profile_io.hpp"
 #include "perfmodel/model/version.hpp"
 
@@ -105,7 +105,7 @@ TEST(Cli, PredictTransferSaysWhenASizeLiesOnABridge) {
 // their union, and a row shows an empty CSV cell or a '-' where it has no value, never a value
 // under another column's name.
 TEST(Cli, TablesWhoseRowsDifferInColumnsKeepEveryValueUnderItsOwnName) {
-  using namespace perfmodel::cli;
+  using namespace perfmodel::report;
   Report r;
   r.tables.push_back({"curves", {{{"curve", Cell("a")}, {"fit", Cell(1.0)}},
                                  {{"curve", Cell("b")}, {"fit", Cell(2.0)}, {"holdout", Cell(3.0)}},

@@ -145,11 +145,11 @@ TEST(HostileInput, AbsurdProfileConstantsNameFileLineAndKey) {
 }
 
 TEST(HostileInput, NoNonFiniteNumberIsPrinted) {
-  cli::Report report;
-  report.meta.push_back({"total_seconds", cli::Cell(1.0, cli::Unit::seconds)});
-  report.tables.push_back({"transfers", {{{"segment_to_bytes", cli::Cell(INFINITY, cli::Unit::bytes)}}}});
+  perfmodel::report::Report report;
+  report.meta.push_back({"total_seconds", perfmodel::report::Cell(1.0, perfmodel::report::Unit::seconds)});
+  report.tables.push_back({"transfers", {{{"segment_to_bytes", perfmodel::report::Cell(INFINITY, perfmodel::report::Unit::bytes)}}}});
   EXPECT_NO_THROW(cli::require_finite(report));  // the open end of a range is no result
-  report.tables[0].rows.push_back({{"seconds", cli::Cell(INFINITY, cli::Unit::seconds)}});
+  report.tables[0].rows.push_back({{"seconds", perfmodel::report::Cell(INFINITY, perfmodel::report::Unit::seconds)}});
   try {
     cli::require_finite(report);
     ADD_FAILURE() << "an infinite time passed";
@@ -157,7 +157,7 @@ TEST(HostileInput, NoNonFiniteNumberIsPrinted) {
     EXPECT_NE(std::string(e.what()).find("transfers[1].seconds is not a finite number"), std::string::npos) << e.what();
   }
   report.tables.pop_back();
-  report.meta.push_back({"ratio", cli::Cell(NAN)});
+  report.meta.push_back({"ratio", perfmodel::report::Cell(NAN)});
   EXPECT_THROW(cli::require_finite(report), InputError);
 }
 

@@ -5,7 +5,11 @@
 // model so that a change that worsens it fails CI.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <map>
@@ -13,7 +17,7 @@
 #include <sstream>
 
 #include "cli.hpp"
-#include "gnuplot.hpp"
+#include "perfmodel/report/gnuplot.hpp"
 #include "perfmodel/calibrate/calibration.hpp"
 #include "perfmodel/model/benchmark_samples.hpp"
 #include "perfmodel/model/cpu_fit.hpp"
@@ -25,6 +29,25 @@ using namespace perfmodel;
 namespace {
 
 const std::string kDir = std::string(PERFMODEL_TEST_DATA_DIR) + "/profiles/";
+
+// Reads a CPU samples file; where only NAME.gz is kept (the other machines' samples, data/README.md)
+// it is unpacked into the test's temporary folder first.
+CpuSampleFile load_recorded_cpu_samples(const std::string& path) {
+  if (std::filesystem::exists(path) || !std::filesystem::exists(path + ".gz")) return load_cpu_samples(path);
+  std::string name = path.substr(kDir.size() < path.size() ? kDir.size() : 0);
+  for (char& c : name)
+    if (c == '/') c = '_';
+  // Tests run in parallel processes: each unpacks its own copy, under the samples file's own name
+  // (the reader reports it).
+  const std::string dir = ::testing::TempDir() + "/cpu_samples_" + std::to_string(::getpid());
+  std::filesystem::create_directories(dir);
+  const std::string to = dir + "/" + name;
+  const std::string command = "gzip -dc '" + path + ".gz' > '" + to + "'";
+  if (std::system(command.c_str()) != 0) throw std::runtime_error("cannot unpack " + path + ".gz (is gzip installed?)");
+  CpuSampleFile samples = load_cpu_samples(to);
+  std::remove(to.c_str());
+  return samples;
+}
 
 struct Recorded {
   std::string profile;
@@ -75,7 +98,7 @@ TEST(RecordedCpu, RefittingTheRawSamplesReproducesTheProfiles) {
     const Profile p = load_profile(kDir + m.profile);
     const CpuCalibration& c = p.require_cpu();
     EXPECT_EQ(c.cpu.logical_cpus, m.logical_cpus) << m.profile;
-    const CpuCalibration again = fit_cpu_samples(load_cpu_samples(beside(m.profile, c.samples_file)), c.samples_file);
+    const CpuCalibration again = fit_cpu_samples(load_recorded_cpu_samples(beside(m.profile, c.samples_file)), c.samples_file);
     ASSERT_EQ(again.kernels.size(), 8u) << m.profile;
     for (const auto& [name, model] : c.kernels) {
       const CpuKernelModel& r = again.kernels.at(name);
@@ -96,7 +119,7 @@ TEST(RecordedCpu, CachePlateausAreOrderedAndMatchTheCurves) {
   for (const Recorded& m : kMachines) {
     // Re-derived from the raw samples: the plateau detection under test is this build's.
     const std::string samples = load_profile(kDir + m.profile).require_cpu().samples_file;
-    const CpuCalibration c = fit_cpu_samples(load_cpu_samples(beside(m.profile, samples)), samples);
+    const CpuCalibration c = fit_cpu_samples(load_recorded_cpu_samples(beside(m.profile, samples)), samples);
     const double threads = c.max_threads();
     std::vector<CachePlateau> all;
     std::map<std::string, double> best;
@@ -127,7 +150,7 @@ TEST(RecordedCpu, CachePlateausAreOrderedAndMatchTheCurves) {
 TEST(RecordedCpu, TheBusyHostCheckFlagsOnlyTheContendedRun) {
   auto warnings_of = [](const std::string& profile) {
     const std::string samples = load_profile(kDir + profile).require_cpu().samples_file;
-    return cpu_calibration_warnings(fit_cpu_samples(load_cpu_samples(beside(profile, samples)), samples));
+    return cpu_calibration_warnings(fit_cpu_samples(load_recorded_cpu_samples(beside(profile, samples)), samples));
   };
   std::vector<std::string> quiet;
   for (const Recorded& m : kMachines) quiet.push_back(m.profile);
@@ -152,7 +175,7 @@ TEST(RecordedCpu, TheBusyHostCheckFlagsOnlyTheContendedRun) {
 TEST(RecordedCpu, KernelSamplesLastAboutTheBatchTarget) {
   auto short_sizes = [](const std::string& samples_file) {
     std::map<std::string, std::vector<double>> per_size;
-    for (const BenchmarkSample& s : load_cpu_samples(kDir + samples_file).samples)
+    for (const BenchmarkSample& s : load_recorded_cpu_samples(kDir + samples_file).samples)
       if (s.series.rfind("kernel.", 0) == 0) per_size[s.series + "," + s.params_text()].push_back(s.seconds);
     EXPECT_GT(per_size.size(), 100u) << samples_file;
     int n = 0;
@@ -213,7 +236,7 @@ TEST(RecordedCpu, PredictCpuAndPlotCpu) {
   std::ostringstream bad_out, bad_err;
   EXPECT_EQ(cli::run({"predict", "cpu", "--kernel", "fft", "--n", "64"}, bad_out, bad_err), 1);
   EXPECT_EQ(cli::run({"predict", "cpu", "--kernel", "mv", "--n", "-3"}, bad_out, bad_err), 1);
-  if (cli::find_gnuplot().empty()) GTEST_SKIP() << "gnuplot not installed";
+  if (perfmodel::report::find_gnuplot().empty()) GTEST_SKIP() << "gnuplot not installed";
   const std::string dir = ::testing::TempDir() + "/perfmodel_plot_cpu_test";
   ASSERT_EQ(cli::run({"plot", "cpu", "--profile", kDir + "xeon-2core-vm.yaml", "--out", dir}, out, err), 0) << err.str();
   for (const char* name : {"cpu.svg", "cpu.png", "cpu.gp", "cpu_bandwidth.csv", "cpu_plateaus.csv"}) {

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "cli.hpp"
-#include "gnuplot.hpp"
+#include "perfmodel/report/gnuplot.hpp"
 #include "perfmodel/calibrate/calibration.hpp"
 #include "perfmodel/model/profile_io.hpp"
 #include "perfmodel/model/transfer_samples.hpp"
@@ -138,7 +138,7 @@ TEST(RecordedH100, PredictWithoutProfileUsesTheBundledOneAndSaysSo) {
 }
 
 TEST(RecordedH100, PlotTransfersDrawsSvgAndPngWithGnuplot) {
-  if (cli::find_gnuplot().empty()) GTEST_SKIP() << "gnuplot not installed";
+  if (perfmodel::report::find_gnuplot().empty()) GTEST_SKIP() << "gnuplot not installed";
   const std::string dir = ::testing::TempDir() + "/perfmodel_plot_test";
   std::ostringstream out, err;
   ASSERT_EQ(cli::run({"plot", "transfers", "--out", dir}, out, err), 0) << err.str();

@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "cli.hpp"
-#include "gnuplot.hpp"
+#include "perfmodel/report/gnuplot.hpp"
 #include "perfmodel/calibrate/calibration.hpp"
 #include "perfmodel/model/gpu_fit.hpp"
 #include "perfmodel/model/profile_io.hpp"
@@ -195,7 +195,7 @@ TEST(RecordedH100Gpu, ProfileShowAndPlotMicrobench) {
   for (const char* table : {"gpu_ceilings:", "gpu_dram_concurrency:", "gpu_bank_conflicts:", "gpu_partition_camping:", "gpu_launch:",
                             "gpu_launch_queued:", "gpu_overlap:"})
     EXPECT_NE(out.str().find(table), std::string::npos) << table;
-  if (cli::find_gnuplot().empty()) GTEST_SKIP() << "gnuplot not installed";
+  if (perfmodel::report::find_gnuplot().empty()) GTEST_SKIP() << "gnuplot not installed";
   const std::string dir = ::testing::TempDir() + "/perfmodel_microbench_test";
   std::ostringstream plot_out;
   ASSERT_EQ(cli::run({"plot", "microbench", "--out", dir}, plot_out, err), 0) << err.str();

@@ -18,7 +18,7 @@
 
 #include "cli.hpp"
 #include "cli_run.hpp"
-#include "gnuplot.hpp"
+#include "perfmodel/report/gnuplot.hpp"
 #include "perfmodel/calibrate/benchmark.hpp"
 #include "perfmodel/calibrate/device.hpp"
 #include "perfmodel/model/atomic_file.hpp"
@@ -136,10 +136,10 @@ void expect_drawn(const std::string& svg) {
 // ---- No command runs from any input ------------------------------------------------------------
 
 TEST(UntrustedIo, GnuplotStringsAreSingleQuotedWithQuotesDoubledAndNoControlCharacters) {
-  EXPECT_EQ(cli::gnuplot_quote("a'b\nc`d`\"e\"@f\\"), "'a''b c`d`\"e\"@f\\'");
-  EXPECT_EQ(cli::gnuplot_quote(""), "''");
-  EXPECT_EQ(cli::gnuplot_text("x_1"), "'x_1' noenhanced");
-  EXPECT_EQ(cli::csv_label("a,b\"c\nd"), "a b c d");
+  EXPECT_EQ(perfmodel::report::gnuplot_quote("a'b\nc`d`\"e\"@f\\"), "'a''b c`d`\"e\"@f\\'");
+  EXPECT_EQ(perfmodel::report::gnuplot_quote(""), "''");
+  EXPECT_EQ(perfmodel::report::gnuplot_text("x_1"), "'x_1' noenhanced");
+  EXPECT_EQ(perfmodel::report::csv_label("a,b\"c\nd"), "a b c d");
 }
 
 // The issue's first case: `device_name: "x `touch PWNED`"` ran touch through gnuplot's title.
