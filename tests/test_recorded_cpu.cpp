@@ -6,6 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <stdexcept>
+#include <functional>
+#include <cstdio>
 #include <fstream>
 #include <limits>
 #include <map>
@@ -25,6 +28,19 @@ using namespace perfmodel;
 namespace {
 
 const std::string kDir = std::string(PERFMODEL_TEST_DATA_DIR) + "/profiles/";
+
+// Reads a recorded samples file; where only PATH.gz is stored (the other machines' runs), it is
+// unpacked into the test's temporary folder first.
+CpuSampleFile load_recorded_cpu_samples(const std::string& path) {
+  if (std::ifstream(path).good()) return load_cpu_samples(path);
+  std::string name = path.substr(path.find_last_of('/') + 1);
+  const std::string to = ::testing::TempDir() + "/" + std::to_string(std::hash<std::string>{}(path)) + "." + name;
+  const std::string command = "gzip -dc '" + path + ".gz' > '" + to + "'";
+  if (std::system(command.c_str()) != 0) throw std::runtime_error("cannot read " + path + " or unpack " + path + ".gz");
+  CpuSampleFile samples = load_cpu_samples(to);
+  std::remove(to.c_str());
+  return samples;
+}
 
 struct Recorded {
   std::string profile;
@@ -75,7 +91,7 @@ TEST(RecordedCpu, RefittingTheRawSamplesReproducesTheProfiles) {
     const Profile p = load_profile(kDir + m.profile);
     const CpuCalibration& c = p.require_cpu();
     EXPECT_EQ(c.cpu.logical_cpus, m.logical_cpus) << m.profile;
-    const CpuCalibration again = fit_cpu_samples(load_cpu_samples(beside(m.profile, c.samples_file)), c.samples_file);
+    const CpuCalibration again = fit_cpu_samples(load_recorded_cpu_samples(beside(m.profile, c.samples_file)), c.samples_file);
     ASSERT_EQ(again.kernels.size(), 8u) << m.profile;
     for (const auto& [name, model] : c.kernels) {
       const CpuKernelModel& r = again.kernels.at(name);
@@ -96,7 +112,7 @@ TEST(RecordedCpu, CachePlateausAreOrderedAndMatchTheCurves) {
   for (const Recorded& m : kMachines) {
     // Re-derived from the raw samples: the plateau detection under test is this build's.
     const std::string samples = load_profile(kDir + m.profile).require_cpu().samples_file;
-    const CpuCalibration c = fit_cpu_samples(load_cpu_samples(beside(m.profile, samples)), samples);
+    const CpuCalibration c = fit_cpu_samples(load_recorded_cpu_samples(beside(m.profile, samples)), samples);
     const double threads = c.max_threads();
     std::vector<CachePlateau> all;
     std::map<std::string, double> best;
@@ -127,7 +143,7 @@ TEST(RecordedCpu, CachePlateausAreOrderedAndMatchTheCurves) {
 TEST(RecordedCpu, TheBusyHostCheckFlagsOnlyTheContendedRun) {
   auto warnings_of = [](const std::string& profile) {
     const std::string samples = load_profile(kDir + profile).require_cpu().samples_file;
-    return cpu_calibration_warnings(fit_cpu_samples(load_cpu_samples(beside(profile, samples)), samples));
+    return cpu_calibration_warnings(fit_cpu_samples(load_recorded_cpu_samples(beside(profile, samples)), samples));
   };
   std::vector<std::string> quiet;
   for (const Recorded& m : kMachines) quiet.push_back(m.profile);
@@ -152,7 +168,7 @@ TEST(RecordedCpu, TheBusyHostCheckFlagsOnlyTheContendedRun) {
 TEST(RecordedCpu, KernelSamplesLastAboutTheBatchTarget) {
   auto short_sizes = [](const std::string& samples_file) {
     std::map<std::string, std::vector<double>> per_size;
-    for (const BenchmarkSample& s : load_cpu_samples(kDir + samples_file).samples)
+    for (const BenchmarkSample& s : load_recorded_cpu_samples(kDir + samples_file).samples)
       if (s.series.rfind("kernel.", 0) == 0) per_size[s.series + "," + s.params_text()].push_back(s.seconds);
     EXPECT_GT(per_size.size(), 100u) << samples_file;
     int n = 0;
