@@ -13,7 +13,9 @@
 #              validation/NAME/ (measurements, resources, predictions, report, plot); the
 #              kernels' SASS goes to runs/ as evidence for the workload descriptors
 #   calibrate  time a quick GPU calibration; calibrate everything into profiles/NAME.yaml
-#              (raw samples beside it), then again into NAME.repeat.yaml (run-to-run spread)
+#              (raw samples beside it), then again into NAME.repeat.yaml (run-to-run spread);
+#              then NAME.yaml's transfer intervals are widened to the repeat's copies
+#              (perfmodel fit --repeat-samples, log in runs/DAY-h100-fit-repeat.log)
 #   check      perfmodel check transfers against profiles/NAME.yaml (run calibrate first), $CHECK_DELAY
 #              seconds (default 30) after it, into validation/NAME-transfer-check/
 #   farm-holdout, offload-holdout  the farm's holdout cases and the offload advisor's holdout plan
@@ -101,6 +103,12 @@ if has calibrate; then
     timed "$runs/$day-h100-calibrate-$run.log" "$bin" calibrate --out "profiles/$run.yaml"
     grep -E "gpu\.|pcie\." "$runs/$day-h100-calibrate-$run.log" | grep -v "^run" | head -20
   done
+  # The bundled profile's transfer intervals span the repeat's copies too (the spread between
+  # runs, not only within one): fit --repeat-samples, in place (docs/transfers.md).
+  if [ -f "$work/profiles/$name.repeat.pcie_samples.csv" ] && [ -f "$work/profiles/$name.pcie_samples.csv" ]; then
+    timed "$runs/$day-h100-fit-repeat.log" "$bin" fit --samples "profiles/$name.pcie_samples.csv" \
+      --repeat-samples "profiles/$name.repeat.pcie_samples.csv" --profile "profiles/$name.yaml" --out "profiles/$name.yaml"
+  fi
 fi
 if has check; then
   echo "== independent transfer check (a minute after the calibration)"

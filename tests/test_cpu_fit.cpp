@@ -3,6 +3,7 @@
 // profile section's YAML (round trip and bad keys).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <regex>
 
@@ -316,4 +317,32 @@ TEST(CpuProfileYaml, RoundTripsAndRejectsBadKeys) {
     const std::string message = error_of(c.from, c.to);
     EXPECT_TRUE(std::regex_search(message, std::regex(c.expected))) << c.from << " -> " << c.to << "\n  got: " << message;
   }
+}
+
+TEST(BandwidthWorkingSets, DenseNearTheCachesSparseOnThePlateausEndingOnTheTop) {
+  const double unit = 4096, top = 1 << 30, llc = 300.0 * (1 << 20);
+  const std::vector<double> caches = {48 << 10, 2 << 20, llc};
+  const auto sets = bandwidth_working_sets(unit, top, 2 * llc, caches, false);
+  ASSERT_FALSE(sets.empty());
+  EXPECT_EQ(sets.front(), 4096u);
+  EXPECT_EQ(sets.back(), static_cast<std::size_t>(top));
+  EXPECT_TRUE(std::is_sorted(sets.begin(), sets.end()));
+  for (std::size_t i = 1; i + 1 < sets.size(); ++i) {
+    EXPECT_EQ(sets[i] % 4096, 0u);
+    const double ratio = static_cast<double>(sets[i]) / static_cast<double>(sets[i - 1]);
+    auto near = [&](std::size_t ws) {
+      return std::any_of(caches.begin(), caches.end(), [&](double c) { return static_cast<double>(ws) >= c / 2 && static_cast<double>(ws) <= 2 * c; });
+    };
+    if (!near(sets[i]) && !near(sets[i - 1]) && sets[i] != static_cast<std::size_t>(top)) {
+      EXPECT_GT(ratio, 1.9) << sets[i];  // a plateau: ×2 apart
+    }
+    EXPECT_LE(static_cast<double>(sets[i]), 2 * llc);  // nothing between the memory plateau's start and the top
+  }
+  // Near L2 (2 MiB) the √2 points are there: 2 MiB·√2 rounded to 4 KiB.
+  EXPECT_TRUE(std::count(sets.begin(), sets.end(), static_cast<std::size_t>(std::round((2 << 20) * std::sqrt(2.0) / 4096) * 4096)) == 1);
+  // Fewer cases than √2 everywhere (the old plan), more than ×2 everywhere.
+  EXPECT_LT(sets.size(), 35u);
+  EXPECT_GT(sets.size(), 18u);
+  EXPECT_LT(bandwidth_working_sets(unit, top, 2 * llc, caches, true).size(), sets.size());
+  EXPECT_THROW(bandwidth_working_sets(0, top, 2 * llc, caches, false), std::invalid_argument);
 }

@@ -90,3 +90,21 @@ TEST(PcieHostCursor, FixedCopiesAllStartAtTheBuffersStart) {
   EXPECT_STREQ(to_string(PcieHostBuffer::fixed), "fixed");
 }
 
+
+TEST(PcieMixedPlan, EveryOneWayKindAtEverySizeUpTo64MiBInOneShuffledOrder) {
+  const auto plan = pcie_mixed_plan(false, 7);
+  std::size_t sizes = 0;
+  for (std::uint64_t b : pcie_calibration_sizes(false)) sizes += b <= (std::uint64_t{64} << 20) ? 1 : 0;
+  EXPECT_EQ(plan.size(), sizes * 4 * 3);
+  for (const auto& c : plan) {
+    EXPECT_NE(c.key.direction, Direction::bidir);
+    EXPECT_LE(c.bytes, std::uint64_t{64} << 20);
+  }
+  // Shuffled: the kinds follow each other, not in blocks; the same seed, the same order.
+  std::size_t changes = 0;
+  for (std::size_t i = 1; i < plan.size(); ++i) changes += plan[i].key == plan[i - 1].key ? 0 : 1;
+  EXPECT_GT(changes, plan.size() / 2);
+  const auto again = pcie_mixed_plan(false, 7);
+  EXPECT_TRUE(std::equal(plan.begin(), plan.end(), again.begin(), [](const auto& a, const auto& b) { return a.key == b.key && a.bytes == b.bytes; }));
+  EXPECT_EQ(pcie_mixed_plan(true, 7).size() % 4, 0u);
+}

@@ -79,3 +79,29 @@ TEST(CommunicationPredictor, AddsTheTransfersOfAList) {
 
 TEST(CommunicationPredictor, NeedsAPcieSection) { EXPECT_THROW(CommunicationPredictor(Profile{}), InputError); }
 
+
+// Copies issued among others cost a fixed amount more than back to back: the single curve's
+// setup moves by the median difference below 1 MiB, at every size, and its interval spans both.
+TEST(TransferCurve, MixedCopiesShiftTheSetupAndWidenTheInterval) {
+  std::vector<SizeTime> own, mixed;
+  for (double e = 2; e <= 28; e += 1) {
+    const double b = std::exp2(e), t = 9e-6 + b / 50e9;
+    own.push_back({b, t, 5, 0, 0, 1, {t, t * 1.01, t * 0.99, t, t}});
+    mixed.push_back({b, t + 3e-6, 3, 0, 0, 1, {t + 2.5e-6, t + 3e-6, t + 4e-6}});
+  }
+  TransferCurve c = fit_transfer_curve(own, {});
+  const double before_small = c.seconds(64), before_large = c.seconds(1 << 26);
+  const double shift = apply_mixed_copies(c, own, mixed);
+  EXPECT_NEAR(shift, 3e-6, 0.2e-6);
+  EXPECT_DOUBLE_EQ(c.mixed_setup_s, shift);
+  EXPECT_NEAR(c.seconds(64) - before_small, shift, 1e-12);
+  EXPECT_NEAR(c.seconds(1 << 26) - before_large, shift, 1e-12);
+  // The back-to-back copies now lie below the curve: the band reaches down to them.
+  const auto [low, high] = c.interval_s(64);
+  EXPECT_LT(low, own[4].samples_s[2]);
+  EXPECT_GE(high, 9e-6 + 64 / 50e9 + 4e-6 - 1e-9);
+  // An empty set changes nothing.
+  TransferCurve d = fit_transfer_curve(own, {});
+  EXPECT_EQ(apply_mixed_copies(d, own, {}), 0.0);
+  EXPECT_EQ(d.mixed_setup_s, 0.0);
+}

@@ -113,3 +113,21 @@ TEST(TransferSamples, ASizeCarriesItsBatchOrZeroWhereItsSamplesDiffer) {
   EXPECT_EQ(m[0].batch, 4);
   EXPECT_EQ(m[1].batch, 0);
 }
+
+TEST(TransferSamples, MixedCopiesRoundTripAndAreSingleOneWayCopies) {
+  TransferSampleFile f;
+  f.samples.push_back({{Direction::h2d, HostMemory::pinned}, 4, SizeSet::mixed, 0, 1, 12e-6, 20e-6, TransferMode::single});
+  const TransferSampleFile back = parse_transfer_samples(to_csv(f), "m.csv");
+  ASSERT_EQ(back.samples.size(), 1u);
+  EXPECT_EQ(back.samples[0].set, SizeSet::mixed);
+  EXPECT_TRUE(typical_times_by_size(back.samples, {Direction::h2d, HostMemory::pinned}, SizeSet::fit).empty());
+  EXPECT_EQ(typical_times_by_size(back.samples, {Direction::h2d, HostMemory::pinned}, SizeSet::mixed).size(), 1u);
+  std::string csv = to_csv(f);
+  const auto at = csv.find("h2d,pinned,single");
+  std::string stream = csv;
+  stream.replace(at, 17, "h2d,pinned,stream");
+  EXPECT_THROW(parse_transfer_samples(stream, "m.csv"), InputError);
+  std::string bidir = csv;
+  bidir.replace(at, 10, "bidir,pinned");
+  EXPECT_THROW(parse_transfer_samples(bidir, "m.csv"), InputError);
+}

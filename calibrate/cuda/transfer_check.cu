@@ -52,11 +52,13 @@ void time_transfer_check(std::vector<TransferCheckCopy>& copies, std::ostream* p
     unsigned char* host_base = c.key.memory == HostMemory::pinned ? pinned : pageable.data();
     const std::size_t pages = (span - static_cast<std::size_t>(c.bytes)) / page;
     unsigned char* host = host_base + page * static_cast<std::size_t>(offsets() % (pages + 1));
+    const auto wall_start = std::chrono::steady_clock::now();
     PERFMODEL_CUDA_CHECK(cudaEventRecord(before, 0));
     if (c.key.direction == Direction::h2d) PERFMODEL_CUDA_CHECK(cudaMemcpy(device, host, c.bytes, cudaMemcpyHostToDevice));
     else PERFMODEL_CUDA_CHECK(cudaMemcpy(host, device, c.bytes, cudaMemcpyDeviceToHost));
     PERFMODEL_CUDA_CHECK(cudaEventRecord(after, 0));
     PERFMODEL_CUDA_CHECK(cudaEventSynchronize(after));
+    c.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
     float ms = 0;
     PERFMODEL_CUDA_CHECK(cudaEventElapsedTime(&ms, before, after));
     c.event_s = static_cast<double>(ms) * 1e-3;

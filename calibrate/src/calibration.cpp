@@ -56,6 +56,10 @@ PcieCalibration fit_pcie(const std::vector<TransferSample>& samples, const std::
       if (!single.empty()) {
         pcie.curves[key] = fit_transfer_curve(single, single_holdout);
         pcie.curves[key].timing = "single";
+        // Copies issued among others (pcie.mixed), where the run has them: the single curve's
+        // fixed cost and interval as a program meets them (apply_mixed_copies).
+        const auto mixed = typical_times_by_size(samples, key, SizeSet::mixed, timer, TransferMode::single);
+        if (!mixed.empty()) apply_mixed_copies(pcie.curves[key], single, mixed);
       }
       if (!stream.empty()) {
         extend_above(stream, single);
@@ -80,6 +84,8 @@ std::size_t widen_intervals_across_runs(PcieCalibration& pcie, const std::vector
       const std::optional<TransferMode> which = batched ? std::nullopt : std::optional<TransferMode>(mode);
       std::vector<SizeTime> other = typical_times_by_size(other_run, key, SizeSet::fit, TimerSource::event, which);
       for (SizeTime& m : typical_times_by_size(other_run, key, SizeSet::holdout, TimerSource::event, which)) other.push_back(std::move(m));
+      if (mode == TransferMode::single)  // the other run's copies issued among others: the same quantity
+        for (SizeTime& m : typical_times_by_size(other_run, key, SizeSet::mixed, TimerSource::event, which)) other.push_back(std::move(m));
       for (TransferSegment& seg : curve.segments) {
         const auto [low, high] = observed_interval(other, curve, seg.from_bytes, seg.to_bytes);
         if (!(low > 0) || !seg.has_interval()) continue;

@@ -11,6 +11,8 @@
 #include <random>
 #include <sstream>
 #include <stdexcept>
+#include <type_traits>
+#include <utility>
 
 #include "cpu_stream_kernels.hpp"
 #include "perfmodel/calibrate/benchmark.hpp"
@@ -132,6 +134,20 @@ class CpuBenchmark : public Benchmark {
       data_->cpu_samples.push_back({series, params, static_cast<int>(i), seconds[i], amounts.at(i)});
   }
   void set_summary(std::string s) { summary_ = std::move(s); }
+  // The all-thread read rate of the largest working set cpu.bandwidth timed in this run (B/s);
+  // 0 where it did not run.
+  double memory_read_rate() const {
+    double threads = 0, ws = 0;
+    std::vector<double> rates;
+    for (const BenchmarkSample& s : data_->cpu_samples) {
+      if (s.series != "bandwidth.read" || !(s.seconds > 0)) continue;
+      const double t = s.params.at("threads"), w = s.params.at("working_set_bytes");
+      if (t < threads || (t == threads && w < ws)) continue;
+      if (t > threads || w > ws) rates.clear(), threads = t, ws = w;
+      rates.push_back(s.amount / s.seconds);
+    }
+    return rates.empty() ? 0.0 : summarize(rates).median;
+  }
   // What all threads together can keep cached (at least 8 MiB where the sizes are unknown).
   double last_level_cache_bytes() { return std::max({info().l3_bytes, info().aggregate_cache_bytes(2, pool().size()), 8.0 * 1024 * 1024}); }
 
@@ -186,7 +202,7 @@ constexpr double kBandwidthPrecision = 0.01;
 class CpuBandwidthBenchmark final : public CpuBenchmark {
  public:
   // The H100 host (16 threads, 300 MiB L3) and the 2-core VM, after the cuts above.
-  double expected_seconds(const CalibrationOptions& o) const override { return o.quick ? 3.0 : 16.0; }
+  double expected_seconds(const CalibrationOptions& o) const override { return o.quick ? 3.0 : 14.0; }
   std::string key() const override { return "cpu.bandwidth"; }
   std::string description() const override {
     return "CPU read / write / copy / triad bandwidth vs working set (4 KiB per thread ... 3x last-level cache) and threads (pinned)";
@@ -213,22 +229,24 @@ class CpuBandwidthBenchmark final : public CpuBenchmark {
       buffers[static_cast<std::size_t>(i)].assign(top / 8 / static_cast<std::size_t>(i + 1) + 64, 1.0);
     });
     // A sample lasts `target`; a case takes `min_reps` samples, and more (up to `max_reps`) until
-    // the relative standard error of its median is at most kBandwidthPrecision (1 %).
-    const double target = quick() ? 2e-3 : 5e-3;
+    // the relative standard error of its median is at most kBandwidthPrecision (1 %). 3 ms (5 ms
+    // until 2026-11-26) is still 10^5 times the clock's resolution; a shorter sample is noisier,
+    // and the precision rule then takes the samples it needs (at most max_reps).
+    const double target = quick() ? 2e-3 : 3e-3;
     const int min_reps = quick() ? 2 : 3, max_reps = quick() ? 3 : 5;
     std::mt19937 rng(2027);
     std::ostringstream summary;
     for (int threads : thread_counts()) {
       double best_read = 0, dram_read = 0;
-      // Working sets: ×√2 apart (quick: ×4), ending on the top size; multiples of 4 KiB per thread.
       std::vector<std::size_t> sets;
-      const std::size_t unit = 4096 * static_cast<std::size_t>(threads);
-      for (double ws = static_cast<double>(unit); ws <= static_cast<double>(top) * 1.0001; ws *= quick() ? 4 : std::sqrt(2.0)) {
-        const std::size_t rounded = static_cast<std::size_t>(std::llround(ws / static_cast<double>(unit))) * unit;
-        if (static_cast<double>(rounded) > 2 * llc && rounded < top) continue;  // the flat memory plateau: its top size only
-        if (sets.empty() || rounded > sets.back()) sets.push_back(rounded);
-      }
-      if (sets.back() != top) sets.push_back(top);
+      // Working sets: ×√2 apart within a factor 2 of a cache's capacity (what these threads hold of
+      // L1, L2, L3), where the rate changes; ×2 apart elsewhere, where it is flat and the model
+      // interpolates log-log between neighbours anyway (quick: ×4 everywhere); ending on the top
+      // size; multiples of 4 KiB per thread. The ×2 spacing on the plateaus took a third of the
+      // cases out (2026-11-26).
+      std::vector<double> capacities;
+      for (int level = 1; level <= 3; ++level) capacities.push_back(info().aggregate_cache_bytes(level, threads));
+      sets = bandwidth_working_sets(4096.0 * threads, static_cast<double>(top), 2 * llc, capacities, quick());
       // One case per (working set, kind): its pass count is probed first; then the samples are
       // taken in rounds, each visiting the cases in a fresh random order, each sample after one
       // untimed pass that brings its working set back into the caches. A burst of host noise
@@ -273,7 +291,11 @@ class CpuBandwidthBenchmark final : public CpuBenchmark {
           run_passes(c, c.passes);
           const double t = std::chrono::duration<double>(Clock::now() - t0).count();
           if (t >= target / 4 || c.passes > (1L << 30)) {
+            const long probed = c.passes;
             c.passes = std::max(1L, static_cast<long>(static_cast<double>(c.passes) * target / t));
+            // Beyond twice the caches a sample is one cold pass, as this probe was: it is the
+            // case's first sample (one pass of up to 1 GiB not timed twice).
+            if (probed == 1 && c.passes == 1 && static_cast<double>(c.ws) >= 2 * llc) c.seconds.push_back(t);
             break;
           }
           c.passes *= 8;
@@ -418,9 +440,45 @@ Sizes sizes_for(const std::string& kernel, bool quick) {
   return s;
 }
 
-void check_kernel(const std::string& kernel, std::size_t n, const std::vector<float>& a, const std::vector<float>& x,
-                  const std::vector<float>& y, const std::vector<float>& b, const std::vector<float>& filter,
-                  const std::vector<unsigned char>& in, const std::vector<unsigned char>& out, const std::vector<float>& work);
+// splitmix64's finaliser: a well-mixed 64-bit value of a counter.
+std::uint64_t mix64(std::uint64_t z) {
+  z += 0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+// Uniform in [-1, 1): 24 bits of the hash of (seed, index).
+float uniform_from_hash(std::uint64_t seed, std::size_t index) {
+  const std::uint64_t h = mix64(seed * 0x100000001b3ULL + index);
+  return static_cast<float>(h >> 40) * (2.0f / 16777216.0f) - 1.0f;
+}
+
+// A vector whose resize leaves new elements uninitialised: Case fills them on the pool's threads
+// (zeroing gigabytes on one thread first was most of the rest of the setup).
+template <class T>
+struct DefaultInit : std::allocator<T> {
+  template <class U>
+  struct rebind {
+    using other = DefaultInit<U>;
+  };
+  DefaultInit() = default;
+  template <class U>
+  DefaultInit(const DefaultInit<U>&) noexcept {}
+  template <class U>
+  void construct(U* p) noexcept(std::is_nothrow_default_constructible<U>::value) {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+using Floats = std::vector<float, DefaultInit<float>>;
+using Bytes = std::vector<unsigned char, DefaultInit<unsigned char>>;
+
+void check_kernel(const std::string& kernel, std::size_t n, const Floats& a, const Floats& x, const Floats& y, const Floats& b,
+                  const Floats& filter, const Bytes& in, const Bytes& out, const Floats& work);
 
 // The granularity of a kernel's sizes.
 double size_step(const std::string& kernel) {
@@ -438,8 +496,8 @@ struct Case {
   double nd = 0;
   int set = 0;  // 0 fit, 1 held out
   std::size_t n = 0;
-  std::vector<float> a, x, y, b_matrix, filter, work;
-  std::vector<unsigned char> image_in, image_out;
+  Floats a, x, y, b_matrix, filter, work;
+  Bytes image_in, image_out;
   double copy_s = 0, sample_s = 0;
   int batch = 1;
   double working_set = 0;       // bytes
@@ -447,28 +505,53 @@ struct Case {
   std::vector<double> runs;     // per sample: the runs it timed (the batch or more)
   std::vector<double> single;   // per round: one run timed on its own, right after the sample
 
-  Case(std::string k, double size, int which, std::mt19937& rng) : kernel(std::move(k)), nd(size), set(which) {
-    std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  // Inputs uniform in [-1, 1) (image bytes uniform), from a counter-based hash filled by the
+  // pool's threads: setting up a kernel's sizes once cost more than timing them (about 1e9
+  // values drawn one by one from mt19937, zeroed first, and cg's transposed writes: roughly 7 of
+  // cpu.kernels' 32 s on the H100 host, 2026-11-26). The values differ from those draws; their
+  // distribution, and so the kernels' work, does not.
+  Case(std::string k, double size, int which, std::mt19937& rng, cpu::ThreadPool& pool) : kernel(std::move(k)), nd(size), set(which) {
     n = static_cast<std::size_t>(nd);
     working_set = cpu_workload(kernel, nd).working_set_bytes;
     const bool matrix = kernel == "mv" || kernel == "mm" || kernel == "cg" || kernel == "cholesky" || kernel == "conv2d";
+    const int threads = pool.size();
     a.resize(matrix ? n * n : (kernel == "blur" ? 0 : n));
     x.resize(n);
     y.resize(kernel == "mm" || kernel == "conv2d" ? n * n : n);
-    for (float& v : a) v = uniform(rng);
-    for (float& v : x) v = uniform(rng);
-    if (kernel == "cg" || kernel == "cholesky")  // symmetric, strongly diagonally dominant: SPD
-      for (std::size_t i = 0; i < n; ++i) {
-        for (std::size_t j = 0; j < i; ++j) a[i * n + j] = a[j * n + i] = 0.5f * a[j * n + i] / static_cast<float>(n);
-        a[i * n + i] = 2.0f;
-      }
     b_matrix.resize(kernel == "mm" ? n * n : 0);
-    for (float& v : b_matrix) v = uniform(rng);
     filter.resize(kConvFilter * kConvFilter);
-    for (float& v : filter) v = uniform(rng);
     image_in.resize(kernel == "blur" ? 3 * n * n : 0);
     image_out.resize(image_in.size());
-    for (unsigned char& v : image_in) v = static_cast<unsigned char>(rng() & 0xff);
+    const std::uint64_t seed = (static_cast<std::uint64_t>(rng()) << 32) | rng();
+    const bool spd = kernel == "cg" || kernel == "cholesky";
+    // Rows (or chunks) split over the threads; each value a function of its seed and index only.
+    auto fill = [&](float* p, std::size_t count, std::uint64_t stream) {
+      pool.run(threads, [&](int i, int t) {
+        const std::size_t from = count * static_cast<std::size_t>(i) / static_cast<std::size_t>(t);
+        const std::size_t to = count * static_cast<std::size_t>(i + 1) / static_cast<std::size_t>(t);
+        for (std::size_t e = from; e < to; ++e) p[e] = uniform_from_hash(seed + stream, e);
+      });
+    };
+    if (spd)  // symmetric, strongly diagonally dominant: SPD (element (i,j) from the upper triangle's index)
+      pool.run(threads, [&](int w, int t) {
+        for (std::size_t i = static_cast<std::size_t>(w); i < n; i += static_cast<std::size_t>(t))
+          for (std::size_t j = 0; j < n; ++j)
+            a[i * n + j] = i == j ? 2.0f : 0.5f * uniform_from_hash(seed, std::min(i, j) * n + std::max(i, j)) / static_cast<float>(n);
+      });
+    else fill(a.data(), a.size(), 0);
+    fill(x.data(), x.size(), 1);
+    fill(b_matrix.data(), b_matrix.size(), 2);
+    fill(filter.data(), filter.size(), 3);
+    fill(y.data(), y.size(), 4);  // outputs: touched by the threads before the first run
+    pool.run(threads, [&](int i, int t) {
+      const std::size_t count = image_in.size();
+      const std::size_t from = count * static_cast<std::size_t>(i) / static_cast<std::size_t>(t);
+      const std::size_t to = count * static_cast<std::size_t>(i + 1) / static_cast<std::size_t>(t);
+      for (std::size_t e = from; e < to; ++e) {
+        image_in[e] = static_cast<unsigned char>(mix64(seed + 5 + e) & 0xff);
+        image_out[e] = 0;
+      }
+    });
   }
 
   void run(cpu::ThreadPool& pool, int threads) {
@@ -498,12 +581,14 @@ struct Case {
   void check() const;
 };
 
-// Kernel samples: at least kKernelMinRounds rounds of every size, more while the kernel's time
-// budget lasts and some size's median per-run time is known to worse than kKernelPrecision
-// (relative standard error); at most 31 rounds.
+// Kernel samples: at least kKernelMinRounds samples of every size; then, while the kernel's time
+// budget lasts, rounds over the sizes whose median per-run time is not yet known to
+// kKernelPrecision (relative standard error of the median); at most 31 samples a size. A size
+// that is precise stops; its share of the budget goes to the noisy ones (until 2026-11-26 every
+// size took every round while any one was imprecise, with a 1.5 s budget a kernel).
 constexpr double kKernelPrecision = 0.015;
 constexpr int kKernelMinRounds = 5;
-constexpr double kKernelBudgetSeconds = 1.5;
+constexpr double kKernelBudgetSeconds = 1.0;
 
 class CpuKernelBenchmark final : public CpuBenchmark {
  public:
@@ -527,7 +612,7 @@ class CpuKernelBenchmark final : public CpuBenchmark {
       // making some sizes slow and others fast.
       std::vector<std::unique_ptr<Case>> cases;
       auto add_case = [&](double nd, int set) {
-        auto c = std::make_unique<Case>(kernel, nd, set, rng);
+        auto c = std::make_unique<Case>(kernel, nd, set, rng, pool());
         c->copy_s = c->copy_seconds();
         // A sample is a batch of back-to-back runs lasting ≥ 2 ms (timer and scheduler noise stay
         // small against it), sized from back-to-back runs timed the way the samples are. One
@@ -543,12 +628,13 @@ class CpuKernelBenchmark final : public CpuBenchmark {
       };
       for (int set = 0; set < 2; ++set)
         for (double nd : set == 0 ? sizes.fit : sizes.holdout) add_case(nd, set);
-      // Refinement: a pilot of two samples per fit size (the held-out sizes play no part) finds
-      // the intervals where time per unit of work jumps; a fit size is added inside each.
+      // Refinement: a pilot sample per fit size (the held-out sizes play no part) finds the
+      // intervals where time per unit of work jumps; a fit size is added inside each. (Two pilot
+      // samples until 2026-11-26: a stall in one adds a size, it does not lose one.)
       std::vector<double> pilot_s, work, working_set;  // time per flop is flat where the efficiency is
       for (std::size_t i = 0; i < sizes.fit.size(); ++i) {
         Case& c = *cases[i];
-        const auto t = time_runs(2, [&] {
+        const auto t = time_runs(1, [&] {
           for (int k = 0; k < c.batch; ++k) c.run(pool(), threads);
         }, true);
         pilot_s.push_back(std::max(*std::min_element(t.begin(), t.end()) / c.batch - c.copy_s, 1e-9));
@@ -560,35 +646,40 @@ class CpuKernelBenchmark final : public CpuBenchmark {
       const std::vector<double> added = refinement_sizes(sizes.fit, pilot_s, work, sizes.holdout, 0.10, quick() ? 3 : 8,
                                                          size_step(kernel), working_set, capacities);
       for (double nd : added) add_case(nd, 0);
-      // Rounds: as many as fit in the kernel's time budget, at least 5 (quick: 3), at most 31 (5),
-      // and no more once every size's median per-run time is known to kKernelPrecision. A
-      // many-core host scatters a size's samples by 10–40 % (interquartile range, the H100
-      // host's 16 threads): then the budget, not the precision, ends the rounds.
-      double round_s = 0;
-      for (const auto& c : cases) round_s += c->sample_s;
-      const int min_rounds = quick() ? 3 : kKernelMinRounds;
-      const int rounds = std::clamp(static_cast<int>((quick() ? 0.4 : kKernelBudgetSeconds) / std::max(round_s, 1e-6)), min_rounds,
-                                    quick() ? 5 : 31);
-      auto precise = [&] {
-        for (const auto& c : cases) {
-          std::vector<double> per_run;
-          for (std::size_t i = 0; i < c->seconds.size(); ++i) per_run.push_back(c->seconds[i] / c->runs[i]);
-          if (median_rel_se(per_run) > kKernelPrecision) return false;
-        }
-        return true;
+      // Rounds: at least 5 (quick: 3) of every size; then, while the kernel's budget lasts (the
+      // minimum rounds' time or more), rounds over the sizes not yet precise; at most 31 (quick:
+      // 5) samples a size. A many-core host scatters a size's samples by 10–40 % (interquartile
+      // range, the H100 host's 16 threads): there the budget, not the precision, ends them.
+      const int min_rounds = quick() ? 3 : kKernelMinRounds, max_rounds = quick() ? 5 : 31;
+      const double budget = quick() ? 0.4 : kKernelBudgetSeconds;
+      auto precise = [&](const Case& c) {
+        std::vector<double> per_run;
+        for (std::size_t i = 0; i < c.seconds.size(); ++i) per_run.push_back(c.seconds[i] / c.runs[i]);
+        return median_rel_se(per_run) <= kKernelPrecision;
       };
+      // The warm-up run before a sample (below) is skipped where loading the whole working set
+      // from memory at this run's all-thread read rate would add at most kKernelPrecision to the
+      // sample: a compute-bound run of tens of ms (mm, blur, cosine at their large sizes) paid one
+      // untimed run per sample, about 6 of cpu.kernels' 32 s on the H100 host (2026-11-26).
+      const double read_rate = memory_read_rate();
       int rounds_run = 0;
       std::vector<std::size_t> order(cases.size());
       for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-      for (int round = 0; round < rounds && !(round >= min_rounds && precise()); ++round) {
-        ++rounds_run;
+      const auto sampling_started = Clock::now();
+      auto spent = [&] { return std::chrono::duration<double>(Clock::now() - sampling_started).count(); };
+      for (int round = 0; round < max_rounds; ++round) {
+        if (round >= min_rounds && spent() >= budget) break;
+        bool any = false;
         std::shuffle(order.begin(), order.end(), rng);
         for (std::size_t i : order) {
           Case& c = *cases[i];
+          if (round >= min_rounds && precise(c)) continue;
+          any = true;
           // Untimed, as in the bandwidth rounds: one run brings the working set back into the
           // caches. Without it a one-run sample near the cache capacity starts from whatever
           // the size before it left there, and its time depends on the shuffle.
-          if (c.working_set < 2 * llc) c.run(pool(), threads);
+          const bool cold_is_negligible = read_rate > 0 && c.working_set / read_rate <= kKernelPrecision * c.sample_s;
+          if (c.working_set < 2 * llc && !cold_is_negligible) c.run(pool(), threads);
           // At least the probed batch, then on in chunks of a quarter batch until the sample
           // lasts the 2 ms target: a stall during the probe batch (it shrinks the batch) then
           // makes this sample do more runs, not last shorter (GPU 1c3cca94: 5 and 11 sizes
@@ -643,6 +734,8 @@ class CpuKernelBenchmark final : public CpuBenchmark {
           c->check();
           record("kernel." + kernel, {{"n", c->nd}, {"threads", 1}, {"holdout", 0}}, seconds, static_cast<double>(batch.runs));
         }
+        if (!any) break;
+        ++rounds_run;
       }
       double largest_s = 0;
       for (const auto& c : cases) {
@@ -664,9 +757,8 @@ class CpuKernelBenchmark final : public CpuBenchmark {
 };
 
 // Spot checks against the definitions (a few outputs recomputed directly).
-void check_kernel(const std::string& kernel, std::size_t n, const std::vector<float>& a, const std::vector<float>& x,
-                  const std::vector<float>& y, const std::vector<float>& b, const std::vector<float>& filter,
-                  const std::vector<unsigned char>& in, const std::vector<unsigned char>& out, const std::vector<float>& work) {
+void check_kernel(const std::string& kernel, std::size_t n, const Floats& a, const Floats& x, const Floats& y, const Floats& b,
+                  const Floats& filter, const Bytes& in, const Bytes& out, const Floats& work) {
   auto fail = [&](const std::string& what) {
     throw RuntimeFailure("cpu kernel " + kernel + " (n = " + std::to_string(n) + "): " + what);
   };
@@ -781,6 +873,28 @@ std::vector<double> refinement_sizes(const std::vector<double>& fit, const std::
   }
   std::sort(added.begin(), added.end());
   return added;
+}
+
+std::vector<std::size_t> bandwidth_working_sets(double unit, double top, double plateau_from,
+                                                const std::vector<double>& capacities, bool quick) {
+  if (!(unit >= 1) || !(top >= unit)) throw std::invalid_argument("bandwidth_working_sets: need 1 <= unit <= top");
+  auto near_a_cache = [&](double ws) {
+    return std::any_of(capacities.begin(), capacities.end(), [&](double c) { return c > 0 && ws >= c / 2 && ws <= 2 * c; });
+  };
+  const double u = std::floor(unit);
+  const auto top_rounded = static_cast<std::size_t>(top);  // the top itself, a multiple of unit or not
+  std::vector<std::size_t> sets;
+  // The √2 grid from `unit`; a point off the ×2 grid (odd index) is kept only near a cache.
+  int index = 0;
+  for (double ws = u; ws <= top * 1.0001; ws *= quick ? 4 : std::sqrt(2.0), ++index) {
+    if (!quick && index % 2 == 1 && !near_a_cache(ws)) continue;
+    const std::size_t rounded = static_cast<std::size_t>(std::max(1.0, std::round(ws / u)) * u);
+    if (static_cast<double>(rounded) > plateau_from && rounded < top_rounded) continue;  // the flat memory plateau: its top only
+    if (rounded > top_rounded) break;
+    if (sets.empty() || rounded > sets.back()) sets.push_back(rounded);
+  }
+  if (sets.empty() || sets.back() != top_rounded) sets.push_back(top_rounded);
+  return sets;
 }
 
 void register_cpu_benchmarks(BenchmarkRegistry& registry) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <random>
 #include <stdexcept>
 #include <string>
 
@@ -33,6 +34,20 @@ std::vector<std::uint64_t> pcie_calibration_sizes(bool quick) {
   if (out.back() != top) out.push_back(top);
   std::sort(out.begin(), out.end());
   return out;
+}
+
+std::vector<TransferCheckCopy> pcie_mixed_plan(bool quick, std::uint64_t seed) {
+  std::vector<TransferCheckCopy> copies;
+  const int reps = quick ? 2 : 3;
+  for (std::uint64_t bytes : pcie_calibration_sizes(quick)) {
+    if (bytes > (std::uint64_t{64} << 20)) continue;
+    for (Direction d : {Direction::h2d, Direction::d2h})
+      for (HostMemory m : {HostMemory::pinned, HostMemory::pageable})
+        for (int r = 0; r < reps; ++r) copies.push_back({{d, m}, bytes, r, 0.0, 0.0});
+  }
+  std::mt19937_64 rng(seed);
+  std::shuffle(copies.begin(), copies.end(), rng);
+  return copies;
 }
 
 PcieSampling PcieSampling::quick() {

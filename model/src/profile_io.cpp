@@ -54,6 +54,7 @@ void emit_curve(YAML::Emitter& out, const TransferCurve& c) {
   out << YAML::Key << "samples" << YAML::Value << c.samples;
   out << YAML::Key << "min_bytes" << YAML::Value << c.min_bytes;
   out << YAML::Key << "max_bytes" << YAML::Value << c.max_bytes;
+  if (c.mixed_setup_s != 0) out << YAML::Key << "mixed_setup_s" << YAML::Value << c.mixed_setup_s;
   emit_quality(out, "fit", c.fit);
   if (c.holdout) emit_quality(out, "holdout", *c.holdout);
   out << YAML::Key << "segments" << YAML::Value << YAML::BeginSeq;
@@ -139,7 +140,8 @@ std::string profile_to_yaml(const Profile& profile) {
 namespace {
 
 TransferCurve read_curve(const yaml::Value& v, int schema) {
-  if (schema >= 4) v.allow_only({"criterion", "timing", "samples", "min_bytes", "max_bytes", "fit", "holdout", "segments"});
+  if (schema >= 4)
+    v.allow_only({"criterion", "timing", "samples", "min_bytes", "max_bytes", "mixed_setup_s", "fit", "holdout", "segments"});
   else v.allow_only({"criterion", "samples", "min_bytes", "max_bytes", "fit", "holdout", "segments"});
   TransferCurve c;
   c.criterion = v.get("criterion").as_string();
@@ -153,6 +155,10 @@ TransferCurve read_curve(const yaml::Value& v, int schema) {
   c.min_bytes = v.get("min_bytes").as_number_in(0, limits::kMaxBytes);
   c.max_bytes = v.get("max_bytes").as_number_in(0, limits::kMaxBytes);
   if (c.max_bytes < c.min_bytes) throw v.get("max_bytes").error("is smaller than min_bytes");
+  if (v.has("mixed_setup_s")) {
+    c.mixed_setup_s = v.get("mixed_setup_s").as_number_in(-1.0, 1.0);
+    if (c.timing != "single") throw v.get("mixed_setup_s").error("belongs to a curve of single copies only");
+  }
   c.fit = read_quality(v.get("fit"));
   if (v.has("holdout")) c.holdout = read_quality(v.get("holdout"));
   const yaml::Value segments = v.get("segments");

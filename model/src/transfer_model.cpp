@@ -185,4 +185,36 @@ TransferCurve fit_transfer_curve(const std::vector<SizeTime>& fit_set, const std
   return curve;
 }
 
+double apply_mixed_copies(TransferCurve& curve, const std::vector<SizeTime>& fit_set, const std::vector<SizeTime>& mixed_set) {
+  if (curve.segments.empty()) throw std::logic_error("apply_mixed_copies: the curve has no segments");
+  constexpr double kSmall = 1 << 20;  // below: the fixed cost is a visible part of a copy
+  std::vector<double> small, all;
+  for (const SizeTime& m : mixed_set) {
+    if (m.samples_s.empty()) continue;
+    std::vector<double> t = m.samples_s;
+    std::sort(t.begin(), t.end());
+    const double d = quantile_of_sorted(t, 0.5) - curve.seconds(m.bytes);
+    all.push_back(d);
+    if (m.bytes < kSmall) small.push_back(d);
+  }
+  if (all.empty()) return 0;
+  std::vector<double>& use = small.empty() ? all : small;
+  std::sort(use.begin(), use.end());
+  const double shift = quantile_of_sorted(use, 0.5);
+  for (TransferSegment& seg : curve.segments) seg.setup_s += shift;
+  curve.mixed_setup_s += shift;
+  for (TransferSegment& seg : curve.segments) {
+    const auto [own_low, own_high] = observed_interval(fit_set, curve, seg.from_bytes, seg.to_bytes);
+    const auto [mixed_low, mixed_high] = observed_interval(mixed_set, curve, seg.from_bytes, seg.to_bytes);
+    double low = 0, high = 0;
+    for (const auto& [l, h] : {std::pair<double, double>{own_low, own_high}, std::pair<double, double>{mixed_low, mixed_high}}) {
+      if (!(l > 0)) continue;
+      low = low > 0 ? std::min(low, l) : l;
+      high = std::max(high, h);
+    }
+    if (low > 0) seg.interval_low = low, seg.interval_high = high;
+  }
+  return shift;
+}
+
 }  // namespace perfmodel

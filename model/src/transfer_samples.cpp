@@ -21,7 +21,7 @@ constexpr const char* kHeaderV1 = "direction,memory,bytes,set,round,batch,event_
 
 }  // namespace
 
-const char* to_string(SizeSet s) { return s == SizeSet::fit ? "fit" : "holdout"; }
+const char* to_string(SizeSet s) { return s == SizeSet::fit ? "fit" : s == SizeSet::holdout ? "holdout" : "mixed"; }
 
 std::string to_csv(const TransferSampleFile& file) {
   std::ostringstream out;
@@ -64,13 +64,16 @@ TransferSampleFile parse_transfer_samples(const std::string& text, const std::st
     s.bytes = static_cast<std::uint64_t>(csv::parse_whole(cells[2], "bytes", error, 1, limits::kMaxBytes));
     if (cells[3] == "fit") s.set = SizeSet::fit;
     else if (cells[3] == "holdout") s.set = SizeSet::holdout;
-    else throw error("set", "'" + cells[3] + "' is not fit or holdout");
+    else if (cells[3] == "mixed" && !v1) s.set = SizeSet::mixed;
+    else throw error("set", "'" + cells[3] + "' is not fit, holdout or mixed");
     s.round = static_cast<int>(csv::parse_whole(cells[4], "round", error, 0, 1e9));
     s.batch = static_cast<int>(csv::parse_whole(cells[5], "batch", error, 1, 1e9));
     s.event_s = csv::parse_number(cells[6], "event_s", error);
     s.wall_s = csv::parse_number(cells[7], "wall_s", error);
     if (s.batch < 1) throw error("batch", "must be >= 1");
     if (!v1 && s.mode == TransferMode::single && s.batch != 1) throw error("batch", "a single copy's sample has batch 1");
+    if (s.set == SizeSet::mixed && (s.mode != TransferMode::single || s.key.direction == Direction::bidir))
+      throw error("set", "mixed copies are single copies one way (h2d or d2h)");
     if (!(s.event_s > 0 && s.event_s <= limits::kMaxSampleSeconds)) throw error("event_s", "must be a positive time of at most a day");
     if (!(s.wall_s > 0 && s.wall_s <= limits::kMaxSampleSeconds)) throw error("wall_s", "must be a positive time of at most a day");
     file.samples.push_back(s);

@@ -1,11 +1,13 @@
 // GPU tests (CTest label `gpu`): run on the device machine, never in CI.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <regex>
 
 #include "perfmodel/calibrate/benchmark.hpp"
 #include "perfmodel/calibrate/calibration.hpp"
 #include "perfmodel/calibrate/device.hpp"
+#include "perfmodel/calibrate/pcie_sizes.hpp"
 #include "perfmodel/calibrate/transfer_check.hpp"
 #include "perfmodel/validate/transfer_check.hpp"
 
@@ -47,6 +49,32 @@ TEST(GpuPcie, QuickPinnedCalibrationIsPhysicallyPlausibleAndFits) {
     EXPECT_EQ(stream.timing, "stream") << key.name();
     EXPECT_LT(stream.seconds(4), curve.seconds(4)) << key.name();
   }
+}
+
+// pcie.mixed times copies of the four one-way kinds among each other; the fit moves the single
+// curves' fixed cost by what they cost beyond the back-to-back copies (a few µs, either way).
+TEST(GpuPcie, MixedCopiesSetTheSingleCurvesFixedCost) {
+  const BenchmarkRegistry registry = make_default_registry();
+  const auto selected = registry.select({"pcie.h2d.pinned", "pcie.mixed"});
+  ASSERT_EQ(selected.size(), 2u);
+  CalibrationOptions options;
+  options.quick = true;
+  CalibrationData data;
+  for (Benchmark* b : selected) b->run(options, data);
+  std::size_t mixed = 0;
+  for (const TransferSample& s : data.transfer_samples)
+    if (s.set == SizeSet::mixed) {
+      ++mixed;
+      EXPECT_EQ(s.mode, TransferMode::single);
+      EXPECT_GT(s.event_s, 1e-6);
+      EXPECT_GE(s.wall_s, s.event_s * 0.5);
+    }
+  EXPECT_EQ(mixed, pcie_mixed_plan(true, 1).size());
+  const PcieCalibration pcie = fit_pcie(data.transfer_samples, "mem");
+  const TransferCurve& h2d = pcie.curve({Direction::h2d, HostMemory::pinned}, TransferMode::single);
+  EXPECT_NE(h2d.mixed_setup_s, 0.0);
+  EXPECT_LT(std::abs(h2d.mixed_setup_s), 20e-6);
+  EXPECT_GT(h2d.seconds(4), 1e-6);
 }
 
 // The independent check's own loop times copies of every kind.

@@ -27,6 +27,15 @@ std::vector<double> refinement_sizes(const std::vector<double>& fit, const std::
                                      std::size_t max_new, double step, const std::vector<double>& working_set = {},
                                      const std::vector<double>& capacities = {});
 
+// The working sets (bytes) the bandwidth benchmark times for one thread count: from `unit` (4 KiB
+// per thread) to `top`, multiples of `unit` (but `top`), ascending, ending on `top`. ×√2 apart within a
+// factor 2 of any of `capacities` (what the threads hold of each cache level), where the rate
+// changes; ×2 apart elsewhere (flat: the model interpolates log-log between neighbours); none
+// between `plateau_from` (twice the last-level cache: the memory plateau) and `top`. Quick: ×4
+// apart everywhere.
+std::vector<std::size_t> bandwidth_working_sets(double unit, double top, double plateau_from,
+                                                const std::vector<double>& capacities, bool quick);
+
 // Adds the CPU benchmarks (bandwidth curves, arithmetic ceilings, reference-kernel timings).
 class BenchmarkRegistry;
 void register_cpu_benchmarks(BenchmarkRegistry& registry);

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "perfmodel/calibrate/transfer_check.hpp"
 #include "perfmodel/model/transfer_model.hpp"
 
 namespace perfmodel {
@@ -44,6 +45,13 @@ class PcieHostCursor {
 // midpoints 3·2^k between them (quick: the powers of two of 4^k and 1 GiB). Above 64 MiB a copy
 // takes milliseconds and its curve is a straight line in bytes; the time goes to samples instead.
 std::vector<std::uint64_t> pcie_calibration_sizes(bool quick);
+
+// The copies of pcie.mixed: single copies of the four one-way kinds (h2d, d2h × pinned, pageable)
+// at every calibration size up to 64 MiB (pcie_calibration_sizes), `reps` each (3; quick: 2), in
+// one random order drawn from `seed`. Timed by time_transfer_check, as `perfmodel check
+// transfers` times its own (other) sizes: a copy among copies of other kinds and sizes, host bytes
+// at a random page, the issuing thread free to move. About 580 copies and 0.3 s on an H100 host.
+std::vector<TransferCheckCopy> pcie_mixed_plan(bool quick, std::uint64_t seed);
 
 // When a size has been sampled enough: the relative standard error of its median, estimated as
 // 1.2533 · (interquartile range / 1.349) / median / √n (the normal approximation; cheap enough to

@@ -17,6 +17,7 @@ struct TransferCheckCopy {
   std::uint64_t bytes = 0;
   int rep = 0;
   double event_s = 0;  // filled by time_transfer_check
+  double wall_s = 0;   // the host's steady clock from before the first event to after the second completed
 };
 
 // Times every copy in the order given (the caller shuffles). Throws RuntimeFailure without a

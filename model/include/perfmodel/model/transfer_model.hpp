@@ -127,6 +127,11 @@ struct TransferCurve {
   double min_bytes = 0, max_bytes = 0;    // range of the fitted sizes
   FitQuality fit;                         // on the sizes the fit saw
   std::optional<FitQuality> holdout;      // on held-out sizes the fit never saw
+  // Single copies only: what a copy issued among other copies (of other kinds and sizes, host
+  // bytes anywhere: calibrate's pcie.mixed, timed as `perfmodel check transfers` times) cost
+  // beyond one issued back to back with copies of its own kind; already added to every
+  // segment's setup_s (apply_mixed_copies). 0 where not measured (profiles before 2026-11-26).
+  double mixed_setup_s = 0;
 
   const TransferSegment& segment_for(double bytes) const;
   // T(b): the line of b's segment. Within a regime time grows with size (s_per_byte > 0);
@@ -177,6 +182,18 @@ std::pair<double, double> observed_interval(const std::vector<SizeTime>& set, co
 // held-out sizes if any are given. Segment boundaries are rounded up to whole bytes.
 TransferCurve fit_transfer_curve(const std::vector<SizeTime>& fit_set, const std::vector<SizeTime>& holdout_set,
                                  const SegmentedFitOptions& options = transfer_fit_options());
+
+// A single-copy curve fitted to copies issued back to back with their own kind, corrected to
+// copies issued among others (the mixed set: each size's copies timed in one random interleaved
+// order with the other kinds and sizes, host bytes at a random page):
+//   shift = median over the mixed sizes below 1 MiB (all sizes where none is) of
+//           (median of the size's copies − curve time),
+// added to every segment's setup_s (a fixed cost per copy: on the H100 host of 2026-11-26,
+// GPU 92e6119c, copies of 1–13 MB issued so missed by 3–6 µs as small ones by 3–4 µs); each
+// segment's interval then spans both its own copies' band and the mixed copies' (observed_interval,
+// the union of the two). The fit quality stays that of the fitted line on its own copies.
+// Returns the shift (also kept as curve.mixed_setup_s); 0 and no change for an empty set.
+double apply_mixed_copies(TransferCurve& curve, const std::vector<SizeTime>& fit_set, const std::vector<SizeTime>& mixed_set);
 
 // Relative errors of a curve on a set of typical times.
 FitQuality evaluate_curve(const TransferCurve& curve, const std::vector<SizeTime>& set);

@@ -16,7 +16,10 @@
 // One row is one timed batch of `batch` back-to-back copies of `bytes` each; event_s and wall_s
 // are the per-copy times (batch time / batch), by CUDA events and by the host's steady clock.
 // Small copies are batched so that the timer's resolution stays far below the copy time.
-// `set` says whether the size belongs to the fit set or to the held-out set.
+// `set` says whether the size belongs to the fit set or to the held-out set, or (`mixed`) whether
+// the copy was one of calibrate's pcie.mixed: single copies of the four one-way kinds and many
+// sizes in one random interleaved order, host bytes at a random page, timed the way
+// `perfmodel check transfers` times (apply_mixed_copies).
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -27,7 +30,7 @@
 
 namespace perfmodel {
 
-enum class SizeSet { fit, holdout };
+enum class SizeSet { fit, holdout, mixed };
 const char* to_string(SizeSet s);
 
 struct TransferSample {
