@@ -706,6 +706,8 @@ class CpuKernelBenchmark final : public CpuBenchmark {
             c.single.push_back(std::max(std::chrono::duration<double>(Clock::now() - s0).count() - c.copy_s, 1e-9));
           }
         }
+        if (!any) break;
+        ++rounds_run;
       }
       // One thread, at two fit sizes (the smallest, and the largest whose one-thread run is
       // expected within 4 ms): the efficiency fitted at all threads does not carry to one (on
@@ -734,8 +736,6 @@ class CpuKernelBenchmark final : public CpuBenchmark {
           c->check();
           record("kernel." + kernel, {{"n", c->nd}, {"threads", 1}, {"holdout", 0}}, seconds, static_cast<double>(batch.runs));
         }
-        if (!any) break;
-        ++rounds_run;
       }
       double largest_s = 0;
       for (const auto& c : cases) {
