@@ -118,6 +118,32 @@ std::vector<KernelEntry> build_catalog() {
       {{{"n", 1LL << 22}, {"k", 64}}}, {{"n", 1LL << 12}, {"k", 64}});
   add("regheavy_stream16", "register-heavy", "each thread loads 16 float4 (all before its first store: 64 registers of data), writes them back in reverse slice order",
       {n27}, {{"n", 1LL << 16}});
+  // Half C: a fresh held-out set, its signatures committed before its first measurement
+  // (docs/generalisation-suite.md, "Half C"). Not alternating: every kernel below is in half C.
+  const std::size_t first_c = v.size();
+  add("stream_3r2w_f32", "streaming", "d[i] = a[i] + b[i] + c[i], e[i] = a[i] − c[i], FP32: 3 reads, 2 writes per thread",
+      {{{"n", 1LL << 26}}}, small);
+  add("strided_read_f64", "strided", "b[i] = a[i·s], s = 4, FP64: strided 8-byte reads, coalesced writes",
+      {{{"n", 1LL << 25}, {"s", 4}}}, {{"n", 1LL << 12}, {"s", 4}});
+  add("strided_write_s2_f32", "strided", "b[i·s] = a[i], s = 2, FP32: coalesced reads, writes to every other float",
+      {{{"n", 1LL << 26}, {"s", 2}}}, {{"n", 1LL << 12}, {"s", 2}});
+  add("gather_random_32m", "gather-scatter", "out[i] = data[idx[i]], idx uniform over 2^25 floats (128 MiB)",
+      {{{"n", 1LL << 26}, {"m", 1LL << 25}}}, {{"n", 1LL << 14}, {"m", 1LL << 16}});
+  add("stencil2d_9pt", "stencil", "9-point (3×3) step on n×n FP32, all neighbours read from global memory, 32×8 threads",
+      {{{"n", 8192}}}, {{"n", 256}});
+  add("reduce_block_atomic_f64", "reduction", "per-block sums of FP64: every thread atomicAdd()s its element to its block's slot",
+      {{{"n", 1LL << 26}}}, small);
+  add("hist_f32_64", "histogram", "64 FP32 bins, one global atomicAdd(float) of 1 per key", {{{"n", 1LL << 26}}}, small);
+  add("atomic_max_i32_1024", "histogram", "int32 atomicMax on 1024 addresses chosen by the key's low 10 bits",
+      {{{"n", 1LL << 26}}}, small);
+  add("sfu_sinexp_chain", "compute", "y = 0.25·__expf(__sinf(y)) + c, k = 128 per thread (two special-function ops a step)",
+      {{{"n", 1LL << 24}, {"k", 128}}}, {{"n", 1LL << 12}, {"k", 128}});
+  add("int_xorshift_chain", "compute", "y ^= y << 13; y ^= y >> 17; y = y·0x9e3779b1 + 7, k = 256 int32 rounds per thread",
+      {{{"n", 1LL << 24}, {"k", 256}}}, {{"n", 1LL << 12}, {"k", 256}});
+  add("tiny_scale_64", "launch-bound", "one block of 64 threads: b[i] = 1.5·a[i] over 64 floats", {{{"n", 64}}}, {{"n", 64}});
+  add("gridstride_copy_132x256", "occupancy-starved", "copy of 2^26 floats by 132 blocks of 256 threads (grid-stride loop)",
+      {{{"n", 1LL << 26}}}, small);
+  for (std::size_t i = first_c; i < v.size(); ++i) v[i].half = 'C';
   return v;
 }
 
@@ -215,9 +241,9 @@ ReferenceCheck reference_check(const std::string& kernel, const Params& p) {
   auto n_of = [&] { return static_cast<std::size_t>(param(p, "n")); };
   const std::string exact = "exact (the inputs are multiples of 1/256: every sum and product here is exact)";
 
-  if (k == "copy_f32" || k == "copy_f32x4" || k == "starved_copy_132x128")
+  if (k == "copy_f32" || k == "copy_f32x4" || k == "starved_copy_132x128" || k == "gridstride_copy_132x256")
     return elementwise(n_of(), [](std::size_t i) { return dv(1, i); }, 0, "b[i] = a[i], " + exact);
-  if (k == "scale_f32") return elementwise(n_of(), [](std::size_t i) { return 1.5 * dv(1, i); }, 0, "b[i] = 1.5·a[i], " + exact);
+  if (k == "scale_f32" || k == "tiny_scale_64") return elementwise(n_of(), [](std::size_t i) { return 1.5 * dv(1, i); }, 0, "b[i] = 1.5·a[i], " + exact);
   if (k == "add_f32") return elementwise(n_of(), [](std::size_t i) { return dv(1, i) + dv(2, i); }, 0, "c[i] = a[i] + b[i], " + exact);
   if (k == "triad_f32" || k == "triad_f64" || k == "starved_triad_32x256")
     return elementwise(n_of(), [](std::size_t i) { return dv(2, i) + 1.5 * dv(3, i); }, 0, "a[i] = b[i] + 1.5·c[i], " + exact);
@@ -232,13 +258,20 @@ ReferenceCheck reference_check(const std::string& kernel, const Params& p) {
     const std::size_t s = static_cast<std::size_t>(param(p, "s"));
     return elementwise(n_of(), [s](std::size_t i) { return dv(1, i * s); }, 0, "b[i] = a[i·s], exact");
   }
-  if (k == "strided_write_f32") {
+  if (k == "stream_3r2w_f32")
+    return elementwise(n_of(), [](std::size_t i) { return dv(1, i) + dv(2, i) + dv(3, i); }, 0,
+                       "d[i] = a[i] + b[i] + c[i] (the output checked; e is written alongside), " + exact);
+  if (k == "strided_read_f64") {
+    const std::size_t s = static_cast<std::size_t>(param(p, "s"));
+    return elementwise(n_of(), [s](std::size_t i) { return dv(1, i * s); }, 0, "b[i] = a[i·s], exact");
+  }
+  if (k == "strided_write_f32" || k == "strided_write_s2_f32") {
     ReferenceCheck c = elementwise(n_of(), [](std::size_t i) { return dv(1, i); }, 0, "b[i·s] = a[i], exact");
     const std::size_t s = static_cast<std::size_t>(param(p, "s"));
     c.where = [s](std::size_t i) { return i * s; };
     return c;
   }
-  if (k == "gather_random" || k == "gather_l2") {
+  if (k == "gather_random" || k == "gather_l2" || k == "gather_random_32m") {
     const std::uint64_t mask = static_cast<std::uint64_t>(param(p, "m")) - 1;
     return elementwise(n_of(), [mask](std::size_t i) { return dv(1, key(5, i) & mask); }, 0, "out[i] = data[idx[i]], exact");
   }
@@ -271,6 +304,54 @@ ReferenceCheck reference_check(const std::string& kernel, const Params& p) {
         0, "interior points: 0.5·centre + 0.125·(four neighbours), " + exact);
     c.where = [n, w](std::size_t o) { return (1 + o / w) * n + 1 + o % w; };
     return c;
+  }
+  if (k == "stencil2d_9pt") {
+    const std::size_t n = n_of(), w = n - 2;
+    ReferenceCheck c = elementwise(
+        w * w,
+        [n, w](std::size_t o) {
+          const std::size_t i = (1 + o / w) * n + 1 + o % w;
+          const double edges = dv(1, i - n) + dv(1, i + n) + dv(1, i - 1) + dv(1, i + 1);
+          const double corners = dv(1, i - n - 1) + dv(1, i - n + 1) + dv(1, i + n - 1) + dv(1, i + n + 1);
+          return 0.5 * dv(1, i) + 0.0625 * edges + 0.0625 * corners;
+        },
+        0, "interior points: 0.5·centre + 0.0625·(four edge neighbours) + 0.0625·(four corners), " + exact);
+    c.where = [n, w](std::size_t o) { return (1 + o / w) * n + 1 + o % w; };
+    return c;
+  }
+  if (k == "reduce_block_atomic_f64") {
+    const std::size_t n = n_of();
+    return elementwise((n + 255) / 256, [n](std::size_t b) {
+      double s = 0;
+      for (std::size_t i = 256 * b; i < std::min(n, 256 * b + 256); ++i) s += dv(1, i);
+      return s;
+    }, 0, "every block's sum of its 256 elements, exact (multiples of 1/256 in FP64)");
+  }
+  if (k == "hist_f32_64") {
+    const std::size_t n = n_of();
+    auto counts = std::make_shared<std::vector<double>>();
+    return elementwise(64, [n, counts](std::size_t b) {
+      if (counts->empty()) {
+        counts->assign(64, 0.0);
+        for (std::size_t i = 0; i < n; ++i) (*counts)[key(9, i) % 64] += 1;
+      }
+      return (*counts)[b];
+    }, 0, "every bin's count, exact (FP32 holds every integer up to 2^24; no bin reaches it)");
+  }
+  if (k == "atomic_max_i32_1024") {
+    const std::size_t n = n_of();
+    auto maxima = std::make_shared<std::vector<double>>();
+    return elementwise(1024, [n, maxima](std::size_t a) {
+      if (maxima->empty()) {
+        maxima->assign(1024, 0.0);  // the output starts at 0; every value is >= 0
+        for (std::size_t i = 0; i < n; ++i) {
+          const std::uint32_t kk = key(12, i);
+          double& m = (*maxima)[kk & 1023u];
+          m = std::max(m, static_cast<double>(kk >> 10));
+        }
+      }
+      return (*maxima)[a];
+    }, 0, "every address's maximum of key >> 10, exact");
   }
   if (k == "stencil3d_7pt") {
     const std::size_t n = n_of(), w = n - 2, nn = n * n;
@@ -402,6 +483,32 @@ ReferenceCheck reference_check(const std::string& kernel, const Params& p) {
     ReferenceCheck c = elementwise(n_of(), [steps](std::size_t i) {
       std::uint32_t y = key(11, i);
       for (int s = 0; s < steps; ++s) y = (y ^ (y >> 15)) * 0x2c1b3c6du + 0x9e3779b9u;
+      return static_cast<double>(y);
+    }, 0, "the same integer rounds on the host, exact");
+    c.samples = 1 << 14;
+    return c;
+  }
+  if (k == "sfu_sinexp_chain") {
+    const int steps = static_cast<int>(param(p, "k"));
+    ReferenceCheck c = elementwise(n_of(), [steps](std::size_t i) {
+      const double cc = dv(1, i);
+      double y = cc;
+      for (int s = 0; s < steps; ++s) y = 0.25 * std::exp(std::sin(y)) + cc;
+      return y;
+    }, 5e-4, "the chain in FP64 on the host (__sinf and __expf are within about 2^-21 here; "
+             "|d/dy 0.25·exp(sin y)| <= 0.68 keeps the chain's error from growing)");
+    c.samples = 1 << 14;
+    return c;
+  }
+  if (k == "int_xorshift_chain") {
+    const int steps = static_cast<int>(param(p, "k"));
+    ReferenceCheck c = elementwise(n_of(), [steps](std::size_t i) {
+      std::uint32_t y = key(11, i);
+      for (int s = 0; s < steps; ++s) {
+        y ^= y << 13;
+        y ^= y >> 17;
+        y = y * 0x9e3779b1u + 7u;
+      }
       return static_cast<double>(y);
     }, 0, "the same integer rounds on the host, exact");
     c.samples = 1 << 14;

@@ -390,4 +390,56 @@ __global__ void regheavy_stream16(const float4* in, float4* out, int t) {
   for (int j = 0; j < 16; ++j) out[i + static_cast<long long>(j) * t] = v[15 - j];
 }
 
+// ------------------------------------------------------------------ half C (pre-registered after halves A and B)
+__global__ void stream_3r2w_f32(const float* a, const float* b, const float* c, float* d, float* e, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    d[i] = a[i] + b[i] + c[i];
+    e[i] = a[i] - c[i];
+  }
+}
+__global__ void strided_read_f64(const double* a, double* b, int s, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) b[i] = a[static_cast<long long>(i) * s];
+}
+__global__ void stencil2d_9pt(const float* in, float* out, int n) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x > 0 && x < n - 1 && y > 0 && y < n - 1) {
+    const long long i = static_cast<long long>(y) * n + x;
+    out[i] = 0.5f * in[i] + 0.0625f * (in[i - n] + in[i + n] + in[i - 1] + in[i + 1]) +
+             0.0625f * (in[i - n - 1] + in[i - n + 1] + in[i + n - 1] + in[i + n + 1]);
+  }
+}
+__global__ void reduce_block_atomic_f64(const double* x, double* block_sums, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) atomicAdd(&block_sums[blockIdx.x], x[i]);
+}
+__global__ void hist_f32_64(const std::uint32_t* keys, float* hist, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) atomicAdd(&hist[keys[i] % 64], 1.0f);
+}
+__global__ void atomic_max_i32_1024(const std::uint32_t* keys, int* maxima, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) atomicMax(&maxima[keys[i] & 1023u], static_cast<int>(keys[i] >> 10));
+}
+__global__ void sfu_sinexp_chain(const float* in, float* out, int k, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const float c = in[i];
+  float y = c;
+  for (int s = 0; s < k; ++s) y = 0.25f * __expf(__sinf(y)) + c;
+  out[i] = y;
+}
+__global__ void int_xorshift_chain(const std::uint32_t* in, std::uint32_t* out, int k, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  std::uint32_t y = in[i];
+  for (int s = 0; s < k; ++s) {
+    y ^= y << 13;
+    y ^= y >> 17;
+    y = y * 0x9e3779b1u + 7u;
+  }
+  out[i] = y;
+}
+
 }  // namespace perfmodel::gen

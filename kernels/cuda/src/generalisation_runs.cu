@@ -421,6 +421,95 @@ GenRun make_run(const std::string& k, const gen::Params& p) {
       gen::regheavy_stream16<<<gt, 256, 0, st>>>(reinterpret_cast<const float4*>(in), reinterpret_cast<float4*>(out), t);
     };
     r.output(out, un);
+  } else if (k == "stream_3r2w_f32") {
+    const float *a = r.f32(un, 1), *b = r.f32(un, 2), *c = r.f32(un, 3);
+    float *d = r.alloc<float>(un), *e = r.alloc<float>(un);
+    PHASE(r, stream_3r2w_f32, g, 256);
+    r.enqueue = [=](cudaStream_t st) { gen::stream_3r2w_f32<<<g, 256, 0, st>>>(a, b, c, d, e, ni); };
+    r.output(d, un);
+  } else if (k == "strided_read_f64") {
+    const long long s = gen::param(p, "s");
+    const int si = static_cast<int>(s);
+    const double* a = r.f64(un * static_cast<std::size_t>(s), 1);
+    double* b = r.alloc<double>(un);
+    PHASE(r, strided_read_f64, g, 256);
+    r.enqueue = [=](cudaStream_t st) { gen::strided_read_f64<<<g, 256, 0, st>>>(a, b, si, ni); };
+    r.output(b, un);
+  } else if (k == "strided_write_s2_f32") {
+    const long long s = gen::param(p, "s");
+    const int si = static_cast<int>(s);
+    const float* a = r.f32(un, 1);
+    float* b = r.alloc<float>(un * static_cast<std::size_t>(s));
+    PHASE(r, strided_write_f32, g, 256);
+    r.enqueue = [=](cudaStream_t st) { gen::strided_write_f32<<<g, 256, 0, st>>>(a, b, si, ni); };
+    r.output(b, un * static_cast<std::size_t>(s));
+  } else if (k == "gather_random_32m") {
+    const std::size_t m = static_cast<std::size_t>(gen::param(p, "m"));
+    const float* data = r.f32(m, 1);
+    int* idx = r.alloc<int>(un);
+    gen::fill_key_masked<<<g, 256>>>(reinterpret_cast<std::uint32_t*>(idx), n, 5, static_cast<std::uint32_t>(m - 1));
+    PERFMODEL_CUDA_CHECK_LAUNCH();
+    float* out = r.alloc<float>(un);
+    PHASE(r, gather_f32, g, 256);
+    r.enqueue = [=](cudaStream_t st) { gen::gather_f32<<<g, 256, 0, st>>>(data, idx, out, ni); };
+    r.output(out, un);
+  } else if (k == "stencil2d_9pt") {
+    if (n % 32 != 0) throw InputError(k + ": n must be a multiple of 32");
+    const std::size_t nn = un * un;
+    const float* in = r.f32(nn, 1);
+    float* out = r.alloc<float>(nn);
+    const dim3 block(32, 8), grid(ni / 32, ni / 8);
+    PHASE(r, stencil2d_9pt, n / 32 * (n / 8), 256);
+    r.enqueue = [=](cudaStream_t st) { gen::stencil2d_9pt<<<grid, block, 0, st>>>(in, out, ni); };
+    r.output(out, nn);
+  } else if (k == "reduce_block_atomic_f64") {
+    const double* x = r.f64(un, 1);
+    double* sums = r.alloc<double>(static_cast<std::size_t>(g));
+    PHASE(r, reduce_block_atomic_f64, g, 256);
+    r.reset = [=](cudaStream_t st) { PERFMODEL_CUDA_CHECK(cudaMemsetAsync(sums, 0, static_cast<std::size_t>(g) * sizeof(double), st)); };
+    r.enqueue = [=](cudaStream_t st) { gen::reduce_block_atomic_f64<<<g, 256, 0, st>>>(x, sums, ni); };
+    r.output(sums, static_cast<std::size_t>(g));
+  } else if (k == "hist_f32_64") {
+    const std::uint32_t* keys = r.keys(un, 9, 0xffffffffu);
+    float* hist = r.alloc<float>(64);
+    PHASE(r, hist_f32_64, g, 256);
+    r.reset = [=](cudaStream_t st) { PERFMODEL_CUDA_CHECK(cudaMemsetAsync(hist, 0, 64 * sizeof(float), st)); };
+    r.enqueue = [=](cudaStream_t st) { gen::hist_f32_64<<<g, 256, 0, st>>>(keys, hist, ni); };
+    r.output(hist, 64);
+  } else if (k == "atomic_max_i32_1024") {
+    const std::uint32_t* keys = r.keys(un, 12, 0xffffffffu);
+    int* maxima = r.alloc<int>(1024);
+    PHASE(r, atomic_max_i32_1024, g, 256);
+    r.reset = [=](cudaStream_t st) { PERFMODEL_CUDA_CHECK(cudaMemsetAsync(maxima, 0, 1024 * sizeof(int), st)); };
+    r.enqueue = [=](cudaStream_t st) { gen::atomic_max_i32_1024<<<g, 256, 0, st>>>(keys, maxima, ni); };
+    r.output(maxima, 1024);
+  } else if (k == "sfu_sinexp_chain") {
+    const int steps = static_cast<int>(gen::param(p, "k"));
+    const float* in = r.f32(un, 1);
+    float* out = r.alloc<float>(un);
+    PHASE(r, sfu_sinexp_chain, g, 256);
+    r.enqueue = [=](cudaStream_t st) { gen::sfu_sinexp_chain<<<g, 256, 0, st>>>(in, out, steps, ni); };
+    r.output(out, un);
+  } else if (k == "int_xorshift_chain") {
+    const int steps = static_cast<int>(gen::param(p, "k"));
+    const std::uint32_t* in = r.keys(un, 11, 0xffffffffu);
+    auto* out = r.alloc<std::uint32_t>(un);
+    PHASE(r, int_xorshift_chain, g, 256);
+    r.enqueue = [=](cudaStream_t st) { gen::int_xorshift_chain<<<g, 256, 0, st>>>(in, out, steps, ni); };
+    r.output(reinterpret_cast<const unsigned*>(out), un);
+  } else if (k == "tiny_scale_64") {
+    const float* a = r.f32(un, 1);
+    float* b = r.alloc<float>(un);
+    const int gb = grid_for(n, 64);
+    PHASE(r, scale_f32, gb, 64);
+    r.enqueue = [=](cudaStream_t st) { gen::scale_f32<<<gb, 64, 0, st>>>(a, b, 1.5f, ni); };
+    r.output(b, un);
+  } else if (k == "gridstride_copy_132x256") {
+    const float* a = r.f32(un, 1);
+    float* b = r.alloc<float>(un);
+    PHASE(r, starved_copy, 132, 256);
+    r.enqueue = [=](cudaStream_t st) { gen::starved_copy<<<132, 256, 0, st>>>(a, b, ni); };
+    r.output(b, un);
   } else {
     throw RuntimeFailure("no GPU run for generalisation kernel '" + k + "'");
   }
