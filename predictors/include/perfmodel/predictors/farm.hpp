@@ -78,7 +78,7 @@ struct FarmPipeline {
   double kernel_s = 0;       // t_ker
   double full_gpu_s = 0;     // t_full
   double kernel_slots = 1;   // c
-  double queues = 8;         // Q
+  double queues = 8;         // Q; 0: no queue limit (none observed)
   double link_factor = 0.5;  // κ
   double serial_gap_s = 0;   // g: what the serial loop adds per task beyond t_in + t_ker + t_out
   // Copies of different streams sharing the engines (gpu.streams.copies), by stream count
@@ -100,6 +100,10 @@ struct FarmSchedule {
 
 // The recurrence for S ≥ 1 streams (S > L acts as S = L). Throws InputError for L < 1 or S < 1.
 FarmSchedule schedule_farm(const FarmPipeline& p, long long tasks, long long streams);
+// The work-queue limit gpu.streams.concurrency shows: the largest stream count whose measured time
+// this schedule explains without a queue limit (host issue, each stream's chain, `kernel_slots`
+// resident grids), within 25 %, below the first it does not; 0 when every row is explained.
+double observed_queue_limit(const StreamCalibration& s, double kernel_slots);
 // The serial loop (S = 0).
 double serial_farm_s(const FarmPipeline& p, long long tasks);
 
