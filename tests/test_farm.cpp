@@ -148,6 +148,50 @@ TEST(FarmSchedule, TheFullGpuRateIsAFloor) {
   EXPECT_NEAR(s.completion_s / (500 * 20e-6), 1.0, 0.05);
 }
 
+TEST(FarmSchedule, MoreStreamsThanResidentGridsRunInWaves) {
+  // 264 one-block tasks of 1 ms, 128 resident grids, 264 streams: three waves (128, 128, 8).
+  FarmPipeline p = pipeline(0.1e-6, 1e-6, 1e-3, 1e-6);
+  p.full_gpu_s = 1e-6, p.queues = 0;  // no work-queue limit
+  const FarmSchedule s = schedule_farm(p, 264, 264);
+  EXPECT_EQ(s.bound, "kernel slots");
+  EXPECT_NEAR(s.service_s, 3e-3 / 264, 1e-15);
+  EXPECT_NEAR(s.completion_s / 3e-3, 1.0, 0.01);
+}
+
+TEST(FarmSchedule, KernelsResidentTogetherShareTheGpu) {
+  // Each group of 128 kernels needs 128 · 20 µs = 2.56 ms of the GPU (more than one kernel's 1 ms
+  // alone); the last group of 8 runs at its own speed: 2 × 2.56 ms + 1 ms.
+  FarmPipeline p = pipeline(0.1e-6, 1e-6, 1e-3, 1e-6);
+  p.full_gpu_s = 20e-6, p.queues = 0;
+  const FarmSchedule s = schedule_farm(p, 264, 264);
+  EXPECT_EQ(s.bound, "GPU throughput");
+  EXPECT_NEAR(s.service_s, (2 * 2.56e-3 + 1e-3) / 264, 1e-12);
+  EXPECT_NEAR(s.completion_s / (2 * 2.56e-3 + 1e-3), 1.0, 0.01);
+  // Tasks the host issues slower than they run do not share: 10 µs apart, a 1 ms kernel meets
+  // about 100 others, not 128.
+  p.issue_s = 10e-6;
+  const FarmSchedule sparse = schedule_farm(p, 264, 264);
+  EXPECT_LT(sparse.completion_s, s.completion_s);
+}
+
+TEST(FarmSchedule, TheQueueLimitIsWhatTheHostIssueDoesNotExplain) {
+  // gpu.streams.concurrency with 1 ms spins, the host issuing a task per 10 µs: 512 tasks over
+  // 128 streams take 512 · 10 µs + 1 ms (a plateau of 86 kernels at once) — host issue, no queues.
+  StreamCalibration c;
+  c.issue_s = 10e-6, c.spin_s = 1e-3;
+  c.concurrency.columns = {"streams", "tasks", "seconds", "concurrency"};
+  for (double S : {1.0, 8.0, 32.0, 128.0}) {
+    const double L = std::max(16.0, 4 * S);
+    const double t = std::max(L / S * 1e-3, L * 10e-6 + 1e-3);
+    c.concurrency.rows.push_back({S, L, t, L * 1e-3 / t});
+  }
+  EXPECT_EQ(observed_queue_limit(c, 128), 0);
+  // The same with the times of 8 queues beyond 8 streams (S/8 times longer): the limit is 8.
+  for (auto& row : c.concurrency.rows)
+    if (row[0] > 8) row[2] *= row[0] / 8;
+  EXPECT_EQ(observed_queue_limit(c, 128), 8);
+}
+
 TEST(FarmSchedule, MoreStreamsThanTasksIsTheSameAsOneStreamPerTask) {
   const FarmPipeline p = pipeline(1e-6, 10e-6, 100e-6, 20e-6);
   EXPECT_DOUBLE_EQ(schedule_farm(p, 5, 64).completion_s, schedule_farm(p, 5, 5).completion_s);

@@ -43,7 +43,9 @@ FarmSchedule schedule_farm(const FarmPipeline& p, long long tasks, long long str
   // d_k = max(t_ker, n_k·t_full), n_k the kernels resident with it — its group of `slots`
   // consecutive tasks (the last group may be short), no more than the host issues during one
   // kernel (1 + t_ker/h). With the 128-resident-grid limit this gives the waves of grids.
-  const double arrivals = p.issue_s > 0 ? 1 + std::floor(p.kernel_s / p.issue_s) : static_cast<double>(slots);
+  // Streams sharing Q queues have at most Q kernels in flight.
+  const double arrivals = std::min(p.issue_s > 0 ? 1 + std::floor(p.kernel_s / p.issue_s) : static_cast<double>(slots),
+                                   static_cast<double>(Q));
   std::vector<double> stream_end(static_cast<std::size_t>(S), 0.0), queue_kernel_end(static_cast<std::size_t>(Q), 0.0);
   std::priority_queue<double, std::vector<double>, std::greater<double>> free_slots;
   for (long long i = 0; i < slots; ++i) free_slots.push(0.0);
@@ -95,8 +97,9 @@ FarmSchedule schedule_farm(const FarmPipeline& p, long long tasks, long long str
       {"H2D", p.h2d_s * share.h2d_ratio},
       {"D2H", p.d2h_s * share.d2h_ratio},
       {"copy link", link_gap},
-      {"kernel slots", kernel_stage},
       {"GPU throughput", p.full_gpu_s},
+      // Groups whose kernels together saturate the GPU are its throughput, not the slots.
+      {std::min(m, arrivals) * p.full_gpu_s >= p.kernel_s ? "GPU throughput" : "kernel slots", kernel_stage},
       {"per-stream latency", (p.h2d_s + p.kernel_s + p.d2h_s) / Sd},
   };
   if (queue_limited) terms.push_back({"work queues", (p.h2d_s + p.kernel_s) / static_cast<double>(Q)});
