@@ -84,14 +84,16 @@ FarmSchedule schedule_farm(const FarmPipeline& p, long long tasks, long long str
   FarmSchedule out;
   out.completion_s = completion;
   out.first_task_s = first;
-  const double Sd = static_cast<double>(S);
   // The kernel slots in waves: ⌊L/m⌋ full groups of m = min(S, c) kernels sharing the GPU, each
   // max(t_ker, n·t_full), and the short last group; per task.
-  const double m = static_cast<double>(slots), Ld = static_cast<double>(tasks);
+  const double Sd = static_cast<double>(S), m = static_cast<double>(slots), Ld = static_cast<double>(tasks);
   const double full_groups = std::floor(Ld / m), rest = Ld - full_groups * m;
+  // With no more streams than slots the streams, not the slots, limit the kernels: t_ker / S (the
+  // groups' sharing is then the t_full term).
   const double kernel_stage =
-      (full_groups * std::max(p.kernel_s, std::min(m, arrivals) * p.full_gpu_s) +
-       (rest > 0 ? std::max(p.kernel_s, std::min(rest, arrivals) * p.full_gpu_s) : 0.0)) / Ld;
+      m < Sd ? (full_groups * std::max(p.kernel_s, std::min(m, arrivals) * p.full_gpu_s) +
+                (rest > 0 ? std::max(p.kernel_s, std::min(rest, arrivals) * p.full_gpu_s) : 0.0)) / Ld
+             : p.kernel_s / Sd;
   std::vector<std::pair<const char*, double>> terms = {
       {"host issue", p.issue_s},
       {"H2D", p.h2d_s * share.h2d_ratio},
@@ -99,7 +101,7 @@ FarmSchedule schedule_farm(const FarmPipeline& p, long long tasks, long long str
       {"copy link", link_gap},
       {"GPU throughput", p.full_gpu_s},
       // Groups whose kernels together saturate the GPU are its throughput, not the slots.
-      {std::min(m, arrivals) * p.full_gpu_s >= p.kernel_s ? "GPU throughput" : "kernel slots", kernel_stage},
+      {m < Sd && std::min(m, arrivals) * p.full_gpu_s >= p.kernel_s ? "GPU throughput" : "kernel slots", kernel_stage},
       {"per-stream latency", (p.h2d_s + p.kernel_s + p.d2h_s) / Sd},
   };
   if (queue_limited) terms.push_back({"work queues", (p.h2d_s + p.kernel_s) / static_cast<double>(Q)});

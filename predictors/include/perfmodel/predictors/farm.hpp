@@ -60,7 +60,7 @@
 //              (t_in + t_ker + t_out) / S,  [S > Q] (t_in + t_ker) / Q }
 //   K = ⌊L/m⌋·max(t_ker, n·t_full) + [r > 0] max(t_ker, min(r, n)·t_full), r = L − m⌊L/m⌋, n = min(m, Q, 1 + t_ker/h):
 //   the kernel slots in waves ("kernel slots"; "GPU throughput" when a group saturates the GPU,
-//   n·t_full ≥ t_ker). For S < c and many tasks K/L = t_ker / S, the former term.
+//   n·t_full ≥ t_ker) where S > c; for S ≤ c the streams limit the kernels: K/L = t_ker / S.
 // and T_c ≈ L·T_s + fill/drain: t_in + t_ker + t_out − T_s when one shared stage binds (the classic
 // pipeline: the first task's latency, then one task per T_s), the first copy-ins' stagger when the
 // streams bind (Eqs 3.5/5.8: T_seq / n_w + T_ov). The recurrence computes T_c exactly.
