@@ -50,7 +50,7 @@ Record pipeline_meta(const FarmPredictor& p) {
           {"issue_s", Cell(f.issue_s, Unit::seconds)},
           {"serial_gap_s", Cell(f.serial_gap_s, Unit::seconds)},
           {"kernel_slots", Cell(f.kernel_slots)},
-          {"work_queues", Cell(f.queues)},
+          {"work_queues", f.queues > 0 ? Cell(f.queues) : Cell(nullptr)},
           {"copy_link_factor", Cell(f.link_factor)},
           {"serial_s", Cell(p.serial_s(), Unit::seconds)},
           {"data_parallel_s", Cell(p.data_parallel_s(), Unit::seconds)},

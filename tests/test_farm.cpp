@@ -26,14 +26,19 @@ namespace {
 
 const std::string kData = PERFMODEL_TEST_DATA_DIR;
 const std::string kBundled = kData + "/profiles/nvidia-h100-80gb-hbm3.yaml";
-// The recorded farm run the re-analysis test holds to its errors: the H100 80GB HBM3 run of
-// 2026-11-26 (GPU-3910abed), predicted from the bundled profile (its gpu.streams measured in the
-// same run). Re-analysed with the copy stage from gpu.streams.copies: mean 14.2 %, p90 33.3 %
-// (in-sample: that run chose the copy stage); ceilings = those + 2 percentage points of margin.
+// The recorded farm runs the re-analysis tests hold to their errors, predicted from the bundled
+// profile (its gpu.streams measured on GPU-3910abed in the in-sample run). The H100 80GB HBM3 run
+// of 2026-11-26 on GPU-3910abed (in-sample: it chose the copy stage and, with its gpu.streams,
+// the resident-grid waves and the queue limit): mean 13.6 %, p90 32.7 %, best S within 5 % in 5
+// of 11 cases. Ceilings: those + 1.5 percentage points.
 const std::string kRecordedFarmRun = kData + "/validation/nvidia-h100-80gb-hbm3-farm";
-constexpr double kRecordedMeanErrorCeiling = 0.162, kRecordedP90ErrorCeiling = 0.353;
-// Best-S check of that run: the predicted best S within 5 % of the measured best in 4 of 11 cases.
-constexpr int kRecordedBestWithinFloor = 4;
+constexpr double kRecordedMeanErrorCeiling = 0.151, kRecordedP90ErrorCeiling = 0.342;
+constexpr int kRecordedBestWithinFloor = 5;
+// The holdout cases of 2026-11-26 on GPU-92e6119c (no model change was chosen on them): mean
+// 15.8 %, p90 30.4 %, best S within 5 % in 3 of 9 cases.
+const std::string kRecordedHoldoutRun = kData + "/validation/nvidia-h100-80gb-hbm3-farm-holdout";
+constexpr double kHoldoutMeanErrorCeiling = 0.173, kHoldoutP90ErrorCeiling = 0.319;
+constexpr int kHoldoutBestWithinFloor = 3;
 
 struct Result {
   int code;
@@ -146,6 +151,50 @@ TEST(FarmSchedule, TheFullGpuRateIsAFloor) {
   const FarmSchedule s = schedule_farm(p, 500, 128);
   EXPECT_EQ(s.bound, "GPU throughput");
   EXPECT_NEAR(s.completion_s / (500 * 20e-6), 1.0, 0.05);
+}
+
+TEST(FarmSchedule, MoreStreamsThanResidentGridsRunInWaves) {
+  // 264 one-block tasks of 1 ms, 128 resident grids, 264 streams: three waves (128, 128, 8).
+  FarmPipeline p = pipeline(0.1e-6, 1e-6, 1e-3, 1e-6);
+  p.full_gpu_s = 1e-6, p.queues = 0;  // no work-queue limit
+  const FarmSchedule s = schedule_farm(p, 264, 264);
+  EXPECT_EQ(s.bound, "kernel slots");
+  EXPECT_NEAR(s.service_s, 3e-3 / 264, 1e-15);
+  EXPECT_NEAR(s.completion_s / 3e-3, 1.0, 0.01);
+}
+
+TEST(FarmSchedule, KernelsResidentTogetherShareTheGpu) {
+  // Each group of 128 kernels needs 128 · 20 µs = 2.56 ms of the GPU (more than one kernel's 1 ms
+  // alone); the last group of 8 runs at its own speed: 2 × 2.56 ms + 1 ms.
+  FarmPipeline p = pipeline(0.1e-6, 1e-6, 1e-3, 1e-6);
+  p.full_gpu_s = 20e-6, p.queues = 0;
+  const FarmSchedule s = schedule_farm(p, 264, 264);
+  EXPECT_EQ(s.bound, "GPU throughput");
+  EXPECT_NEAR(s.service_s, (2 * 2.56e-3 + 1e-3) / 264, 1e-12);
+  EXPECT_NEAR(s.completion_s / (2 * 2.56e-3 + 1e-3), 1.0, 0.01);
+  // Tasks the host issues slower than they run do not share: 10 µs apart, a 1 ms kernel meets
+  // about 100 others, not 128.
+  p.issue_s = 10e-6;
+  const FarmSchedule sparse = schedule_farm(p, 264, 264);
+  EXPECT_LT(sparse.completion_s, s.completion_s);
+}
+
+TEST(FarmSchedule, TheQueueLimitIsWhatTheHostIssueDoesNotExplain) {
+  // gpu.streams.concurrency with 1 ms spins, the host issuing a task per 10 µs: 512 tasks over
+  // 128 streams take 512 · 10 µs + 1 ms (a plateau of 86 kernels at once) — host issue, no queues.
+  StreamCalibration c;
+  c.issue_s = 10e-6, c.spin_s = 1e-3;
+  c.concurrency.columns = {"streams", "tasks", "seconds", "concurrency"};
+  for (double S : {1.0, 8.0, 32.0, 128.0}) {
+    const double L = std::max(16.0, 4 * S);
+    const double t = std::max(L / S * 1e-3, L * 10e-6 + 1e-3);
+    c.concurrency.rows.push_back({S, L, t, L * 1e-3 / t});
+  }
+  EXPECT_EQ(observed_queue_limit(c, 128), 0);
+  // The same with the times of 8 queues beyond 8 streams (S/8 times longer): the limit is 8.
+  for (auto& row : c.concurrency.rows)
+    if (row[0] > 8) row[2] *= row[0] / 8;
+  EXPECT_EQ(observed_queue_limit(c, 128), 8);
 }
 
 TEST(FarmSchedule, MoreStreamsThanTasksIsTheSameAsOneStreamPerTask) {
@@ -322,25 +371,53 @@ TEST(StreamCalibration, MissingSeriesAreNamed) {
 }
 
 // ------------------------------------------------------------------ recorded runs
-TEST(FarmRecordedRun, ReanalysisHoldsItsErrors) {
-  const FarmRun run = read_farm_run(kRecordedFarmRun);
+namespace {
+void expect_reanalysis_holds(const std::string& dir, double mean_ceiling, double p90_ceiling, int best_floor) {
+  const FarmRun run = read_farm_run(dir);
   const Profile profile = bundled();
   ASSERT_TRUE(profile.gpu->streams.has_value());
   const FarmAnalysis a = analyse_farm(run, profile);
   ASSERT_EQ(a.points.size(), run.measurements.size());
-  EXPECT_LE(a.overall.mean, kRecordedMeanErrorCeiling);
-  EXPECT_LE(a.overall.p90, kRecordedP90ErrorCeiling);
+  EXPECT_LE(a.overall.mean, mean_ceiling);
+  EXPECT_LE(a.overall.p90, p90_ceiling);
   EXPECT_FALSE(a.best.empty());
   int within = 0;
   for (const FarmBestCheck& b : a.best) {
     EXPECT_GE(b.loss, 0) << b.label;  // nothing beats the measured best
     within += b.within_5_percent ? 1 : 0;
   }
-  EXPECT_GE(within, kRecordedBestWithinFloor);
+  EXPECT_GE(within, best_floor);
   const std::string out = ::testing::TempDir() + "/farm_reanalysis";
   write_farm_report(out, run, a, kBundled);
   EXPECT_TRUE(std::filesystem::exists(out + "/report.md"));
   EXPECT_TRUE(std::filesystem::exists(out + "/farm_predictions.csv"));
+}
+}  // namespace
+
+TEST(FarmRecordedRun, ReanalysisHoldsItsErrors) {
+  expect_reanalysis_holds(kRecordedFarmRun, kRecordedMeanErrorCeiling, kRecordedP90ErrorCeiling, kRecordedBestWithinFloor);
+}
+
+TEST(FarmRecordedRun, HoldoutReanalysisHoldsItsErrors) {
+  expect_reanalysis_holds(kRecordedHoldoutRun, kHoldoutMeanErrorCeiling, kHoldoutP90ErrorCeiling, kHoldoutBestWithinFloor);
+}
+
+TEST(FarmRecordedRun, TheResidentGridWavesOfTheCosineRun) {
+  // cosine 1024 floats, M = 10000, 264 tasks at 132 and 264 streams measured 4.14 ms: three waves
+  // of the 128 resident grids. The prediction is within 5 % and names the kernel slots.
+  const FarmRun run = read_farm_run(kRecordedFarmRun);
+  const FarmAnalysis a = analyse_farm(run, bundled());
+  int seen = 0;
+  for (const FarmPointAnalysis& p : a.points) {
+    const FarmMeasurement& m = p.measurement;
+    if (m.task.app != FarmApp::cosine || m.task.size != 1024 || m.task.iterations != 10000 || m.mode != FarmMode::streams ||
+        m.memory != HostMemory::pinned || m.streams < 132)
+      continue;
+    ++seen;
+    EXPECT_LT(std::abs(p.error), 0.05) << m.streams;
+    EXPECT_EQ(p.prediction.bound, "kernel slots") << m.streams;
+  }
+  EXPECT_EQ(seen, 2);
 }
 
 TEST(FarmRecordedRun, WriteReadRoundTripAndBadRowsNameTheirLine) {

@@ -35,8 +35,17 @@ FarmSchedule schedule_farm(const FarmPipeline& p, long long tasks, long long str
   if (tasks < 1) throw InputError("a farm needs at least one task (--tasks)");
   if (streams < 1) throw InputError("the schedule needs at least one stream (0 streams is the serial loop)");
   const long long S = std::min(streams, tasks);
-  const long long Q = std::max(1LL, std::llround(p.queues));  // a measured plateau (7.9 kernels at once: 8 queues)
+  // Q ≤ 0: no work-queue limit (none was observed); streams never share a queue.
+  const bool queue_limited = p.queues > 0 && static_cast<double>(S) > p.queues;
+  const long long Q = queue_limited ? std::max(1LL, std::llround(p.queues)) : S;
   const long long slots = std::max(1LL, std::min(S, static_cast<long long>(std::floor(p.kernel_slots))));
+  // Kernels resident together share the GPU (processor sharing): a task's kernel takes
+  // d_k = max(t_ker, n_k·t_full), n_k the kernels resident with it — its group of `slots`
+  // consecutive tasks (the last group may be short), no more than the host issues during one
+  // kernel (1 + t_ker/h). With the 128-resident-grid limit this gives the waves of grids.
+  // Streams sharing Q queues have at most Q kernels in flight.
+  const double arrivals = std::min(p.issue_s > 0 ? 1 + std::floor(p.kernel_s / p.issue_s) : static_cast<double>(slots),
+                                   static_cast<double>(Q));
   std::vector<double> stream_end(static_cast<std::size_t>(S), 0.0), queue_kernel_end(static_cast<std::size_t>(Q), 0.0);
   std::priority_queue<double, std::vector<double>, std::greater<double>> free_slots;
   for (long long i = 0; i < slots; ++i) free_slots.push(0.0);
@@ -57,13 +66,14 @@ FarmSchedule schedule_farm(const FarmPipeline& p, long long tasks, long long str
     const std::size_t s = static_cast<std::size_t>(k % S), q = static_cast<std::size_t>(k % S % Q);
     host += p.issue_s;
     double ready = std::max(host, stream_end[s]);
-    if (S > Q) ready = std::max(ready, queue_kernel_end[q]);
+    if (queue_limited) ready = std::max(ready, queue_kernel_end[q]);
     const double in_end = copy(ready, h2d_free, p.h2d_s, share.h2d_ratio);
     const double slot = free_slots.top();
     free_slots.pop();
     const double kernel_start = std::max(in_end, slot);
     full_gpu = std::max(kernel_start, full_gpu) + p.full_gpu_s;
-    const double kernel_end = std::max(kernel_start + p.kernel_s, full_gpu);
+    const double group = std::min({static_cast<double>(slots), static_cast<double>(tasks - slots * (k / slots)), arrivals});
+    const double kernel_end = std::max(kernel_start + std::max(p.kernel_s, group * p.full_gpu_s), full_gpu);
     free_slots.push(kernel_end);
     queue_kernel_end[q] = kernel_end;
     const double out_end = copy(kernel_end, d2h_free, p.d2h_s, share.d2h_ratio);
@@ -74,17 +84,27 @@ FarmSchedule schedule_farm(const FarmPipeline& p, long long tasks, long long str
   FarmSchedule out;
   out.completion_s = completion;
   out.first_task_s = first;
-  const double Sd = static_cast<double>(S);
+  // The kernel slots in waves: ⌊L/m⌋ full groups of m = min(S, c) kernels sharing the GPU, each
+  // max(t_ker, n·t_full), and the short last group; per task.
+  const double Sd = static_cast<double>(S), m = static_cast<double>(slots), Ld = static_cast<double>(tasks);
+  const double full_groups = std::floor(Ld / m), rest = Ld - full_groups * m;
+  // With no more streams than slots the streams, not the slots, limit the kernels: t_ker / S (the
+  // groups' sharing is then the t_full term).
+  const double kernel_stage =
+      m < Sd ? (full_groups * std::max(p.kernel_s, std::min(m, arrivals) * p.full_gpu_s) +
+                (rest > 0 ? std::max(p.kernel_s, std::min(rest, arrivals) * p.full_gpu_s) : 0.0)) / Ld
+             : p.kernel_s / Sd;
   std::vector<std::pair<const char*, double>> terms = {
       {"host issue", p.issue_s},
       {"H2D", p.h2d_s * share.h2d_ratio},
       {"D2H", p.d2h_s * share.d2h_ratio},
       {"copy link", link_gap},
-      {"kernel slots", p.kernel_s / std::min(Sd, static_cast<double>(slots))},
       {"GPU throughput", p.full_gpu_s},
+      // Groups whose kernels together saturate the GPU are its throughput, not the slots.
+      {m < Sd && std::min(m, arrivals) * p.full_gpu_s >= p.kernel_s ? "GPU throughput" : "kernel slots", kernel_stage},
       {"per-stream latency", (p.h2d_s + p.kernel_s + p.d2h_s) / Sd},
   };
-  if (S > Q) terms.push_back({"work queues", (p.h2d_s + p.kernel_s) / static_cast<double>(Q)});
+  if (queue_limited) terms.push_back({"work queues", (p.h2d_s + p.kernel_s) / static_cast<double>(Q)});
   const auto worst = std::max_element(terms.begin(), terms.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
   out.service_s = worst->second;
   out.bound = worst->first;
@@ -94,6 +114,31 @@ FarmSchedule schedule_farm(const FarmPipeline& p, long long tasks, long long str
 double serial_farm_s(const FarmPipeline& p, long long tasks) {
   if (tasks < 1) throw InputError("a farm needs at least one task (--tasks)");
   return static_cast<double>(tasks) * (p.h2d_s + p.kernel_s + p.d2h_s + p.serial_gap_s);
+}
+
+double observed_queue_limit(const StreamCalibration& s, double kernel_slots) {
+  // gpu.streams.concurrency ran the farm pattern (tiny copies, one-block spin kernels of spin_s,
+  // L tasks over S streams) with the host issuing one task per issue_s. Its time is what this
+  // schedule predicts with no queue limit — the host issue, each stream's own chain of tasks and
+  // the resident-grid slots — unless streams share a hardware queue (false serialisation, a
+  // stream's copy-out blocking the next stream's task: about S/Q times longer). The first S whose
+  // measured time exceeds that prediction by more than 25 % is beyond the queues; the limit is
+  // the largest S below it. None: no limit seen (0).
+  if (!(s.spin_s > 0) || !(s.issue_s > 0) || s.concurrency.rows.empty()) return 0;
+  FarmPipeline p;
+  p.issue_s = s.issue_s;
+  p.kernel_s = s.spin_s;
+  p.kernel_slots = kernel_slots;
+  p.queues = 0;
+  const std::size_t cs = s.concurrency.column("streams"), ct = s.concurrency.column("tasks"), cd = s.concurrency.column("seconds");
+  double limit = 0;
+  for (const auto& row : s.concurrency.rows) {
+    const long long S = std::llround(row[cs]), L = std::llround(row[ct]);
+    if (S < 1 || L < 1) continue;
+    if (row[cd] > 1.25 * schedule_farm(p, L, S).completion_s) return limit > 0 ? limit : 1;
+    limit = row[cs];
+  }
+  return 0;
 }
 
 std::vector<int> farm_stream_sweep(int sms) {
@@ -220,7 +265,14 @@ FarmPredictor::FarmPredictor(const Profile& profile, const FarmSetup& setup) : s
     }
     const int measured_under = s.connections > 0 ? static_cast<int>(s.connections) : kDefaultConnections;
     if (!setup.connections || *setup.connections == measured_under) {
-      p.queues = s.queues;
+      // Not the plateau of the measured concurrency (`queues`): that plateau is the host's issue
+      // cost (L tasks at issue_s each), so the limit is what the schedule cannot explain.
+      p.queues = observed_queue_limit(s, kMaxResidentGrids);
+      const double largest = s.concurrency.rows.empty() ? 0 : s.concurrency.rows.back()[s.concurrency.column("streams")];
+      assumptions_.push_back(p.queues > 0 ? "work queues: streams beyond " + sci(p.queues) +
+                                                " serialise in gpu.streams.concurrency (beyond the host issue and resident grids)"
+                                          : "work queues: no false serialisation in gpu.streams.concurrency up to " + sci(largest) +
+                                                " streams once the host issue and resident grids are accounted for (no queue limit)");
     } else {
       p.queues = *setup.connections;
       assumptions_.push_back("work queues = CUDA_DEVICE_MAX_CONNECTIONS = " + std::to_string(*setup.connections) +

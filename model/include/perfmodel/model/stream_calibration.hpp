@@ -34,7 +34,10 @@ struct StreamCalibration {
   double issue_s = 0;
   double serial_task_s = 0;
   double spin_s = 0;
-  double queues = 0;        // the most tasks' kernels seen running at once in the farm pattern
+  double queues = 0;        // the most tasks' kernels seen running at once in the farm pattern: a
+                            // plateau that may be the host's issue (L·spin_s / (L·issue_s + spin_s)),
+                            // not the queues; the farm predictor takes the limit from the table
+                            // (observed_queue_limit in predictors/farm.hpp)
   NumericTable concurrency;  // streams, tasks, seconds, concurrency
   NumericTable copies;       // streams, bytes, h2d_s_per_copy, bidir_s_per_pair
 

@@ -14,9 +14,13 @@
 //           without launch overhead, / L (no number of streams makes kernels run faster than this)
 //   c       task kernels that can be resident at once: min(SMs · resident blocks per SM / task
 //           blocks, 128 resident grids — the CUDA limit for compute capability ≥ 3.5)
-//   Q       hardware work queues the streams are spread over: gpu.streams.queues (measured); without
-//           it the CUDA runtime's documented default of CUDA_DEVICE_MAX_CONNECTIONS = 8 (or the
-//           value given): a fact of the runtime, not a measurement
+//   Q       hardware work queues the streams are spread over: the largest S whose
+//           gpu.streams.concurrency time the schedule explains without a queue limit
+//           (observed_queue_limit; none seen: no limit, Q = ∞). Not the measured plateau
+//           gpu.streams.queues: on the H100 that plateau (84 kernels at 128 streams) is the host
+//           issuing 512 tasks at h each, L·s/(L·h + s) = 86. Without the section the CUDA runtime's
+//           documented default of CUDA_DEVICE_MAX_CONNECTIONS = 8 (or the value given): a fact of
+//           the runtime, not a measurement
 //   κ       copies in both directions at once share the link: one H2D and one D2H together take
 //           κ·(t_H2D + t_D2H), κ = gpu.overlap.h2d_d2h_s / (h2d_s + d2h_s) (measured; 1/2 would be
 //           full duplex); 1/2 without the overlap section
@@ -30,8 +34,15 @@
 //   in_k     = a_k + t_in,  a_k = max(ready_k, a_{k−1} + max(r·t_in, κ·(t_in + t_out)))
 //                                                                    H2D engine, in issue order; back-
 //                                                                    to-back copies share the link
-//   K_k      = max(in_k, a kernel slot free) + t_ker, and ≥ F_k = max(K_k start, F_{k−1}) + t_full
+//   K_k      = max(in_k, a kernel slot free) + d_k, and ≥ F_k = max(K_k start, F_{k−1}) + t_full
 //                                                                    (no faster than the full GPU)
+//   d_k      = max(t_ker, n_k·t_full): kernels resident together share the GPU (processor sharing);
+//              n_k = min(size of k's group, Q where streams share queues, 1 + ⌊t_ker/h⌋): groups of
+//              m = min(S, c) consecutive tasks (the last one short), and no more kernels than the
+//              host issues during one kernel.
+//              With c = 128 resident grids and S ≥ 128 this is Cecconi's #SM bound in waves: ⌈L/c⌉
+//              waves of max(t_ker, n·t_full). Generalises Eq 3.3's worker stage from one time per
+//              worker to workers sharing one processor (and the data-parallel t_full, Eq 5.12).
 //   out_k    = b_k + t_out, b_k = max(K_k, b_{k−1} + max(r·t_out, κ·(t_in + t_out)))   D2H engine
 //   The copy stage: a copy's latency is t_in (t_out), but its engine's occupancy is r·t_in, and a
 //   back-to-back H2D/D2H pair's is κ·(t_in + t_out), with r·t and κ·(t_in + t_out) the per-copy and
@@ -45,8 +56,11 @@
 //   this form took the run's median error from 22.7 % to 11.3 % (p90 125 % → 33 %).
 //   T_c      = max_k out_k
 // Its steady state is the pipeline's slowest stage (Cecconi Eq 3.3 generalised):
-//   T_s = max{ h, r·t_in, r·t_out, κ·(t_in + t_out), t_ker / min(S, c), t_full,
+//   T_s = max{ h, r·t_in, r·t_out, κ·(t_in + t_out), t_full, K / L,
 //              (t_in + t_ker + t_out) / S,  [S > Q] (t_in + t_ker) / Q }
+//   K = ⌊L/m⌋·max(t_ker, n·t_full) + [r > 0] max(t_ker, min(r, n)·t_full), r = L − m⌊L/m⌋, n = min(m, Q, 1 + t_ker/h):
+//   the kernel slots in waves ("kernel slots"; "GPU throughput" when a group saturates the GPU,
+//   n·t_full ≥ t_ker) where S > c; for S ≤ c the streams limit the kernels: K/L = t_ker / S.
 // and T_c ≈ L·T_s + fill/drain: t_in + t_ker + t_out − T_s when one shared stage binds (the classic
 // pipeline: the first task's latency, then one task per T_s), the first copy-ins' stagger when the
 // streams bind (Eqs 3.5/5.8: T_seq / n_w + T_ov). The recurrence computes T_c exactly.
@@ -78,7 +92,7 @@ struct FarmPipeline {
   double kernel_s = 0;       // t_ker
   double full_gpu_s = 0;     // t_full
   double kernel_slots = 1;   // c
-  double queues = 8;         // Q
+  double queues = 8;         // Q; 0: no queue limit (none observed)
   double link_factor = 0.5;  // κ
   double serial_gap_s = 0;   // g: what the serial loop adds per task beyond t_in + t_ker + t_out
   // Copies of different streams sharing the engines (gpu.streams.copies), by stream count
@@ -100,6 +114,10 @@ struct FarmSchedule {
 
 // The recurrence for S ≥ 1 streams (S > L acts as S = L). Throws InputError for L < 1 or S < 1.
 FarmSchedule schedule_farm(const FarmPipeline& p, long long tasks, long long streams);
+// The work-queue limit gpu.streams.concurrency shows: the largest stream count whose measured time
+// this schedule explains without a queue limit (host issue, each stream's chain, `kernel_slots`
+// resident grids), within 25 %, below the first it does not; 0 when every row is explained.
+double observed_queue_limit(const StreamCalibration& s, double kernel_slots);
 // The serial loop (S = 0).
 double serial_farm_s(const FarmPipeline& p, long long tasks);
 
