@@ -75,7 +75,9 @@ Profile sample_profile() {
   g.overlap = overlap;
   AtomicCurve atomics;
   atomics.threads = 270336, atomics.addresses = {1, 8, 270336}, atomics.seconds_per_update = {2.4e-11, 1.1e-11, 3.0e-12};
+  atomics.one_lane_update_s = 5.5e-10;
   g.atomics["int32"] = atomics;
+  atomics.one_lane_update_s = 0;
   atomics.seconds_per_update = {2.9e-10, 4.1e-11, 3.3e-12};
   g.atomics["fp64"] = atomics;
   p.gpu = g;
@@ -153,6 +155,8 @@ TEST(ProfileYaml, RoundTripIsExact) {
   EXPECT_EQ(back.gpu->atomics.at("fp64").seconds_per_update, p.gpu->atomics.at("fp64").seconds_per_update);
   EXPECT_EQ(back.gpu->atomics.at("int32").addresses, (std::vector<double>{1, 8, 270336}));
   EXPECT_EQ(back.gpu->atomics.at("int32").threads, 270336);
+  EXPECT_EQ(back.gpu->atomics.at("int32").one_lane_update_s, 5.5e-10);
+  EXPECT_EQ(back.gpu->atomics.at("fp64").one_lane_update_s, 0);  // not measured: not written, read back as 0
   EXPECT_EQ(profile_to_yaml(back), profile_to_yaml(p));
   // The section is optional: a profile written before gpu.atomics reads with none.
   Profile older = p;

@@ -395,6 +395,14 @@ TEST(WorkloadFormat2, AtomicsUseTheProfilesMeasuredRates) {
   EXPECT_EQ(f64.workload.phases[0].atomics[0].type, "fp64");
   const double sector_updates = f64.workload.phases[0].atomics[0].sector_updates;
   EXPECT_NEAR(predict_gpu(gpu, f64.workload).atomic_s, std::max(sector_updates * 32 * 3e-10, n * std::sqrt(1e-10 * 1e-11)), 1e-12);
+  // One lane a warp on one FP64 address (a per-block reduction's atomic): the one-lane warp update.
+  gpu.atomics["fp64"].one_lane_update_s = 5e-10;
+  const GpuWorkloadFile reduce = parse_gpu_workload(
+      kKernelHead + "    accesses:\n      - {name: total, kind: atomic, count: n/256, element_bytes: 8, active_lanes: 1, footprint: 8, addresses_per_warp: 1}\n",
+      "w.yaml", gpu);
+  EXPECT_EQ(reduce.workload.phases[0].atomics[0].lanes_per_address, 1);
+  // serial n/256 · 5e-10; throughput n/256 · 3e-10: serial.
+  EXPECT_NEAR(predict_gpu(gpu, reduce.workload).atomic_s, n / 256 * 5e-10, 1e-15);
   // Every thread on its own address: the throughput term at K = n (beyond the curve: its last value).
   const GpuWorkloadFile spread = parse_gpu_workload(
       kKernelHead + "    accesses:\n      - {name: bins, kind: atomic, count: n, footprint: 4*n}\n", "w.yaml", gpu);

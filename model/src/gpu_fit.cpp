@@ -74,6 +74,12 @@ const std::vector<std::string>& atomic_type_names() {
   return names;
 }
 
+double AtomicCurve::warp_update_s(double lanes_per_address) const {
+  if (!(one_lane_update_s > 0)) return sector_update_s();
+  const double l = std::clamp(lanes_per_address, 1.0, 32.0);
+  return one_lane_update_s + (sector_update_s() - one_lane_update_s) * (l - 1) / 31;
+}
+
 double AtomicCurve::seconds_per_update_at(double distinct_addresses) const {
   if (addresses.empty()) return 0;
   if (distinct_addresses <= addresses.front()) return seconds_per_update.front();
@@ -415,13 +421,20 @@ void fit_conflicts(const Series& configs, GpuCalibration& gpu) {
 // atomic.add: the median seconds per update at each (type, addresses); K = 1 must be measured.
 void fit_atomics(const Series& configs, GpuCalibration& gpu) {
   const char* series = "atomic.add";
-  std::map<int, std::map<double, double>> by_type;  // type → K → seconds per update
-  std::map<int, double> threads;
+  std::map<int, std::map<double, double>> by_type;  // type → K → seconds per update (every lane)
+  std::map<int, double> threads, one_lane;
   for (const auto& [text, c] : configs) {
     const double type = c.param("type", series), k = c.param("addresses", series), n = c.param("threads", series);
+    const double lanes = c.params.count("lanes") ? c.params.at("lanes") : 32;
     if (!(type == 0 || type == 1 || type == 2)) throw InputError(std::string(series) + ": type must be 0, 1 or 2 (int32, fp32, fp64)");
     if (!(k >= 1) || k != std::floor(k)) throw InputError(std::string(series) + ": addresses must be a whole number ≥ 1");
     if (!(n >= k)) throw InputError(std::string(series) + ": threads must be at least the addresses");
+    if (lanes == 1) {
+      if (k != 1) throw InputError(std::string(series) + ": one lane a warp is measured on one address only");
+      one_lane[static_cast<int>(type)] = c.median_seconds_per_unit();
+      continue;
+    }
+    if (lanes != 32) throw InputError(std::string(series) + ": lanes must be 32 or 1");
     by_type[static_cast<int>(type)][k] = c.median_seconds_per_unit();
     threads[static_cast<int>(type)] = std::max(threads[static_cast<int>(type)], n);
   }
@@ -430,6 +443,7 @@ void fit_atomics(const Series& configs, GpuCalibration& gpu) {
     if (by_k.begin()->first != 1) throw InputError(std::string(series) + ": " + name + " has no measurement on one address");
     AtomicCurve curve;
     curve.threads = threads[type];
+    if (one_lane.count(type)) curve.one_lane_update_s = one_lane.at(type);
     for (const auto& [k, t] : by_k) {
       if (!(t > 0)) throw InputError(std::string(series) + ": " + name + ": non-positive time");
       curve.addresses.push_back(k);

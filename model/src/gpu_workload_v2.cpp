@@ -475,7 +475,7 @@ GpuPhase read_kernel(const yaml::Value& k, const Reader& r, const GpuCalibration
         if (a.space == Space::global) {
           const double sector_updates = w * std::min(L, a.addresses) / std::max(1.0, F / kSector);
           p.atomic_sector_updates = std::max(p.atomic_sector_updates, sector_updates);
-          p.atomics.push_back({a.atomic_type, a.count, std::max(1.0, std::floor(F / e)), sector_updates});
+          p.atomics.push_back({a.atomic_type, a.count, std::max(1.0, std::floor(F / e)), sector_updates, L / std::min(L, a.addresses)});
           if (!gpu.atomics.count(a.atomic_type)) unmeasured_atomics = true;
         }
       }

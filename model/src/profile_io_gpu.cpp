@@ -286,6 +286,7 @@ void emit_gpu(YAML::Emitter& out, const GpuCalibration& gpu) {
     for (const auto& [type, curve] : gpu.atomics) {
       out << YAML::Key << type << YAML::Value << YAML::BeginMap;
       out << YAML::Key << "sector_update_s" << YAML::Value << curve.sector_update_s();
+      if (curve.one_lane_update_s > 0) out << YAML::Key << "one_lane_update_s" << YAML::Value << curve.one_lane_update_s;
       out << YAML::Key << "threads" << YAML::Value << curve.threads;
       out << YAML::Key << "addresses" << YAML::Value << YAML::Flow << curve.addresses;
       out << YAML::Key << "seconds_per_update" << YAML::Value << YAML::Flow << curve.seconds_per_update;
@@ -444,8 +445,12 @@ GpuCalibration read_gpu(const yaml::Value& v) {
       if (!a.has(type)) continue;
       const yaml::Value c = a.get(type);
       // sector_update_s is written for readers of the profile; it is 32 × the first time, so it is not read back.
-      c.allow_only({"sector_update_s", "threads", "addresses", "seconds_per_update"});
+      c.allow_only({"sector_update_s", "one_lane_update_s", "threads", "addresses", "seconds_per_update"});
       AtomicCurve curve;
+      if (c.has("one_lane_update_s")) {
+        curve.one_lane_update_s = read_positive(c.get("one_lane_update_s"));
+        if (curve.one_lane_update_s > limits::kMaxConstantSeconds) throw c.get("one_lane_update_s").error("must be at most 10 s (limits.hpp)");
+      }
       curve.threads = c.get("threads").as_number_in(1, 1e12);
       const yaml::Value k = c.get("addresses"), t = c.get("seconds_per_update");
       if (k.sequence_size() == 0) throw k.error("needs at least the time on one address");

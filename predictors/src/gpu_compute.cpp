@@ -117,7 +117,7 @@ struct WaveParts {
 };
 
 // A launch's global atomics: the busiest sector's updates one after another at the type's serial
-// rate (gpu.atomics: 32 × the time per update with the whole grid on one address), and every
+// rate for the lanes that update one address (gpu.atomics: AtomicCurve::warp_update_s), and every
 // access's updates at the measured rate for its distinct addresses, whichever is longer. A profile
 // without gpu.atomics, or a phase that does not list its atomics one by one, keeps the fitted
 // constant on the busiest sector; an access whose type the profile did not measure takes it too.
@@ -130,7 +130,7 @@ double atomic_seconds(const Rates& r, const GpuPhase& p) {
       serial = std::max(serial, a.sector_updates * kAtomicSectorUpdate_s);
       continue;
     }
-    serial = std::max(serial, a.sector_updates * c->second.sector_update_s());
+    serial = std::max(serial, a.sector_updates * c->second.warp_update_s(a.lanes_per_address));
     throughput += a.updates * c->second.seconds_per_update_at(a.addresses);
   }
   return std::max(serial, throughput);

@@ -59,6 +59,7 @@ TEST(GpuMicrobench, QuickCalibrationIsPhysicallyPlausible) {
   for (const auto& [type, curve] : gpu.atomics) {
     EXPECT_EQ(curve.addresses.size(), 6u) << type;
     EXPECT_GT(curve.seconds_per_update.front(), curve.seconds_per_update.back()) << type;
+    EXPECT_GT(curve.one_lane_update_s, 0) << type;
   }
   // Copy engines overlap: H2D and D2H together finish before they would one after the other.
   ASSERT_TRUE(gpu.overlap);

@@ -84,6 +84,7 @@ struct GpuPhase {
     double updates = 0;          // thread-level updates (one atomicAdd each) per launch
     double addresses = 1;        // distinct addresses they update (footprint / element bytes)
     double sector_updates = 0;   // warp updates the busiest 32-byte sector receives
+    double lanes_per_address = 32;  // lanes of one warp access that update one address (active lanes / addresses per warp)
   };
   std::vector<Atomic> atomics;
   // Longest chain of dependent operations of one thread (a wave lasts at least this long): FMAs,
