@@ -2,6 +2,8 @@
 // whole fit_gpu pipeline on a small synthetic sample set.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cmath>
 #include <regex>
 
@@ -310,6 +312,63 @@ TEST(GpuFit, RowReadSeriesFitsItsOwnCurveAndRequestLimit) {
 
 // Queued launches whose time does not grow with their number cannot be fitted: one error naming
 // the series, not a profile with a negative per-launch cost that no reader accepts.
+// gpu.atomics: seconds per update per (type, addresses), the one-address time the serial rate.
+TEST(GpuFit, AtomicsGiveSecondsPerUpdateAgainstDistinctAddresses) {
+  GpuSampleFile f;
+  f.device.multiprocessors = 132;
+  const double threads = 4096, updates = threads * 32;
+  const std::map<double, double> int32 = {{1, 2e-11}, {16, 1e-11}, {4096, 1e-12}}, fp64 = {{1, 3e-10}, {4096, 3e-12}};
+  for (int rep = 0; rep < 3; ++rep) {
+    // The repetitions scatter around the per-update time; their median is the middle one.
+    const double scale = rep == 0 ? 1.0 : rep == 1 ? 1.1 : 0.95;
+    for (const auto& [k, t] : int32)
+      f.samples.push_back(sample("atomic.add", {{"type", 0}, {"addresses", k}, {"threads", threads}}, t * updates * scale, updates, rep));
+    for (const auto& [k, t] : fp64)
+      f.samples.push_back(sample("atomic.add", {{"type", 2}, {"addresses", k}, {"threads", threads}}, t * updates * scale, updates, rep));
+  }
+  // int32 on one address with one lane a warp: seconds per (one-lane) warp update.
+  for (int rep = 0; rep < 3; ++rep)
+    f.samples.push_back(sample("atomic.add", {{"type", 0}, {"addresses", 1}, {"threads", threads}, {"lanes", 1}}, 4e-10 * 128, 128, rep));
+  const GpuCalibration g = fit_gpu(f, "s.csv");
+  ASSERT_EQ(g.atomics.size(), 2u);
+  const AtomicCurve& i = g.atomics.at("int32");
+  EXPECT_EQ(i.addresses, (std::vector<double>{1, 16, 4096}));
+  EXPECT_NEAR(i.seconds_per_update[1], 1e-11, 1e-24);
+  EXPECT_NEAR(i.sector_update_s(), 32 * 2e-11, 1e-22);
+  EXPECT_EQ(i.threads, threads);
+  // Log-log between the measured K (256 is halfway from 16 to 4096), the end values beyond them.
+  EXPECT_NEAR(i.seconds_per_update_at(256), std::sqrt(1e-11 * 1e-12), 1e-24);
+  EXPECT_NEAR(i.seconds_per_update_at(1e6), 1e-12, 1e-25);
+  EXPECT_NEAR(i.seconds_per_update_at(0.5), 2e-11, 1e-24);
+  EXPECT_NEAR(g.atomics.at("fp64").sector_update_s(), 32 * 3e-10, 1e-21);
+  // One lane: as measured; 32 lanes: 32 × the per-update time; between: linear in the lanes.
+  EXPECT_NEAR(i.one_lane_update_s, 4e-10, 1e-22);
+  EXPECT_NEAR(i.warp_update_s(1), 4e-10, 1e-22);
+  EXPECT_NEAR(i.warp_update_s(32), 6.4e-10, 1e-22);
+  EXPECT_NEAR(i.warp_update_s(16.5), 5.2e-10, 1e-22);
+  // fp64 was not measured with one lane: every lane count takes the 32-lane time.
+  EXPECT_EQ(g.atomics.at("fp64").one_lane_update_s, 0);
+  EXPECT_NEAR(g.atomics.at("fp64").warp_update_s(1), 32 * 3e-10, 1e-21);
+  EXPECT_FALSE(g.atomics.count("fp32"));
+  // A type without its one-address measurement has no serial rate: refused, naming the series.
+  GpuSampleFile no_one = f;
+  no_one.samples.erase(std::remove_if(no_one.samples.begin(), no_one.samples.end(),
+                                      [](const BenchmarkSample& x) { return x.params.at("type") == 2 && x.params.at("addresses") == 1; }),
+                       no_one.samples.end());
+  try {
+    fit_gpu(no_one, "s.csv");
+    FAIL() << "no exception";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("atomic.add: fp64 has no measurement on one address"), std::string::npos) << e.what();
+  }
+  GpuSampleFile one_lane_spread = f;
+  one_lane_spread.samples.back().params["addresses"] = 8;
+  EXPECT_THROW(fit_gpu(one_lane_spread, "s.csv"), InputError);
+  GpuSampleFile bad_type = f;
+  bad_type.samples[0].params["type"] = 7;
+  EXPECT_THROW(fit_gpu(bad_type, "s.csv"), InputError);
+}
+
 TEST(GpuFit, QueuedLaunchesThatDoNotGrowAreRefused) {
   GpuSampleFile f;
   f.device.multiprocessors = 132;

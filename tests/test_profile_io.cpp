@@ -73,6 +73,13 @@ Profile sample_profile() {
   overlap.all_s = 5.7e-3, overlap.max_concurrent_kernels = 76;
   overlap.kernel_concurrency = {{"streams", "seconds", "concurrency"}, {{1, 1e-3, 1}, {128, 1.7e-3, 75}}};
   g.overlap = overlap;
+  AtomicCurve atomics;
+  atomics.threads = 270336, atomics.addresses = {1, 8, 270336}, atomics.seconds_per_update = {2.4e-11, 1.1e-11, 3.0e-12};
+  atomics.one_lane_update_s = 5.5e-10;
+  g.atomics["int32"] = atomics;
+  atomics.one_lane_update_s = 0;
+  atomics.seconds_per_update = {2.9e-10, 4.1e-11, 3.3e-12};
+  g.atomics["fp64"] = atomics;
   p.gpu = g;
   return p;
 }
@@ -144,7 +151,19 @@ TEST(ProfileYaml, RoundTripIsExact) {
   EXPECT_EQ(back.gpu->launch->queued->host_memset_s, 1.6e-6);
   EXPECT_EQ(back.gpu->launch->queued->fit.max_rel_error, 0.045);
   EXPECT_EQ(back.gpu->l2_write_back->holdout->mean_rel_error, 0.03);
+  ASSERT_EQ(back.gpu->atomics.size(), 2u);
+  EXPECT_EQ(back.gpu->atomics.at("fp64").seconds_per_update, p.gpu->atomics.at("fp64").seconds_per_update);
+  EXPECT_EQ(back.gpu->atomics.at("int32").addresses, (std::vector<double>{1, 8, 270336}));
+  EXPECT_EQ(back.gpu->atomics.at("int32").threads, 270336);
+  EXPECT_EQ(back.gpu->atomics.at("int32").one_lane_update_s, 5.5e-10);
+  EXPECT_EQ(back.gpu->atomics.at("fp64").one_lane_update_s, 0);  // not measured: not written, read back as 0
   EXPECT_EQ(profile_to_yaml(back), profile_to_yaml(p));
+  // The section is optional: a profile written before gpu.atomics reads with none.
+  Profile older = p;
+  older.gpu->atomics.clear();
+  const std::string older_yaml = profile_to_yaml(older);
+  EXPECT_EQ(older_yaml.find("atomics"), std::string::npos);
+  EXPECT_TRUE(parse_profile(older_yaml, "p.yaml").gpu->atomics.empty());
 }
 
 TEST(ProfileYaml, EachKindOfBadProfileGetsItsOwnError) {
@@ -186,6 +205,9 @@ TEST(ProfileYaml, EachKindOfBadProfileGetsItsOwnError) {
       {"fp32_fma_s:", "fma_s:", R"(gpu\.operation_latency\.fma_s: unknown key)"},
       {R"(seconds_per_access: \[[^\]]*\])", "seconds_per_access: []", R"(gpu\.bank_conflicts\.word_4B\.seconds_per_access: needs)"},
       {"word_4B", "word_5B", R"(gpu\.bank_conflicts\.word_5B: unknown key)"},
+      {"  fp64:\n      sector_update_s", "  fp16:\n      sector_update_s", R"(gpu\.atomics\.fp16: unknown key)"},
+      {"addresses: \\[1, 8", "addresses: [2, 8", R"(gpu\.atomics\.fp64\.addresses\[0\]: the first entry must be 1)"},
+      {"addresses: \\[1, 8, 270336\\]", "addresses: [1, 8]", R"(gpu\.atomics\.fp64\.seconds_per_update: needs one time per entry)"},
       {R"(columns: \[granule_bytes)", "columns: [granularity", R"(gpu\.partition\.sweep\.columns: must be \[granule_bytes, stride_bytes, slots_used, Bps\])"},
       {R"(- \[256, 4096, 1, [^\]]+\])", "- [256, 4096, 1]", R"(gpu\.partition\.sweep\.rows\[0\]: has 3 values for 4 columns)"},
       {"seconds_per_byte: 1.4", "seconds_per_byte: -1.4", R"(gpu\.l2_write_back\.seconds_per_byte)"},

@@ -361,6 +361,64 @@ TEST(WorkloadFormat2, AtomicsOnOneAddressSerialise) {
   EXPECT_LT(predict_gpu(gpu, w).seconds, one.seconds / 2);
 }
 
+// With gpu.atomics in the profile, each atomic takes its own type's measured rates:
+//   T_atomic = max(busiest sector's warp updates · 32 · s_type(1), updates · s_type(K)).
+TEST(WorkloadFormat2, AtomicsUseTheProfilesMeasuredRates) {
+  const double n = kMiB;
+  const std::string hist = kKernelHead + "    accesses:\n      - {name: data, count: n}\n"
+                                         "      - {name: bins, kind: atomic, count: n, footprint: 256*4, addresses_per_warp: 16}\n";
+  GpuCalibration gpu = load_profile(bundled_profile()).require_gpu();
+  ASSERT_TRUE(gpu.atomics.empty());  // the bundled profile predates gpu.atomics: the fitted constant
+  const GpuWorkloadFile unmeasured = parse(hist);
+  ASSERT_EQ(unmeasured.workload.phases[0].atomics.size(), 1u);
+  EXPECT_NEAR(predict_gpu(gpu, unmeasured.workload).atomic_s, n / 64 * 0.70e-9, 1e-12);
+  AtomicCurve int32;
+  int32.threads = 1e6, int32.addresses = {1, 16, 4096}, int32.seconds_per_update = {2e-11, 1e-11, 1e-12};
+  gpu.atomics["int32"] = int32;
+  AtomicCurve fp64 = int32;
+  fp64.seconds_per_update = {3e-10, 1e-10, 1e-11};
+  gpu.atomics["fp64"] = fp64;
+  const GpuWorkloadFile f = parse_gpu_workload(hist, "w.yaml", gpu);
+  const GpuPhase& p = f.workload.phases[0];
+  ASSERT_EQ(p.atomics.size(), 1u);
+  EXPECT_EQ(p.atomics[0].type, "int32");
+  EXPECT_EQ(p.atomics[0].addresses, 256);
+  EXPECT_EQ(p.atomics[0].updates, n);
+  EXPECT_EQ(p.atomics[0].sector_updates, n / 64);  // 16 updates per warp over 32 sectors
+  // serial n/64 · 32 · 2e-11 = n · 1e-11; throughput n · s(256) = n · √(1e-11 · 1e-12): serial.
+  EXPECT_NEAR(predict_gpu(gpu, f.workload).atomic_s, n * 1e-11, 1e-12);
+  EXPECT_NE(f.notes.back().find("measured atomicAdd"), std::string::npos) << f.notes.back();
+  // The same updates on 8-byte elements are FP64 atomics by default: 32 · 3e-10 per sector update.
+  const std::string hist64 = kKernelHead + "    accesses:\n      - {name: data, count: n}\n"
+                                           "      - {name: bins, kind: atomic, count: n, element_bytes: 8, footprint: 256*8, addresses_per_warp: 16}\n";
+  const GpuWorkloadFile f64 = parse_gpu_workload(hist64, "w.yaml", gpu);
+  EXPECT_EQ(f64.workload.phases[0].atomics[0].type, "fp64");
+  const double sector_updates = f64.workload.phases[0].atomics[0].sector_updates;
+  EXPECT_NEAR(predict_gpu(gpu, f64.workload).atomic_s, std::max(sector_updates * 32 * 3e-10, n * std::sqrt(1e-10 * 1e-11)), 1e-12);
+  // One lane a warp on one FP64 address (a per-block reduction's atomic): the one-lane warp update.
+  gpu.atomics["fp64"].one_lane_update_s = 5e-10;
+  const GpuWorkloadFile reduce = parse_gpu_workload(
+      kKernelHead + "    accesses:\n      - {name: total, kind: atomic, count: n/256, element_bytes: 8, active_lanes: 1, footprint: 8, addresses_per_warp: 1}\n",
+      "w.yaml", gpu);
+  EXPECT_EQ(reduce.workload.phases[0].atomics[0].lanes_per_address, 1);
+  // serial n/256 · 5e-10; throughput n/256 · 3e-10: serial.
+  EXPECT_NEAR(predict_gpu(gpu, reduce.workload).atomic_s, n / 256 * 5e-10, 1e-15);
+  // Every thread on its own address: the throughput term at K = n (beyond the curve: its last value).
+  const GpuWorkloadFile spread = parse_gpu_workload(
+      kKernelHead + "    accesses:\n      - {name: bins, kind: atomic, count: n, footprint: 4*n}\n", "w.yaml", gpu);
+  EXPECT_NEAR(predict_gpu(gpu, spread.workload).atomic_s, std::max(n / 32 * 32 / (n / 8) * 32 * 2e-11, n * 1e-12), 1e-15);
+  // fp32, which this profile did not measure: the fitted constant on the busiest sector.
+  const GpuWorkloadFile f32 = parse_gpu_workload(
+      kKernelHead + "    accesses:\n      - {name: bins, kind: atomic, atomic_type: fp32, count: n, footprint: 256*4, addresses_per_warp: 16}\n",
+      "w.yaml", gpu);
+  EXPECT_NEAR(predict_gpu(gpu, f32.workload).atomic_s, n / 64 * 0.70e-9, 1e-12);
+  EXPECT_NE(f32.notes.back().find("no gpu.atomics measurement"), std::string::npos) << f32.notes.back();
+  EXPECT_NE(error_of(kKernelHead + "    accesses:\n      - {kind: atomic, atomic_type: fp64, count: n}\n").find("element_bytes: 8"),
+            std::string::npos);
+  EXPECT_NE(error_of(kKernelHead + "    accesses:\n      - {count: n, atomic_type: int32}\n").find("only meaningful for kind: atomic"),
+            std::string::npos);
+}
+
 TEST(WorkloadFormat2, SharedConflictsWorkLaunchAndCopies) {
   const double n = kMiB;
   const GpuWorkloadFile f = parse(

@@ -6,6 +6,7 @@ namespace perfmodel {
 void register_gpu_benchmarks(BenchmarkRegistry& registry) {
   register_gpu_memory_benchmarks(registry);
   register_gpu_shared_benchmarks(registry);
+  register_gpu_atomics_benchmarks(registry);
   register_gpu_compute_benchmarks(registry);
   register_gpu_tensor_benchmarks(registry);
   register_gpu_launch_benchmarks(registry);

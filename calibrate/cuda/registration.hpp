@@ -7,6 +7,7 @@ namespace perfmodel {
 void register_pcie_benchmarks(BenchmarkRegistry& registry);
 void register_gpu_memory_benchmarks(BenchmarkRegistry& registry);
 void register_gpu_shared_benchmarks(BenchmarkRegistry& registry);
+void register_gpu_atomics_benchmarks(BenchmarkRegistry& registry);
 void register_gpu_compute_benchmarks(BenchmarkRegistry& registry);
 void register_gpu_launch_benchmarks(BenchmarkRegistry& registry);
 void register_gpu_tensor_benchmarks(BenchmarkRegistry& registry);

@@ -69,6 +69,27 @@ double SaturationCurve::bytes_in_flight_for(double fraction) const {
   return x * peak_Bps * latency_s;
 }
 
+const std::vector<std::string>& atomic_type_names() {
+  static const std::vector<std::string> names = {"int32", "fp32", "fp64"};
+  return names;
+}
+
+double AtomicCurve::warp_update_s(double lanes_per_address) const {
+  if (!(one_lane_update_s > 0)) return sector_update_s();
+  const double l = std::clamp(lanes_per_address, 1.0, 32.0);
+  return one_lane_update_s + (sector_update_s() - one_lane_update_s) * (l - 1) / 31;
+}
+
+double AtomicCurve::seconds_per_update_at(double distinct_addresses) const {
+  if (addresses.empty()) return 0;
+  if (distinct_addresses <= addresses.front()) return seconds_per_update.front();
+  if (distinct_addresses >= addresses.back()) return seconds_per_update.back();
+  std::size_t i = 1;
+  while (addresses[i] < distinct_addresses) ++i;
+  const double u = std::log(distinct_addresses / addresses[i - 1]) / std::log(addresses[i] / addresses[i - 1]);
+  return std::exp(std::log(seconds_per_update[i - 1]) + u * std::log(seconds_per_update[i] / seconds_per_update[i - 1]));
+}
+
 double ConflictCurve::penalty(double degree) const {
   if (seconds_per_access.empty() || degree <= 1) return 1.0;
   const double base = seconds_per_access.front();
@@ -397,6 +418,41 @@ void fit_conflicts(const Series& configs, GpuCalibration& gpu) {
   }
 }
 
+// atomic.add: the median seconds per update at each (type, addresses); K = 1 must be measured.
+void fit_atomics(const Series& configs, GpuCalibration& gpu) {
+  const char* series = "atomic.add";
+  std::map<int, std::map<double, double>> by_type;  // type → K → seconds per update (every lane)
+  std::map<int, double> threads, one_lane;
+  for (const auto& [text, c] : configs) {
+    const double type = c.param("type", series), k = c.param("addresses", series), n = c.param("threads", series);
+    const double lanes = c.params.count("lanes") ? c.params.at("lanes") : 32;
+    if (!(type == 0 || type == 1 || type == 2)) throw InputError(std::string(series) + ": type must be 0, 1 or 2 (int32, fp32, fp64)");
+    if (!(k >= 1) || k != std::floor(k)) throw InputError(std::string(series) + ": addresses must be a whole number ≥ 1");
+    if (!(n >= k)) throw InputError(std::string(series) + ": threads must be at least the addresses");
+    if (lanes == 1) {
+      if (k != 1) throw InputError(std::string(series) + ": one lane a warp is measured on one address only");
+      one_lane[static_cast<int>(type)] = c.median_seconds_per_unit();
+      continue;
+    }
+    if (lanes != 32) throw InputError(std::string(series) + ": lanes must be 32 or 1");
+    by_type[static_cast<int>(type)][k] = c.median_seconds_per_unit();
+    threads[static_cast<int>(type)] = std::max(threads[static_cast<int>(type)], n);
+  }
+  for (const auto& [type, by_k] : by_type) {
+    const std::string& name = atomic_type_names()[static_cast<std::size_t>(type)];
+    if (by_k.begin()->first != 1) throw InputError(std::string(series) + ": " + name + " has no measurement on one address");
+    AtomicCurve curve;
+    curve.threads = threads[type];
+    if (one_lane.count(type)) curve.one_lane_update_s = one_lane.at(type);
+    for (const auto& [k, t] : by_k) {
+      if (!(t > 0)) throw InputError(std::string(series) + ": " + name + ": non-positive time");
+      curve.addresses.push_back(k);
+      curve.seconds_per_update.push_back(t);
+    }
+    gpu.atomics[name] = curve;
+  }
+}
+
 void fit_partition(const std::map<std::string, Series>& all, GpuCalibration& gpu) {
   PartitionCalibration p;
   if (all.count("dram.partition")) {
@@ -659,7 +715,7 @@ GpuCalibration fit_gpu(const GpuSampleFile& file, const std::string& samples_fil
   const auto all = group(file.samples);
   static const std::vector<std::string> kKnownPrefixes = {"ceiling.", "dram.concurrency", "hierarchy.read", "latency.chase", "latency.op",
                                                           "shared.conflict", "dram.partition", "dram.stride", "launch.",
-                                                          "overlap.", "l2.writeback", "streams."};
+                                                          "overlap.", "l2.writeback", "streams.", "atomic."};
   for (const auto& entry : all)
     if (std::none_of(kKnownPrefixes.begin(), kKnownPrefixes.end(),
                      [&](const std::string& p) { return entry.first.rfind(p, 0) == 0; }))
@@ -671,6 +727,7 @@ GpuCalibration fit_gpu(const GpuSampleFile& file, const std::string& samples_fil
   if (all.count("latency.chase")) fit_latency(series_medians(file.samples, "latency.chase"), gpu);
   if (all.count("latency.op")) fit_operation_latency(series_medians(file.samples, "latency.op"), gpu);
   if (all.count("shared.conflict")) fit_conflicts(all.at("shared.conflict"), gpu);
+  if (all.count("atomic.add")) fit_atomics(all.at("atomic.add"), gpu);
   if (all.count("dram.partition") || all.count("dram.stride")) fit_partition(all, gpu);
   if (all.count("l2.writeback")) fit_l2_write_back(all.at("l2.writeback"), gpu);
   if (has_prefix(all, "launch.")) fit_launch(all, gpu);

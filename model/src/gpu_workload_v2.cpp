@@ -52,6 +52,7 @@ struct Access {
   Pattern pattern = Pattern::coalesced;
   double e = 4, count = 0, lanes = kWarpLanes, stride = 1, footprint = 0, sectors_per_warp = kWarpLanes, independent = 1,
          l1_hit = 0, conflict = 1, addresses = kWarpLanes, window = 0;
+  std::string atomic_type;  // global atomics: int32, fp32, fp64 (default from element_bytes: 8 → fp64, else int32)
   bool reads() const { return kind == Kind::read || kind == Kind::read_modify_write; }
   bool memory_path() const { return space == Space::global || space == Space::local; }
 };
@@ -116,7 +117,7 @@ bool boolean(const yaml::Value& v) {
 Access read_access(const yaml::Value& a, std::size_t index, const Reader& r) {
   a.expect_map();
   a.allow_only({"name", "array", "space", "kind", "element_bytes", "count", "active_lanes", "pattern", "stride", "footprint",
-                "sectors_per_warp", "independent", "after", "index", "l1_hit", "conflict_degree", "addresses_per_warp", "window"});
+                "sectors_per_warp", "independent", "after", "index", "l1_hit", "conflict_degree", "addresses_per_warp", "window", "atomic_type"});
   Access x(a);
   x.name = a.has("name") ? a.get("name").as_string() : "access" + std::to_string(index);
   x.array = a.has("array") ? a.get("array").as_string() : x.name;
@@ -163,6 +164,16 @@ Access read_access(const yaml::Value& a, std::size_t index, const Reader& r) {
   if (x.space == Space::constant && x.kind != Kind::read) throw a.get("kind").error("constant memory is read-only");
   if (x.kind == Kind::atomic && x.space != Space::global && x.space != Space::shared)
     throw a.get("kind").error("atomics are global or shared");
+  only_if("atomic_type", x.kind == Kind::atomic, "only meaningful for kind: atomic");
+  if (x.kind == Kind::atomic) {
+    if (a.has("atomic_type")) {
+      x.atomic_type = one_of<std::string>(a.get("atomic_type"), {{"int32", "int32"}, {"fp32", "fp32"}, {"fp64", "fp64"}});
+      if ((x.atomic_type == "fp64") != (x.e == 8))
+        throw a.get("atomic_type").error("atomic_type " + x.atomic_type + " needs element_bytes: " + (x.atomic_type == "fp64" ? "8" : "4"));
+    } else {
+      x.atomic_type = x.e == 8 ? "fp64" : "int32";
+    }
+  }
   // The region the addresses range over (docs: "Footprint defaults").
   const double w = x.count / x.lanes;
   if (a.has("footprint")) {
@@ -379,7 +390,7 @@ GpuPhase read_kernel(const yaml::Value& k, const Reader& r, const GpuCalibration
   double memory_warp_accesses = 0, shared_warp_accesses = 0, per_thread_accesses = 0;
   double read_warp_accesses = 0, read_request_bytes = 0, any_warp_accesses = 0, any_request_bytes = 0;
   std::map<int, double> in_flight_by_level;
-  bool atomics = false, scattered_writes = false;
+  bool atomics = false, scattered_writes = false, unmeasured_atomics = false;
   for (const Access& a : accesses) {
     const double w = a.count / a.lanes, L = a.lanes, e = a.e;
     const double both = a.kind == Kind::read_modify_write ? 2 : 1;
@@ -461,8 +472,12 @@ GpuPhase read_kernel(const yaml::Value& k, const Reader& r, const GpuCalibration
         read_regions[a.array].add(distinct, moved, 1, is_random);
         // The updates of every warp access spread over the footprint's sectors; the L2 applies
         // those of one sector one after another (the predictor's atomic term).
-        if (a.space == Space::global)
-          p.atomic_sector_updates = std::max(p.atomic_sector_updates, w * std::min(L, a.addresses) / std::max(1.0, F / kSector));
+        if (a.space == Space::global) {
+          const double sector_updates = w * std::min(L, a.addresses) / std::max(1.0, F / kSector);
+          p.atomic_sector_updates = std::max(p.atomic_sector_updates, sector_updates);
+          p.atomics.push_back({a.atomic_type, a.count, std::max(1.0, std::floor(F / e)), sector_updates, L / std::min(L, a.addresses)});
+          if (!gpu.atomics.count(a.atomic_type)) unmeasured_atomics = true;
+        }
       }
       if (a.kind != Kind::atomic && a.pattern != Pattern::coalesced && a.space == Space::global) scattered_writes = true;
     }
@@ -489,9 +504,11 @@ GpuPhase read_kernel(const yaml::Value& k, const Reader& r, const GpuCalibration
   p.request_bytes = read_warp_accesses > 0 ? read_request_bytes / read_warp_accesses
                     : any_warp_accesses > 0 ? any_request_bytes / any_warp_accesses
                                             : kLine;
-  if (atomics)
+  if (atomics && unmeasured_atomics)
     notes.add(who + "global atomics: updates of one sector at a serial rate fitted to the generalisation suite (the profile has "
-                    "no atomic microbenchmark)");
+                    "no gpu.atomics measurement of this atomic type)");
+  else if (atomics)
+    notes.add(who + "global atomics: the profile's measured atomicAdd rates (gpu.atomics) for the type and distinct addresses");
   if (scattered_writes)
     notes.add(who + "strided or random writes: partly written sectors read before they are written, scattered line requests "
                     "at an L2 cost fitted to the generalisation suite (the profile has no strided-write rate)");

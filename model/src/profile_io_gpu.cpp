@@ -281,12 +281,25 @@ void emit_gpu(YAML::Emitter& out, const GpuCalibration& gpu) {
     out << YAML::EndMap;
   }
   if (gpu.streams) emit_streams(out, *gpu.streams);
+  if (!gpu.atomics.empty()) {
+    out << YAML::Key << "atomics" << YAML::Value << YAML::BeginMap;
+    for (const auto& [type, curve] : gpu.atomics) {
+      out << YAML::Key << type << YAML::Value << YAML::BeginMap;
+      out << YAML::Key << "sector_update_s" << YAML::Value << curve.sector_update_s();
+      if (curve.one_lane_update_s > 0) out << YAML::Key << "one_lane_update_s" << YAML::Value << curve.one_lane_update_s;
+      out << YAML::Key << "threads" << YAML::Value << curve.threads;
+      out << YAML::Key << "addresses" << YAML::Value << YAML::Flow << curve.addresses;
+      out << YAML::Key << "seconds_per_update" << YAML::Value << YAML::Flow << curve.seconds_per_update;
+      out << YAML::EndMap;
+    }
+    out << YAML::EndMap;
+  }
   out << YAML::EndMap;
 }
 
 GpuCalibration read_gpu(const yaml::Value& v) {
   v.allow_only({"samples_file", "calibration_wall_s", "device", "ceilings", "dram_concurrency", "dram_concurrency_rows", "latency", "operation_latency", "bank_conflicts",
-                "partition", "l2_write_back", "launch", "overlap", "streams"});
+                "partition", "l2_write_back", "launch", "overlap", "streams", "atomics"});
   GpuCalibration gpu;
   gpu.samples_file = v.get("samples_file").as_file_name();
   gpu.calibration_wall_s = v.get("calibration_wall_s").as_nonnegative();
@@ -425,6 +438,34 @@ GpuCalibration read_gpu(const yaml::Value& v) {
     gpu.overlap = overlap;
   }
   if (v.has("streams")) gpu.streams = read_streams(v.get("streams"));
+  if (v.has("atomics")) {
+    const yaml::Value a = v.get("atomics");
+    a.allow_only(atomic_type_names());
+    for (const std::string& type : atomic_type_names()) {
+      if (!a.has(type)) continue;
+      const yaml::Value c = a.get(type);
+      // sector_update_s is written for readers of the profile; it is 32 × the first time, so it is not read back.
+      c.allow_only({"sector_update_s", "one_lane_update_s", "threads", "addresses", "seconds_per_update"});
+      AtomicCurve curve;
+      if (c.has("one_lane_update_s")) {
+        curve.one_lane_update_s = read_positive(c.get("one_lane_update_s"));
+        if (curve.one_lane_update_s > limits::kMaxConstantSeconds) throw c.get("one_lane_update_s").error("must be at most 10 s (limits.hpp)");
+      }
+      curve.threads = c.get("threads").as_number_in(1, 1e12);
+      const yaml::Value k = c.get("addresses"), t = c.get("seconds_per_update");
+      if (k.sequence_size() == 0) throw k.error("needs at least the time on one address");
+      if (t.sequence_size() != k.sequence_size()) throw t.error("needs one time per entry of addresses");
+      for (std::size_t i = 0; i < k.sequence_size(); ++i) {
+        const double ki = k.at(i).as_number_in(1, curve.threads);
+        if (i == 0 && ki != 1) throw k.at(i).error("the first entry must be 1 (one address)");
+        if (i > 0 && !(ki > curve.addresses.back())) throw k.at(i).error("must be larger than the entry before it");
+        curve.addresses.push_back(ki);
+        curve.seconds_per_update.push_back(read_positive(t.at(i)));
+        if (curve.seconds_per_update.back() > limits::kMaxConstantSeconds) throw t.at(i).error("must be at most 10 s (limits.hpp)");
+      }
+      gpu.atomics[type] = curve;
+    }
+  }
   return gpu;
 }
 

@@ -14,8 +14,9 @@ namespace {
 constexpr double kGlobalBytesPerPass = 128 / 2.37;
 
 // Seconds the L2 takes to apply one atomic update to a 32-byte sector that other updates are
-// waiting for (they are applied one after another). The profile has no atomic microbenchmark:
-// fitted to the generalisation suite's half A on the H100 (2026-11-26): one int32 address
+// waiting for (they are applied one after another). Used only where the profile has no gpu.atomics
+// measurement for the atomic's type (profiles before that benchmark, format-1 and reference
+// descriptors, which list no atomics one by one): fitted to the generalisation suite's half A on the H100 (2026-11-26): one int32 address
 // updated once per warp took 0.77 ns a warp (reduce_atomic_i32), 8 addresses in one sector
 // 0.64 ns per address and warp (hist_global_8); 0.70 ns is their geometric mean.
 constexpr double kAtomicSectorUpdate_s = 0.70e-9;
@@ -36,11 +37,13 @@ struct Rates {
   double fp32 = 0, dram_peak = 0;
   const L2WriteBack* write_back = nullptr;
   const SaturationCurve* dram = nullptr;
+  const std::map<std::string, AtomicCurve>* atomics = nullptr;  // gpu.atomics (empty in older profiles)
 };
 
 Rates rates_of(const GpuCalibration& g) {
   Rates r;
   r.sms = g.device.multiprocessors;
+  r.atomics = &g.atomics;
   if (!(r.sms >= 1)) throw InputError("the profile's gpu.device has no multiprocessor count");
   r.fp32 = g.ceiling("fp32").median;
   r.issue = r.fp32 / 64;  // warp FMA instructions per second: 32 lanes × 2 flop
@@ -113,6 +116,26 @@ struct WaveParts {
   double total() const { return std::max({dram, l1_l2(), issue + special + scheduling, fp64, chain, atomic, sfu}); }
 };
 
+// A launch's global atomics: the busiest sector's updates one after another at the type's serial
+// rate for the lanes that update one address (gpu.atomics: AtomicCurve::warp_update_s), and every
+// access's updates at the measured rate for its distinct addresses, whichever is longer. A profile
+// without gpu.atomics, or a phase that does not list its atomics one by one, keeps the fitted
+// constant on the busiest sector; an access whose type the profile did not measure takes it too.
+double atomic_seconds(const Rates& r, const GpuPhase& p) {
+  if (p.atomics.empty() || r.atomics->empty()) return p.atomic_sector_updates * kAtomicSectorUpdate_s;
+  double serial = 0, throughput = 0;
+  for (const GpuPhase::Atomic& a : p.atomics) {
+    const auto c = r.atomics->find(a.type);
+    if (c == r.atomics->end() || c->second.seconds_per_update.empty()) {
+      serial = std::max(serial, a.sector_updates * kAtomicSectorUpdate_s);
+      continue;
+    }
+    serial = std::max(serial, a.sector_updates * c->second.warp_update_s(a.lanes_per_address));
+    throughput += a.updates * c->second.seconds_per_update_at(a.addresses);
+  }
+  return std::max(serial, throughput);
+}
+
 // `evicting`: the launch's DRAM bytes (over all its waves) that evict dirty L2 lines.
 WaveParts wave(const Rates& r, const GpuPhase& p, const ExecutionMetrics& m, double k, double evicting) {
   WaveParts w;
@@ -169,7 +192,7 @@ WaveParts wave(const Rates& r, const GpuPhase& p, const ExecutionMetrics& m, dou
     if (r.lat_cosf > 0) per_sm = std::min(per_sm, warps_per_sm * 32 / r.lat_cosf);
     w.special = f * p.special_calls * busiest / per_sm;
   }
-  w.atomic = f * p.atomic_sector_updates * kAtomicSectorUpdate_s;
+  w.atomic = f * atomic_seconds(r, p);
   // The SFU runs beside the FP32 pipe: a fast call's MUFU instruction takes one issue slot
   // (counted in warp_instructions) and the SFU's rate bounds the calls on their own (sfu_sin_chain,
   // half A of the generalisation suite: 19 % over when its calls and adds were summed).

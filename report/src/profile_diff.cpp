@@ -58,6 +58,15 @@ void compare_gpu(const GpuCalibration& a, const GpuCalibration& b, std::vector<Q
   }
   if (a.partition && b.partition)
     out.push_back({"gpu.partition.penalty", "ratio", a.partition->penalty, b.partition->penalty, 0, 0});
+  for (const auto& [type, curve] : a.atomics) {
+    const auto it = b.atomics.find(type);
+    if (it == b.atomics.end() || curve.addresses.empty() || it->second.addresses.empty()) continue;
+    out.push_back({"gpu.atomics." + type + ".sector_update_s", "s", curve.sector_update_s(), it->second.sector_update_s(), 0, 0});
+    // Both at the same K (the smaller largest K), so two grids of different size compare.
+    const double k = std::min(curve.addresses.back(), it->second.addresses.back());
+    out.push_back({"gpu.atomics." + type + ".seconds_per_update_spread", "s", curve.seconds_per_update_at(k),
+                   it->second.seconds_per_update_at(k), 0, 0});
+  }
 }
 
 void compare_pcie(const PcieCalibration& a, const PcieCalibration& b, std::vector<Quantity>& out) {

@@ -53,6 +53,14 @@ TEST(GpuMicrobench, QuickCalibrationIsPhysicallyPlausible) {
   ASSERT_TRUE(gpu.launch);
   EXPECT_GT(gpu.launch->empty_kernel_s, 0.5e-6);
   EXPECT_LT(gpu.launch->graph_kernel_s, gpu.launch->empty_kernel_s);
+  // Atomics: every type measured at every K, and the whole grid on one address is slower per
+  // update than one address per thread (the updates of one address are applied one at a time).
+  ASSERT_EQ(gpu.atomics.size(), 3u);
+  for (const auto& [type, curve] : gpu.atomics) {
+    EXPECT_EQ(curve.addresses.size(), 6u) << type;
+    EXPECT_GT(curve.seconds_per_update.front(), curve.seconds_per_update.back()) << type;
+    EXPECT_GT(curve.one_lane_update_s, 0) << type;
+  }
   // Copy engines overlap: H2D and D2H together finish before they would one after the other.
   ASSERT_TRUE(gpu.overlap);
   EXPECT_LT(gpu.overlap->h2d_d2h_s, 0.9 * (gpu.overlap->h2d_s + gpu.overlap->d2h_s));

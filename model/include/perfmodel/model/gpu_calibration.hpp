@@ -146,6 +146,29 @@ struct OverlapCalibration {
   NumericTable kernel_concurrency;             // streams, seconds, concurrency
 };
 
+// Global atomicAdd of one data type (gpu.atomics): every thread of a full grid adds 1 to address
+// tid mod K, each address in a 32-byte sector of its own. seconds_per_update is the GPU-wide time
+// per update (one thread's atomicAdd) at each K; K = 1 is the fully serialised case. K = 1 is also
+// measured with one lane of each warp updating (one_lane_update_s: seconds per such warp update).
+// The predictor's same-sector rate is the time of one warp's update of one address by ℓ lanes:
+//   u(32) = sector_update_s = 32 · seconds_per_update(K = 1),  u(1) = one_lane_update_s,
+//   u(ℓ)  = u(1) + (u(32) − u(1)) · (ℓ − 1) / 31   (linear between the two measured ends)
+// (u(ℓ) = u(32) where one_lane_update_s was not measured), and a launch of U updates over K
+// distinct addresses lasts at least U · seconds_per_update(K) (log-log interpolation between the
+// measured K, the end values beyond them).
+struct AtomicCurve {
+  std::vector<double> addresses;           // K, ascending, the first 1
+  std::vector<double> seconds_per_update;  // at each K
+  double threads = 0;                      // threads of the measuring grid (its largest K)
+  double one_lane_update_s = 0;            // 0: not measured
+
+  double sector_update_s() const { return 32 * seconds_per_update.front(); }
+  double warp_update_s(double lanes_per_address) const;
+  double seconds_per_update_at(double distinct_addresses) const;
+};
+// Data types of gpu.atomics, as named in the profile and in workload files.
+const std::vector<std::string>& atomic_type_names();  // int32, fp32, fp64 (the benchmark's type 0, 1, 2)
+
 struct GpuCalibration {
   std::string samples_file;  // raw samples, relative to the profile's directory
   double calibration_wall_s = 0;
@@ -163,6 +186,7 @@ struct GpuCalibration {
   std::optional<LaunchCalibration> launch;
   std::optional<OverlapCalibration> overlap;
   std::optional<StreamCalibration> streams;    // absent from profiles before the farm predictor
+  std::map<std::string, AtomicCurve> atomics;  // by atomic_type_names(); empty in profiles before gpu.atomics
 
   // Throws InputError naming the missing ceiling.
   const MeasuredRate& ceiling(const std::string& name) const;

@@ -13,6 +13,7 @@
 //   launch.waves              kernels; params waves, blocks
 //   overlap.<combination>     1; combination ∈ h2d, d2h, kernel, h2d+d2h, h2d+kernel, d2h+kernel, all; param bytes
 //   overlap.kernels           kernels; param streams, single_s
+//   atomic.add                atomic updates; params type (0 int32, 1 fp32, 2 fp64), addresses, threads
 #include <map>
 #include <string>
 #include <vector>

@@ -75,6 +75,18 @@ struct GpuPhase {
   // atomic access): the L2 applies the updates to one sector one after another, so the launch
   // lasts at least this many times the serial update time (the predictor's atomic term).
   double atomic_sector_updates = 0;
+  // The same global atomic accesses one by one (workload format 2), for a profile that measured
+  // atomics (gpu.atomics): each access's busiest sector at its own type's serial rate, and its
+  // updates at the measured rate for its number of distinct addresses. Empty: the predictor
+  // uses atomic_sector_updates at the fitted constant.
+  struct Atomic {
+    std::string type = "int32";  // atomic_type_names(): int32, fp32, fp64
+    double updates = 0;          // thread-level updates (one atomicAdd each) per launch
+    double addresses = 1;        // distinct addresses they update (footprint / element bytes)
+    double sector_updates = 0;   // warp updates the busiest 32-byte sector receives
+    double lanes_per_address = 32;  // lanes of one warp access that update one address (active lanes / addresses per warp)
+  };
+  std::vector<Atomic> atomics;
   // Longest chain of dependent operations of one thread (a wave lasts at least this long): FMAs,
   // cosf calls, and loads that wait for an L1 hit, an L2 hit or a DRAM round trip.
   double chain_fma = 0, chain_cosf = 0, chain_l1_loads = 0, chain_l2_loads = 0, chain_dram_loads = 0;

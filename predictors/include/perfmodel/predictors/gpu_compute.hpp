@@ -82,9 +82,14 @@
 //     T_chain  = chain_fma · lat_FMA + chain_cosf · lat_cosf + Σ_level chain_level_loads · latency_level
 //                (L1, L2, DRAM: the pointer-chase latencies; mv-opt: per tile one DRAM round trip and
 //                X/Y dependent L1 loads)
-//     T_atomic = f · atomic_sector_updates · 0.70 ns: the L2 applies the atomic updates of one 32-byte
-//                sector one after another (fitted to the generalisation suite's half A: reduce_atomic_i32,
-//                hist_global_8; the profile has no atomic microbenchmark)
+//     T_atomic = f · max( max_a sector_updates_a · u_type(ℓ_a),  Σ_a updates_a · s_type(K_a) ):
+//                the L2 applies the atomic updates of one 32-byte sector one after another, and
+//                the GPU-wide update rate falls with fewer distinct addresses K; s_type(K) is the
+//                profile's gpu.atomics time per atomicAdd (int32, fp32, fp64) with K addresses,
+//                u_type(ℓ) its time per warp update of one address by ℓ lanes (32 · s_type(1) for
+//                32 lanes, measured for 1, linear between: gpu_calibration.hpp, AtomicCurve).
+//                Without gpu.atomics for the type: f · atomic_sector_updates · 0.70 ns (fitted to
+//                the generalisation suite's half A: reduce_atomic_i32, hist_global_8)
 //     T_sfu    = f · s · SMs · sfu_calls / fast_cosf ceiling: fast special functions run on the SFU
 //                beside the FP32 pipe, their MUFU instructions counted in warp_instructions
 //                (sfu_sin_chain, half A: 19 % over when summed with the issue term)
