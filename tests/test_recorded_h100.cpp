@@ -38,7 +38,7 @@ const std::string kRepeat = kDir + "nvidia-h100-80gb-hbm3.repeat.yaml";
 const std::string kQuietSamples = kDir + "other/2026-11-23-h100-f6238019/nvidia-h100-80gb-hbm3.repeat.pcie_samples.csv.gz";
 // The run bundled until 2026-11-26 (GPU 110d06eb, 2026-11-23 19:58 UTC) and its repeat, kept
 // beside the other machines' runs so that a new bundled run does not change these tests.
-const std::string kRun110 = kDir + "other/2026-11-23-h100-110d06eb/nvidia-h100-80gb-hbm3.pcie_samples.csv.gz";
+const std::string kRun110 = kDir + "nvidia-h100-80gb-hbm3.pcie_samples.csv";  // the bundled run
 const std::string kRepeatSamples = kDir + "other/2026-11-23-h100-110d06eb/nvidia-h100-80gb-hbm3.repeat.pcie_samples.csv.gz";
 const std::string kOtherSamples = kDir + "other/2026-11-23-h100-c2b15968/nvidia-h100-80gb-hbm3.pcie_samples.csv.gz";
 
