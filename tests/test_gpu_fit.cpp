@@ -341,14 +341,14 @@ TEST(GpuFit, AtomicsGiveSecondsPerUpdateAgainstDistinctAddresses) {
   EXPECT_NEAR(i.seconds_per_update_at(1e6), 1e-12, 1e-25);
   EXPECT_NEAR(i.seconds_per_update_at(0.5), 2e-11, 1e-24);
   EXPECT_NEAR(g.atomics.at("fp64").sector_update_s(), 32 * 3e-10, 1e-21);
-  // One lane: as measured; 32 lanes: 32 × the per-update time; between: linear in the lanes.
   EXPECT_NEAR(i.one_lane_update_s, 4e-10, 1e-22);
-  EXPECT_NEAR(i.warp_update_s(1), 4e-10, 1e-22);
-  EXPECT_NEAR(i.warp_update_s(32), 6.4e-10, 1e-22);
-  EXPECT_NEAR(i.warp_update_s(16.5), 5.2e-10, 1e-22);
-  // fp64 was not measured with one lane: every lane count takes the 32-lane time.
+  // The predictor's two rates: one word's updates one after another (K = 1), and a step spread
+  // over W bytes (K = W/32 sectors, at least 8: 8 is log-log between 1 and 16, 2^-3/4 of the way).
+  EXPECT_NEAR(i.same_word_update_s(), 2e-11, 1e-24);
+  EXPECT_NEAR(i.step_s(32), 2e-11 * std::pow(0.5, 0.75), 1e-24);
+  EXPECT_NEAR(i.step_s(1024), 1e-11 * std::pow(0.1, 0.125), 1e-24);  // K = 32
+  EXPECT_NEAR(i.step_s(32.0 * 256), std::sqrt(1e-11 * 1e-12), 1e-24);
   EXPECT_EQ(g.atomics.at("fp64").one_lane_update_s, 0);
-  EXPECT_NEAR(g.atomics.at("fp64").warp_update_s(1), 32 * 3e-10, 1e-21);
   EXPECT_FALSE(g.atomics.count("fp32"));
   // A type without its one-address measurement has no serial rate: refused, naming the series.
   GpuSampleFile no_one = f;

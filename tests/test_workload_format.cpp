@@ -361,15 +361,35 @@ TEST(WorkloadFormat2, AtomicsOnOneAddressSerialise) {
   EXPECT_LT(predict_gpu(gpu, w).seconds, one.seconds / 2);
 }
 
+// Balls in bins, exactly: 4 balls in 8 bins have a largest bin of 1 with probability 8·7·6·5/8^4,
+// of 3 or 4 rarely; one bin holds every ball; fractional bins are linear between.
+TEST(WorkloadFormat2, ExpectedMaxLoadAndRandomAtomicSteps) {
+  const double p1 = 8.0 * 7 * 6 * 5 / 4096, p4 = 8.0 / 4096, p3 = 8.0 * 7 * 4 / 4096;
+  EXPECT_NEAR(expected_max_load(4, 8), p1 * 1 + (1 - p1 - p3 - p4) * 2 + p3 * 3 + p4 * 4, 1e-12);
+  EXPECT_EQ(expected_max_load(32, 1), 32);
+  EXPECT_EQ(expected_max_load(0, 8), 0);
+  EXPECT_NEAR(expected_max_load(32, 8.5), 0.5 * (expected_max_load(32, 8) + expected_max_load(32, 9)), 1e-12);
+  EXPECT_GT(expected_max_load(32, 8), 6.9);  // far above the mean of 4
+  EXPECT_LT(expected_max_load(32, 8), 7.2);
+  // One sector of 8 words: its busiest word's lanes.
+  EXPECT_NEAR(random_atomic_steps(32, 8, 32, 4), expected_max_load(32, 8), 1e-12);
+  // One address: all 32 lanes one after another.
+  EXPECT_NEAR(random_atomic_steps(32, 1, 4096, 4), 32, 1e-12);
+  // 32 lanes on a large footprint: almost every lane in a sector of its own.
+  const double spread = random_atomic_steps(32, 32, 64.0 * 1024 * 1024, 4);
+  EXPECT_GT(spread, 31.9);
+  EXPECT_LE(spread, 32.0 + 1e-9);
+}
+
 // With gpu.atomics in the profile, each atomic takes its own type's measured rates:
-//   T_atomic = max(busiest sector's warp updates · 32 · s_type(1), updates · s_type(K)).
+//   T_atomic = max(Σ warp accesses · steps per warp · step_s(window), updates / words · same_word_update_s).
 TEST(WorkloadFormat2, AtomicsUseTheProfilesMeasuredRates) {
   const double n = kMiB;
   const std::string hist = kKernelHead + "    accesses:\n      - {name: data, count: n}\n"
                                          "      - {name: bins, kind: atomic, count: n, footprint: 256*4, addresses_per_warp: 16}\n";
   GpuCalibration gpu = load_profile(bundled_profile()).require_gpu();
-  ASSERT_TRUE(gpu.atomics.empty());  // the bundled profile predates gpu.atomics: the fitted constant
-  const GpuWorkloadFile unmeasured = parse(hist);
+  gpu.atomics.clear();  // a profile before gpu.atomics: the fitted constant on the busiest sector
+  const GpuWorkloadFile unmeasured = parse_gpu_workload(hist, "w.yaml", gpu);
   ASSERT_EQ(unmeasured.workload.phases[0].atomics.size(), 1u);
   EXPECT_NEAR(predict_gpu(gpu, unmeasured.workload).atomic_s, n / 64 * 0.70e-9, 1e-12);
   AtomicCurve int32;
@@ -382,31 +402,47 @@ TEST(WorkloadFormat2, AtomicsUseTheProfilesMeasuredRates) {
   const GpuPhase& p = f.workload.phases[0];
   ASSERT_EQ(p.atomics.size(), 1u);
   EXPECT_EQ(p.atomics[0].type, "int32");
-  EXPECT_EQ(p.atomics[0].addresses, 256);
+  EXPECT_EQ(p.atomics[0].words, 256);
   EXPECT_EQ(p.atomics[0].updates, n);
-  EXPECT_EQ(p.atomics[0].sector_updates, n / 64);  // 16 updates per warp over 32 sectors
-  // serial n/64 · 32 · 2e-11 = n · 1e-11; throughput n · s(256) = n · √(1e-11 · 1e-12): serial.
-  EXPECT_NEAR(predict_gpu(gpu, f.workload).atomic_s, n * 1e-11, 1e-12);
+  EXPECT_EQ(p.atomics[0].warp_accesses, n / 32);
+  // 32 lanes on 16 distinct words of 256 (32 sectors): the lanes choose among fewer than 32 words,
+  // each in a sector of its own, so every lane is a step of its own.
+  EXPECT_NEAR(p.atomics[0].steps_per_warp, 32, 1e-9);
+  // Steps over 1 KiB: K = 32 sectors, log-log between 16 and 4096; the same-word bound n/256 · 2e-11 is shorter.
+  EXPECT_NEAR(predict_gpu(gpu, f.workload).atomic_s, n * 1e-11 * std::pow(0.1, 0.125), 1e-12);
   EXPECT_NE(f.notes.back().find("measured atomicAdd"), std::string::npos) << f.notes.back();
-  // The same updates on 8-byte elements are FP64 atomics by default: 32 · 3e-10 per sector update.
-  const std::string hist64 = kKernelHead + "    accesses:\n      - {name: data, count: n}\n"
-                                           "      - {name: bins, kind: atomic, count: n, element_bytes: 8, footprint: 256*8, addresses_per_warp: 16}\n";
-  const GpuWorkloadFile f64 = parse_gpu_workload(hist64, "w.yaml", gpu);
-  EXPECT_EQ(f64.workload.phases[0].atomics[0].type, "fp64");
-  const double sector_updates = f64.workload.phases[0].atomics[0].sector_updates;
-  EXPECT_NEAR(predict_gpu(gpu, f64.workload).atomic_s, std::max(sector_updates * 32 * 3e-10, n * std::sqrt(1e-10 * 1e-11)), 1e-12);
-  // One lane a warp on one FP64 address (a per-block reduction's atomic): the one-lane warp update.
-  gpu.atomics["fp64"].one_lane_update_s = 5e-10;
-  const GpuWorkloadFile reduce = parse_gpu_workload(
-      kKernelHead + "    accesses:\n      - {name: total, kind: atomic, count: n/256, element_bytes: 8, active_lanes: 1, footprint: 8, addresses_per_warp: 1}\n",
+  // Eight bins in one sector (a histogram of 8 int32 bins): the busiest word's lanes, E[max load of
+  // 32 lanes on 8 words], are the sector's steps.
+  const GpuWorkloadFile eight = parse_gpu_workload(
+      kKernelHead + "    accesses:\n      - {name: bins, kind: atomic, count: n, footprint: 32, addresses_per_warp: 8}\n", "w.yaml", gpu);
+  EXPECT_NEAR(eight.workload.phases[0].atomics[0].steps_per_warp, expected_max_load(32, 8), 1e-9);
+  EXPECT_NEAR(predict_gpu(gpu, eight.workload).atomic_s,
+              std::max(n / 32 * expected_max_load(32, 8) * gpu.atomics["int32"].step_s(32), n / 8 * 2e-11), 1e-12);
+  // The same lanes on consecutive words (pattern: coalesced, 4 lanes a word): 1 sector of 4 steps.
+  const GpuWorkloadFile packed = parse_gpu_workload(
+      kKernelHead + "    accesses:\n      - {name: bins, kind: atomic, pattern: coalesced, count: n, footprint: 32, addresses_per_warp: 8}\n",
       "w.yaml", gpu);
-  EXPECT_EQ(reduce.workload.phases[0].atomics[0].lanes_per_address, 1);
-  // serial n/256 · 5e-10; throughput n/256 · 3e-10: serial.
-  EXPECT_NEAR(predict_gpu(gpu, reduce.workload).atomic_s, n / 256 * 5e-10, 1e-15);
-  // Every thread on its own address: the throughput term at K = n (beyond the curve: its last value).
-  const GpuWorkloadFile spread = parse_gpu_workload(
-      kKernelHead + "    accesses:\n      - {name: bins, kind: atomic, count: n, footprint: 4*n}\n", "w.yaml", gpu);
-  EXPECT_NEAR(predict_gpu(gpu, spread.workload).atomic_s, std::max(n / 32 * 32 / (n / 8) * 32 * 2e-11, n * 1e-12), 1e-15);
+  EXPECT_NEAR(packed.workload.phases[0].atomics[0].steps_per_warp, 4, 1e-12);
+  // An int32 sum into one address is warp-aggregated: one update a warp, one after another.
+  const std::string sum = kKernelHead + "    accesses:\n      - {name: total, kind: atomic, count: n, footprint: 4, addresses_per_warp: 1";
+  const GpuWorkloadFile aggregated = parse_gpu_workload(sum + "}\n", "w.yaml", gpu);
+  EXPECT_EQ(aggregated.workload.phases[0].atomics[0].updates, n / 32);
+  EXPECT_NEAR(predict_gpu(gpu, aggregated.workload).atomic_s, n / 32 * 2e-11, 1e-15);
+  // warp_aggregated: false: 32 lanes, 32 steps of one word, the same-word bound n · 2e-11.
+  const GpuWorkloadFile lanes = parse_gpu_workload(sum + ", warp_aggregated: false}\n", "w.yaml", gpu);
+  EXPECT_EQ(lanes.workload.phases[0].atomics[0].steps_per_warp, 32);
+  EXPECT_NEAR(predict_gpu(gpu, lanes.workload).atomic_s, n * 2e-11, 1e-15);
+  EXPECT_NE(error_of(kKernelHead + "    accesses:\n      - {kind: atomic, count: n, warp_aggregated: true}\n").find("addresses_per_warp: 1"),
+            std::string::npos);
+  // FP64 per-block slots (every lane of a warp on its block's word, not aggregated): the warps
+  // resident at one time update their share of the footprint, so the steps spread over fewer
+  // bytes than a window of the whole footprint allows.
+  const std::string slots = kKernelHead + "    accesses:\n      - {name: sums, kind: atomic, element_bytes: 8, count: n, footprint: 8*n/256, addresses_per_warp: 1";
+  const GpuWorkloadFile resident = parse_gpu_workload(slots + "}\n", "w.yaml", gpu);
+  const GpuWorkloadFile whole = parse_gpu_workload(slots + ", window: 8*n/256}\n", "w.yaml", gpu);
+  EXPECT_EQ(resident.workload.phases[0].atomics[0].steps_per_warp, 32);
+  EXPECT_GT(predict_gpu(gpu, resident.workload).atomic_s, 1.2 * predict_gpu(gpu, whole.workload).atomic_s);
+  EXPECT_NEAR(predict_gpu(gpu, whole.workload).atomic_s, n * gpu.atomics["fp64"].step_s(8 * n / 256), 1e-15);
   // fp32, which this profile did not measure: the fitted constant on the busiest sector.
   const GpuWorkloadFile f32 = parse_gpu_workload(
       kKernelHead + "    accesses:\n      - {name: bins, kind: atomic, atomic_type: fp32, count: n, footprint: 256*4, addresses_per_warp: 16}\n",

@@ -29,6 +29,7 @@ const std::vector<CeilingKind>& ceiling_kinds() {
       {"fp32", "flop/s", "FP32 FMA (2 flop each)"},
       {"fp64", "flop/s", "FP64 FMA (2 flop each)"},
       {"fp16", "flop/s", "FP16 half2 FMA, non-tensor (4 flop each)"},
+      {"fp16_constant_operand", "flop/s", "FP16 half2 FMA with one constant operand (a*x+c, a a scalar), non-tensor"},
       {"int32", "op/s", "INT32 multiply-add (2 op each)"},
       {"cosf", "call/s", "cosf() (accurate, with range reduction)"},
       {"sinf", "call/s", "sinf() (accurate, with range reduction)"},
@@ -72,12 +73,6 @@ double SaturationCurve::bytes_in_flight_for(double fraction) const {
 const std::vector<std::string>& atomic_type_names() {
   static const std::vector<std::string> names = {"int32", "fp32", "fp64"};
   return names;
-}
-
-double AtomicCurve::warp_update_s(double lanes_per_address) const {
-  if (!(one_lane_update_s > 0)) return sector_update_s();
-  const double l = std::clamp(lanes_per_address, 1.0, 32.0);
-  return one_lane_update_s + (sector_update_s() - one_lane_update_s) * (l - 1) / 31;
 }
 
 double AtomicCurve::seconds_per_update_at(double distinct_addresses) const {
@@ -334,6 +329,14 @@ double sectors_per_request(double stride_elements, double element_bytes, double 
   return static_cast<double>(sectors.size());
 }
 
+// Whether the FP16 sweep also ran its register-only variant (square=1): only then does its
+// square=0 half measure the constant-operand rate as a separate ceiling.
+bool text_has_square_one(const Series& configs) {
+  for (const auto& entry : configs)
+    if (entry.first.find("square=1") != std::string::npos) return true;
+  return false;
+}
+
 void fit_ceilings(const std::map<std::string, Series>& all, GpuCalibration& gpu) {
   for (const auto& [series, configs] : all) {
     if (series.rfind("ceiling.", 0) != 0) continue;
@@ -345,6 +348,19 @@ void fit_ceilings(const std::map<std::string, Series>& all, GpuCalibration& gpu)
       if (!best || config.median_rate() > best->median_rate()) best = &config, best_text = &text;
     const SampleSummary s = summarize(best->rates);
     gpu.ceilings[name] = {s.median, s.p10, s.p90, s.count, *best_text};
+    // HFMA2 whose multiplier is the same constant for every thread (square=0) issues at half the
+    // rate of one on registers alone (square=1) on the H100: the rate a*x+c with a scalar a gets.
+    if (name == "fp16") {
+      const Config* constant = nullptr;
+      const std::string* constant_text = nullptr;
+      for (const auto& [text, config] : configs)
+        if (text.find("square=0") != std::string::npos && (!constant || config.median_rate() > constant->median_rate()))
+          constant = &config, constant_text = &text;
+      if (constant && constant_text->find("square=") != std::string::npos && text_has_square_one(configs)) {
+        const SampleSummary c = summarize(constant->rates);
+        gpu.ceilings["fp16_constant_operand"] = {c.median, c.p10, c.p90, c.count, *constant_text};
+      }
+    }
   }
 }
 

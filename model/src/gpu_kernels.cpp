@@ -207,4 +207,79 @@ std::vector<std::string> phase_kernel_names(const std::string& kernel, const Ker
   throw InputError("unknown GPU kernel '" + kernel + "'");
 }
 
+namespace {
+
+// E[max load] for whole numbers of balls (0 … 32) and bins (1 … 32), exact:
+// P(max ≤ t) = balls! / bins^balls · [x^balls] (Σ_{j ≤ t} x^j / j!)^bins.
+double max_load_table(int balls, int bins) {
+  static const std::vector<std::vector<double>> table = [] {
+    std::vector<std::vector<double>> t(33, std::vector<double>(33, 0.0));
+    for (int n = 1; n <= 32; ++n) {
+      t[n][1] = n;
+      for (int b = 2; b <= 32; ++b) {
+        double expected = 0;
+        for (int top = 0; top < n; ++top) {
+          std::vector<double> term(static_cast<std::size_t>(top) + 1), poly(static_cast<std::size_t>(n) + 1, 0.0);
+          double f = 1;
+          for (int j = 0; j <= top; ++j) term[static_cast<std::size_t>(j)] = 1 / f, f *= j + 1;
+          poly[0] = 1;
+          for (int k = 0; k < b; ++k) {
+            std::vector<double> next(poly.size(), 0.0);
+            for (std::size_t i = 0; i < poly.size(); ++i)
+              for (std::size_t j = 0; j < term.size() && i + j < poly.size(); ++j) next[i + j] += poly[i] * term[j];
+            poly.swap(next);
+          }
+          double scale = 1;  // n! / b^n
+          for (int k = 1; k <= n; ++k) scale *= static_cast<double>(k) / b;
+          expected += 1 - std::min(1.0, scale * poly[static_cast<std::size_t>(n)]);
+        }
+        t[n][b] = expected;
+      }
+    }
+    return t;
+  }();
+  return table[static_cast<std::size_t>(balls)][static_cast<std::size_t>(bins)];
+}
+
+}  // namespace
+
+double expected_max_load(int balls, double bins) {
+  balls = std::clamp(balls, 0, 32);
+  if (balls == 0) return 0;
+  bins = std::clamp(bins, 1.0, 32.0);
+  const int lo = static_cast<int>(std::floor(bins)), hi = static_cast<int>(std::ceil(bins));
+  const double frac = bins - lo;
+  return max_load_table(balls, lo) * (1 - frac) + max_load_table(balls, hi) * frac;
+}
+
+double random_atomic_steps(double lanes, double addresses_per_warp, double footprint_bytes, double element_bytes) {
+  const int L = static_cast<int>(std::clamp(std::round(lanes), 1.0, 32.0));
+  const double words = std::max(1.0, footprint_bytes / element_bytes), sectors = std::max(1.0, footprint_bytes / 32);
+  const double A = std::clamp(addresses_per_warp, 1.0, static_cast<double>(L));
+  // K': the words the lanes choose from, so that L lanes hit A distinct ones on average.
+  const auto distinct = [&](double k) { return k * -std::expm1(L * std::log1p(-1 / k)); };
+  double k = 1;
+  if (A > 1) {
+    if (distinct(words) <= A) {
+      k = words;
+    } else {
+      double lo = 1, hi = words;
+      for (int i = 0; i < 100; ++i) {
+        const double mid = 0.5 * (lo + hi);
+        (distinct(mid) < A ? lo : hi) = mid;
+      }
+      k = lo;
+    }
+  }
+  const double s = std::min(sectors, k), per_sector = std::max(1.0, k / s), p = 1 / s;
+  // Lanes per sector: binomial(L, 1/s); each sector's steps are its busiest word's lanes.
+  double steps = 0, choose = 1;
+  for (int n = 0; n <= L; ++n) {
+    if (n > 0) choose *= static_cast<double>(L - n + 1) / n;
+    const double prob = p >= 1 ? (n == L ? 1.0 : 0.0) : choose * std::pow(p, n) * std::pow(1 - p, L - n);
+    steps += prob * expected_max_load(n, per_sector);
+  }
+  return s * steps;
+}
+
 }  // namespace perfmodel

@@ -52,6 +52,8 @@ struct Access {
   Pattern pattern = Pattern::coalesced;
   double e = 4, count = 0, lanes = kWarpLanes, stride = 1, footprint = 0, sectors_per_warp = kWarpLanes, independent = 1,
          l1_hit = 0, conflict = 1, addresses = kWarpLanes, window = 0;
+  bool pattern_given = false, window_given = false;
+  int warp_aggregated = -1;  // atomics: -1 the default rule, 0 no, 1 yes
   std::string atomic_type;  // global atomics: int32, fp32, fp64 (default from element_bytes: 8 → fp64, else int32)
   bool reads() const { return kind == Kind::read || kind == Kind::read_modify_write; }
   bool memory_path() const { return space == Space::global || space == Space::local; }
@@ -117,7 +119,7 @@ bool boolean(const yaml::Value& v) {
 Access read_access(const yaml::Value& a, std::size_t index, const Reader& r) {
   a.expect_map();
   a.allow_only({"name", "array", "space", "kind", "element_bytes", "count", "active_lanes", "pattern", "stride", "footprint",
-                "sectors_per_warp", "independent", "after", "index", "l1_hit", "conflict_degree", "addresses_per_warp", "window", "atomic_type"});
+                "sectors_per_warp", "independent", "after", "index", "l1_hit", "conflict_degree", "addresses_per_warp", "window", "atomic_type", "warp_aggregated"});
   Access x(a);
   x.name = a.has("name") ? a.get("name").as_string() : "access" + std::to_string(index);
   x.array = a.has("array") ? a.get("array").as_string() : x.name;
@@ -125,6 +127,7 @@ Access read_access(const yaml::Value& a, std::size_t index, const Reader& r) {
     x.space = one_of<Space>(a.get("space"), {{"global", Space::global}, {"shared", Space::shared}, {"constant", Space::constant}, {"local", Space::local}});
   if (a.has("kind"))
     x.kind = one_of<Kind>(a.get("kind"), {{"read", Kind::read}, {"write", Kind::write}, {"read-modify-write", Kind::read_modify_write}, {"atomic", Kind::atomic}});
+  x.pattern_given = a.has("pattern");
   if (a.has("pattern"))
     x.pattern = one_of<Pattern>(a.get("pattern"), {{"coalesced", Pattern::coalesced}, {"strided", Pattern::strided}, {"random", Pattern::random},
                                                    {"broadcast", Pattern::broadcast}, {"gather", Pattern::gather}});
@@ -141,7 +144,9 @@ Access read_access(const yaml::Value& a, std::size_t index, const Reader& r) {
   if (x.pattern == Pattern::strided) x.stride = r.in_range(a.get("stride"), 1, kAbsurd);
   only_if("sectors_per_warp", x.pattern == Pattern::random || x.pattern == Pattern::gather, "only meaningful with pattern: random or gather");
   if (a.has("sectors_per_warp")) x.sectors_per_warp = r.in_range(a.get("sectors_per_warp"), 1, 32);
-  only_if("window", x.pattern == Pattern::random || x.pattern == Pattern::gather, "only meaningful with pattern: random or gather");
+  only_if("window", x.pattern == Pattern::random || x.pattern == Pattern::gather || x.kind == Kind::atomic,
+          "only meaningful with pattern: random or gather, or for kind: atomic");
+  x.window_given = a.has("window");
   if (a.has("window")) x.window = r.positive(a.get("window"));
   x.sectors_per_warp = std::min(x.sectors_per_warp, x.lanes);
   only_if("index", x.pattern == Pattern::gather, "only meaningful with pattern: gather");
@@ -174,6 +179,12 @@ Access read_access(const yaml::Value& a, std::size_t index, const Reader& r) {
       x.atomic_type = x.e == 8 ? "fp64" : "int32";
     }
   }
+  only_if("warp_aggregated", x.kind == Kind::atomic && x.space == Space::global, "only meaningful for global atomics");
+  if (a.has("warp_aggregated")) {
+    if (boolean(a.get("warp_aggregated")) && std::min(x.lanes, x.addresses) > 1)
+      throw a.get("warp_aggregated").error("a warp-aggregated atomic updates one address per warp access: give addresses_per_warp: 1");
+    x.warp_aggregated = boolean(a.get("warp_aggregated")) ? 1 : 0;
+  }
   // The region the addresses range over (docs: "Footprint defaults").
   const double w = x.count / x.lanes;
   if (a.has("footprint")) {
@@ -191,6 +202,44 @@ Access read_access(const yaml::Value& a, std::size_t index, const Reader& r) {
   return x;
 }
 
+// A global atomic access as the L2 applies it (GpuPhase::Atomic; docs/workload-format.md,
+// "Atomics"). Steps of one warp access, by how its lanes spread over the words:
+//   random or gather (the default: a histogram's key picks the word) — random_atomic_steps;
+//   coalesced — the addresses_per_warp words side by side, L/A lanes each: ⌈A·e/32⌉ sectors × L/A;
+//   strided — one word per lane group, min(A, ⌈A·stride·e/32⌉) sectors × L/A;
+//   broadcast — one word, L lanes.
+// An int32 atomic whose whole warp updates one address is warp-aggregated (nvcc reduces the
+// lanes' values and one lane updates: the generalisation suite's reduce_atomic_i32 took 0.77 ns a
+// warp, the one-lane time, where 32 lanes would take 23 ns); `warp_aggregated` overrides.
+GpuPhase::Atomic atomic_steps(const Access& a, double w) {
+  const bool broadcast = a.pattern_given && a.pattern == Pattern::broadcast;
+  const double L = a.lanes, A = broadcast ? 1 : std::min(a.lanes, a.addresses), e = a.e, F = a.footprint;
+  GpuPhase::Atomic out;
+  out.type = a.atomic_type;
+  out.warp_accesses = w;
+  out.updates = a.count;
+  out.words = std::max(1.0, std::floor(F / e));
+  out.footprint_bytes = F;
+  out.window_bytes = a.window_given ? a.window : 0;
+  out.one_address_per_warp = A <= 1;
+  out.sector_updates = w * std::min(L, a.addresses) / std::max(1.0, F / kSector);
+  const bool aggregated = a.warp_aggregated == 1 || (a.warp_aggregated == -1 && A <= 1 && L > 1 && a.atomic_type == "int32");
+  if (aggregated) {
+    out.steps_per_warp = 1, out.updates = w;
+    return out;
+  }
+  if (!a.pattern_given || a.pattern == Pattern::random || a.pattern == Pattern::gather) {
+    out.steps_per_warp = random_atomic_steps(L, A, F, e);
+  } else if (a.pattern == Pattern::coalesced) {
+    out.steps_per_warp = std::ceil(A * e / kSector) * L / A;
+  } else if (a.pattern == Pattern::strided) {
+    out.steps_per_warp = std::min(A, std::ceil(A * a.stride * e / kSector)) * L / A;
+  } else {
+    out.steps_per_warp = L;
+  }
+  return out;
+}
+
 // The rates that turn FP16, INT32 and fast special-function work into the predictor's FP32 issue
 // slots and cosf calls, with a note where the profile lacks one.
 struct WorkRates {
@@ -199,7 +248,11 @@ struct WorkRates {
   explicit WorkRates(const GpuCalibration& gpu) {
     const auto rate = [&](const char* k) { const auto it = gpu.ceilings.find(k); return it == gpu.ceilings.end() ? 0.0 : it->second.median; };
     const double fp32 = rate("fp32");
-    if (fp32 > 0 && rate("fp16") > 0) has_fp16 = true, fp16_slot = (fp32 / 64) / (rate("fp16") / 128);  // half2: 4 flop per lane
+    // half2: 4 flop per lane. The constant-operand rate where measured: a*x+c with a scalar a,
+    // what FP16 arithmetic written from a formula compiles to (fma_chain_f16x2, the generalisation
+    // suite's half A: 66 Tflop/s, the constant-operand rate; 130 with registers only).
+    const double fp16 = rate("fp16_constant_operand") > 0 ? rate("fp16_constant_operand") : rate("fp16");
+    if (fp32 > 0 && fp16 > 0) has_fp16 = true, fp16_slot = (fp32 / 64) / (fp16 / 128);
     if (fp32 > 0 && rate("int32") > 0) has_int = true, int_slot = (fp32 / 64) / (rate("int32") / 64);   // IMAD: 2 op per lane
     has_fast = rate("fast_cosf") > 0;
   }
@@ -475,7 +528,7 @@ GpuPhase read_kernel(const yaml::Value& k, const Reader& r, const GpuCalibration
         if (a.space == Space::global) {
           const double sector_updates = w * std::min(L, a.addresses) / std::max(1.0, F / kSector);
           p.atomic_sector_updates = std::max(p.atomic_sector_updates, sector_updates);
-          p.atomics.push_back({a.atomic_type, a.count, std::max(1.0, std::floor(F / e)), sector_updates, L / std::min(L, a.addresses)});
+          p.atomics.push_back(atomic_steps(a, w));
           if (!gpu.atomics.count(a.atomic_type)) unmeasured_atomics = true;
         }
       }
@@ -508,7 +561,7 @@ GpuPhase read_kernel(const yaml::Value& k, const Reader& r, const GpuCalibration
     notes.add(who + "global atomics: updates of one sector at a serial rate fitted to the generalisation suite (the profile has "
                     "no gpu.atomics measurement of this atomic type)");
   else if (atomics)
-    notes.add(who + "global atomics: the profile's measured atomicAdd rates (gpu.atomics) for the type and distinct addresses");
+    notes.add(who + "global atomics: the profile's measured atomicAdd rates (gpu.atomics) for the type: L2 steps over the bytes updated at one time, and each word's updates one after another");
   if (scattered_writes)
     notes.add(who + "strided or random writes: partly written sectors read before they are written, scattered line requests "
                     "at an L2 cost fitted to the generalisation suite (the profile has no strided-write rate)");

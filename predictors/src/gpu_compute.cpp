@@ -116,24 +116,28 @@ struct WaveParts {
   double total() const { return std::max({dram, l1_l2(), issue + special + scheduling, fp64, chain, atomic, sfu}); }
 };
 
-// A launch's global atomics: the busiest sector's updates one after another at the type's serial
-// rate for the lanes that update one address (gpu.atomics: AtomicCurve::warp_update_s), and every
-// access's updates at the measured rate for its distinct addresses, whichever is longer. A profile
-// without gpu.atomics, or a phase that does not list its atomics one by one, keeps the fitted
-// constant on the busiest sector; an access whose type the profile did not measure takes it too.
-double atomic_seconds(const Rates& r, const GpuPhase& p) {
+// A launch's global atomics (`f`: the wave's share of the launch): the L2's steps at the measured
+// time per step for the bytes they spread over, and each word's updates one after another at the
+// type's same-word rate, whichever is longer. The bytes: the access's window, else its footprint,
+// except where a warp updates one address (its warp's or block's slot): the warps resident at one
+// time then update only their share of the footprint, F·f (reduce_block_atomic_f64: 2 MiB of block
+// sums, of which the resident blocks' 8 KiB are updated at one time). A profile without gpu.atomics,
+// or a phase that does not list its atomics one by one, keeps the fitted constant on the busiest
+// sector; an access whose type the profile did not measure takes it too.
+double atomic_seconds(const Rates& r, const GpuPhase& p, double f) {
   if (p.atomics.empty() || r.atomics->empty()) return p.atomic_sector_updates * kAtomicSectorUpdate_s;
-  double serial = 0, throughput = 0;
+  double serial = 0, steps = 0, unmeasured = 0;
   for (const GpuPhase::Atomic& a : p.atomics) {
     const auto c = r.atomics->find(a.type);
     if (c == r.atomics->end() || c->second.seconds_per_update.empty()) {
-      serial = std::max(serial, a.sector_updates * kAtomicSectorUpdate_s);
+      unmeasured = std::max(unmeasured, a.sector_updates * kAtomicSectorUpdate_s);
       continue;
     }
-    serial = std::max(serial, a.sector_updates * c->second.warp_update_s(a.lanes_per_address));
-    throughput += a.updates * c->second.seconds_per_update_at(a.addresses);
+    const double window = a.window_bytes > 0 ? a.window_bytes : a.one_address_per_warp ? a.footprint_bytes * std::min(1.0, f) : a.footprint_bytes;
+    steps += a.warp_accesses * a.steps_per_warp * c->second.step_s(window);
+    serial = std::max(serial, a.updates / a.words * c->second.same_word_update_s());
   }
-  return std::max(serial, throughput);
+  return std::max({serial, steps, unmeasured});
 }
 
 // `evicting`: the launch's DRAM bytes (over all its waves) that evict dirty L2 lines.
@@ -192,7 +196,7 @@ WaveParts wave(const Rates& r, const GpuPhase& p, const ExecutionMetrics& m, dou
     if (r.lat_cosf > 0) per_sm = std::min(per_sm, warps_per_sm * 32 / r.lat_cosf);
     w.special = f * p.special_calls * busiest / per_sm;
   }
-  w.atomic = f * atomic_seconds(r, p);
+  w.atomic = f * atomic_seconds(r, p, f);
   // The SFU runs beside the FP32 pipe: a fast call's MUFU instruction takes one issue slot
   // (counted in warp_instructions) and the SFU's rate bounds the calls on their own (sfu_sin_chain,
   // half A of the generalisation suite: 19 % over when its calls and adds were summed).

@@ -148,14 +148,16 @@ struct OverlapCalibration {
 
 // Global atomicAdd of one data type (gpu.atomics): every thread of a full grid adds 1 to address
 // tid mod K, each address in a 32-byte sector of its own. seconds_per_update is the GPU-wide time
-// per update (one thread's atomicAdd) at each K; K = 1 is the fully serialised case. K = 1 is also
-// measured with one lane of each warp updating (one_lane_update_s: seconds per such warp update).
-// The predictor's same-sector rate is the time of one warp's update of one address by ℓ lanes:
-//   u(32) = sector_update_s = 32 · seconds_per_update(K = 1),  u(1) = one_lane_update_s,
-//   u(ℓ)  = u(1) + (u(32) − u(1)) · (ℓ − 1) / 31   (linear between the two measured ends)
-// (u(ℓ) = u(32) where one_lane_update_s was not measured), and a launch of U updates over K
-// distinct addresses lasts at least U · seconds_per_update(K) (log-log interpolation between the
-// measured K, the end values beyond them).
+// per update (one thread's atomicAdd) at each K; K = 1 is also measured with one lane of each warp
+// updating (one_lane_update_s: seconds per such warp update). The predictor reads two rates off it:
+//   same_word_update_s = seconds_per_update(K = 1): the updates of one word follow one another
+//     (all the grid's lanes on one address), the read-modify-write's latency in the L2;
+//   step_s(W) = seconds_per_update(K = max(8, W/32)): the GPU-wide time per L2 step when the
+//     steps spread over W bytes. Every warp instruction of the sweep at K ≥ 8 is 32 steps (K < 32:
+//     K sectors of 32/K lanes on one word; K ≥ 32: 32 sectors of one lane), so its time per
+//     update is the time per step. The rate grows with W because more L2 slices share the steps
+//     (on the H100 one slice for 256 bytes, two for 1 KiB, about 16 for 8 KiB, about 70 at most).
+// log-log interpolation between the measured K, the end values beyond them.
 struct AtomicCurve {
   std::vector<double> addresses;           // K, ascending, the first 1
   std::vector<double> seconds_per_update;  // at each K
@@ -163,7 +165,8 @@ struct AtomicCurve {
   double one_lane_update_s = 0;            // 0: not measured
 
   double sector_update_s() const { return 32 * seconds_per_update.front(); }
-  double warp_update_s(double lanes_per_address) const;
+  double same_word_update_s() const { return seconds_per_update.front(); }
+  double step_s(double window_bytes) const { return seconds_per_update_at(std::max(8.0, window_bytes / 32)); }
   double seconds_per_update_at(double distinct_addresses) const;
 };
 // Data types of gpu.atomics, as named in the profile and in workload files.

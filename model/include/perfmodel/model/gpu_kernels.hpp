@@ -76,15 +76,21 @@ struct GpuPhase {
   // lasts at least this many times the serial update time (the predictor's atomic term).
   double atomic_sector_updates = 0;
   // The same global atomic accesses one by one (workload format 2), for a profile that measured
-  // atomics (gpu.atomics): each access's busiest sector at its own type's serial rate, and its
-  // updates at the measured rate for its number of distinct addresses. Empty: the predictor
-  // uses atomic_sector_updates at the fitted constant.
+  // atomics (gpu.atomics): the L2 applies a warp access's updates as steps (per 32-byte sector it
+  // touches, as many as the most lanes on one of its words), at the measured time per step for
+  // the bytes the updates spread over, and the updates of one word one after another (the
+  // predictor's atomic term, gpu_compute.hpp). Empty: the predictor uses atomic_sector_updates
+  // at the fitted constant.
   struct Atomic {
     std::string type = "int32";  // atomic_type_names(): int32, fp32, fp64
-    double updates = 0;          // thread-level updates (one atomicAdd each) per launch
-    double addresses = 1;        // distinct addresses they update (footprint / element bytes)
-    double sector_updates = 0;   // warp updates the busiest 32-byte sector receives
-    double lanes_per_address = 32;  // lanes of one warp access that update one address (active lanes / addresses per warp)
+    double updates = 0;          // updates the L2 applies per launch (one per lane; one per warp access when warp-aggregated)
+    double warp_accesses = 0;    // warp accesses per launch
+    double steps_per_warp = 0;   // L2 steps of one warp access: Σ over its sectors of the most lanes on one word
+    double words = 1;            // distinct addresses of the footprint (footprint / element bytes)
+    double footprint_bytes = 0;  // the region the addresses range over
+    double window_bytes = 0;     // the part of it updated at one time (the workload's `window`); 0: the default rule
+    bool one_address_per_warp = false;  // every lane of a warp access on one address (addresses from the warp's or block's index)
+    double sector_updates = 0;   // warp updates the busiest 32-byte sector receives (the fallback without gpu.atomics)
   };
   std::vector<Atomic> atomics;
   // Longest chain of dependent operations of one thread (a wave lasts at least this long): FMAs,
@@ -154,5 +160,16 @@ GpuWorkload describe_gpu_kernel(const std::string& kernel, double n, const Kerne
 // The CUDA kernel name of a phase for a config, e.g. phase_kernel_name("mv-opt", {32,8}) →
 // "mv_opt<32,8>". One name per compiled instantiation.
 std::vector<std::string> phase_kernel_names(const std::string& kernel, const KernelConfig& config);
+
+// Expected largest number of balls in one of `bins` bins when `balls` fall uniformly at random
+// (bins may be fractional: linear between the neighbouring whole numbers; bins ≤ 1 gives balls).
+double expected_max_load(int balls, double bins);
+// L2 steps of one warp access of `lanes` lanes that fall at random on the words of a footprint of
+// `footprint_bytes` (words of `element_bytes`), touching `addresses_per_warp` distinct words on
+// average: the lanes spread uniformly over K' words, K' the word count whose expected distinct
+// hits by `lanes` lanes is addresses_per_warp (at most the footprint's words); the K' words lie in
+// min(K', sectors) 32-byte sectors; a sector takes as many steps as the most lanes on one of its
+// words (its words are updated side by side, one word's lanes one after another).
+double random_atomic_steps(double lanes, double addresses_per_warp, double footprint_bytes, double element_bytes);
 
 }  // namespace perfmodel

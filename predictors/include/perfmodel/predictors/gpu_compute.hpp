@@ -82,12 +82,15 @@
 //     T_chain  = chain_fma · lat_FMA + chain_cosf · lat_cosf + Σ_level chain_level_loads · latency_level
 //                (L1, L2, DRAM: the pointer-chase latencies; mv-opt: per tile one DRAM round trip and
 //                X/Y dependent L1 loads)
-//     T_atomic = f · max( max_a sector_updates_a · u_type(ℓ_a),  Σ_a updates_a · s_type(K_a) ):
-//                the L2 applies the atomic updates of one 32-byte sector one after another, and
-//                the GPU-wide update rate falls with fewer distinct addresses K; s_type(K) is the
-//                profile's gpu.atomics time per atomicAdd (int32, fp32, fp64) with K addresses,
-//                u_type(ℓ) its time per warp update of one address by ℓ lanes (32 · s_type(1) for
-//                32 lanes, measured for 1, linear between: gpu_calibration.hpp, AtomicCurve).
+//     T_atomic = f · max( Σ_a w_a · steps_a · r_type(W_a),  max_a U_a / K_a · λ_type ):
+//                the L2 applies a warp access's updates in steps (per sector, the most lanes on one
+//                word: GpuPhase::Atomic), GPU-wide at r_type(W) seconds a step when they spread over
+//                W bytes (more bytes reach more L2 slices; gpu.atomics' time per update at
+//                K = max(8, W/32) sectors: AtomicCurve::step_s), and a word's U/K updates follow
+//                one another at λ_type (its K = 1 time per update). W: the access's window, else its
+//                footprint, or f · footprint where a warp updates one address (the resident warps'
+//                slots). Chosen on the atomics sweep and the generalisation suite's half A
+//                (reduce_atomic_i32 −3 %, hist_global_8 +1 %); docs/workload-format.md, "Atomics".
 //                Without gpu.atomics for the type: f · atomic_sector_updates · 0.70 ns (fitted to
 //                the generalisation suite's half A: reduce_atomic_i32, hist_global_8)
 //     T_sfu    = f · s · SMs · sfu_calls / fast_cosf ceiling: fast special functions run on the SFU
