@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
+#include <fstream>
 #include <set>
 #include <stdexcept>
 #include <tuple>
@@ -121,5 +123,33 @@ TEST(BlockSubset, ParsesConfigurationListsInTheirOrder) {
     } catch (const InputError& e) {
       EXPECT_NE(std::string(e.what()).find("PERFMODEL_GPU_TEST_ONLY"), std::string::npos) << e.what();
     }
+  }
+}
+
+// The racecheck build runs the chosen blocks only if every reference kernel takes its block index
+// and grid dimensions from PM_BLOCK_IDX and PM_GRID_DIM (kernels/cuda/src/block_index.cuh): a raw
+// blockIdx or gridDim in their code would compute as the launched block instead.
+TEST(BlockSubset, TheReferenceKernelsUseTheBlockIndexMacrosOnly) {
+  for (const char* name : {"mm_kernels.cuh", "mv_kernels.cuh", "other_kernels.cuh"}) {
+    const std::string path = std::string(PERFMODEL_TEST_SOURCE_DIR) + "/../kernels/cuda/src/" + name;
+    std::ifstream in(path);
+    ASSERT_TRUE(in.good()) << path;
+    std::string line;
+    int number = 0, uses = 0;
+    bool included = false;
+    while (std::getline(in, line)) {
+      ++number;
+      included |= line.find("#include \"block_index.cuh\"") != std::string::npos;
+      const std::string code = line.substr(0, line.find("//"));
+      for (const char* raw : {"blockIdx", "gridDim"}) {
+        for (std::size_t at = code.find(raw); at != std::string::npos; at = code.find(raw, at + 1)) {
+          const bool word_start = at == 0 || !(std::isalnum(static_cast<unsigned char>(code[at - 1])) || code[at - 1] == '_');
+          EXPECT_FALSE(word_start) << name << ":" << number << ": raw " << raw << " (use PM_BLOCK_IDX / PM_GRID_DIM)";
+        }
+      }
+      uses += code.find("PM_BLOCK_IDX") != std::string::npos;
+    }
+    EXPECT_TRUE(included) << name;
+    EXPECT_GT(uses, 0) << name;
   }
 }
