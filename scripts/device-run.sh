@@ -81,6 +81,11 @@ if has tests; then
   else
     echo "no GPU test binary in dist/tests" | tee "$runs/$day-h100-gpu-tests.log"
   fi
+  # The racecheck build (docs/input-limits.md) at 64 blocks per launch: every grid of at most 64
+  # blocks runs whole through the block table, in another order, and its result is checked.
+  if [ -x dist/tests/perfmodel_gpu_racecheck_tests ]; then
+    PERFMODEL_RACECHECK_BLOCKS=64 dist/tests/perfmodel_gpu_racecheck_tests 2>&1 | tee "$runs/$day-h100-gpu-racecheck-build-tests.log" | tail -4
+  fi
 fi
 if has validate; then
   echo "== validate --quick"
