@@ -12,9 +12,9 @@ rm -rf dist
 cmake --install build-portable >/dev/null
 # GPU tests travel too (they are not installed by `cmake --install`).
 mkdir -p dist/tests
-for t in build-portable/tests/perfmodel_gpu_tests; do [ -x "$t" ] && cp "$t" dist/tests/; done
+for t in build-portable/tests/perfmodel_gpu_tests build-portable/tests/perfmodel_gpu_racecheck_tests; do [ -x "$t" ] && cp "$t" dist/tests/; done
 # Symbols stay in build-portable/; the carried copies go without them (2.3 MB less of the device
 # tool's 64 MiB, which the tracked tree shares).
-if command -v strip > /dev/null; then strip dist/bin/perfmodel dist/tests/perfmodel_gpu_tests 2> /dev/null || true; fi
+if command -v strip > /dev/null; then strip dist/bin/perfmodel dist/tests/perfmodel_gpu_tests dist/tests/perfmodel_gpu_racecheck_tests 2> /dev/null || true; fi
 ldd dist/bin/perfmodel | grep -vE 'linux-vdso|libc.so|libm.so|ld-linux|libgcc_s|libdl|librt|libpthread' || true
 du -sh dist

@@ -34,10 +34,13 @@
 #              here with cmake and nvcc); their outputs go to profiles/runs/DAY-h100-{mixbench,babelstream}*.txt
 #   sanitize   compute-sanitizer memcheck over the GPU test binary (dist/tests, if carried),
 #              `perfmodel validate --quick` (the reference kernels) and `perfmodel calibrate --only
-#              gpu --quick` (the microbenchmarks); racecheck over the kernels at their smallest
-#              sizes and the shared-memory microbenchmarks (see below); each run is killed after
+#              gpu --quick` (the microbenchmarks); racecheck over the reference kernels at their
+#              smallest sizes, a few blocks per launch, and the offload cases (the racecheck build,
+#              dist/tests/perfmodel_gpu_racecheck_tests; see below); each run is killed after
 #              $SANITIZE_TIMEOUT seconds (default 90; racecheck is 10-100x slower than the run);
-#              $SANITIZE_TOOLS picks the tools (default "memcheck racecheck").
+#              $SANITIZE_TOOLS picks the tools (default "memcheck racecheck"). The racecheck
+#              run of 2026-11-27 (the 32 configurations left unfinished the day before):
+#                SANITIZE_TOOLS=racecheck RACECHECK_SHARDS=16 SANITIZE_TIMEOUT=240 scripts/device-run.sh sanitize
 #              Logs and a summary of the "ERROR SUMMARY" lines go to profiles/runs/DAY-h100-sanitize-*.
 # A step's command is killed after $STEP_TIMEOUT seconds (default: never), so that its log still
 # comes back when the call's own time limit is near.
@@ -77,6 +80,11 @@ if has tests; then
     dist/tests/perfmodel_gpu_tests 2>&1 | tee "$runs/$day-h100-gpu-tests.log" | tail -15
   else
     echo "no GPU test binary in dist/tests" | tee "$runs/$day-h100-gpu-tests.log"
+  fi
+  # The racecheck build (docs/input-limits.md) at 64 blocks per launch: every grid of at most 64
+  # blocks runs whole through the block table, in another order, and its result is checked.
+  if [ -x dist/tests/perfmodel_gpu_racecheck_tests ]; then
+    PERFMODEL_RACECHECK_BLOCKS=64 dist/tests/perfmodel_gpu_racecheck_tests 2>&1 | tee "$runs/$day-h100-gpu-racecheck-build-tests.log" | tail -4
   fi
 fi
 if has validate; then
@@ -203,22 +211,60 @@ if has sanitize; then
       rm -f "$work/sanitize-memcheck.yaml" "$work/sanitize-memcheck.gpu_samples.csv"
     fi
     # racecheck instruments every shared-memory access (100-1000x slower), so it runs small work in
-    # parallel processes: every reference-kernel configuration once at its smallest size (in
-    # $RACECHECK_SHARDS shards, default 12), the generalisation, farm and offload kernels at their
-    # test sizes, and the microbenchmark kernels that use shared memory on a small grid.
-    if [[ $tools == *" racecheck "* && -x dist/tests/perfmodel_gpu_tests ]]; then
+    # parallel processes, through the racecheck build of the kernels (dist/tests/
+    # perfmodel_gpu_racecheck_tests, kernels/cuda/src/block_index.cuh): every reference-kernel
+    # configuration of $RACECHECK_CONFIGS (default: the 32 that the 2026-11-26 record left
+    # unfinished; `all`: every one) once at its smallest size, each launch running at most
+    # $RACECHECK_BLOCKS chosen blocks of its grid (default 8: the first, the last of each dimension,
+    # the corners, the centre, consecutive ones; racecheck hazards are within a block), in
+    # $RACECHECK_SHARDS shards (default 12), and the offload test's cases whose kernels use shared
+    # memory. First, without the sanitizer, the same configurations at 64 blocks per launch: every
+    # grid of at most 64 blocks then runs whole through the block table (in another order than
+    # the launch order) and its result is checked. RACECHECK_OTHERS=1 adds the generalisation, farm
+    # and shared-memory microbenchmark kernels (through dist/tests/perfmodel_gpu_tests; 0 hazards on
+    # 2026-11-26). The summary gives a verdict per configuration (scripts/racecheck-summary.sh).
+    if [[ $tools == *" racecheck "* ]]; then
+      rt=$PWD/dist/tests/perfmodel_gpu_racecheck_tests
       gt=$PWD/dist/tests/perfmodel_gpu_tests
+      # In cost order, light first: a shard's second configuration is its costly one, which then
+      # has the rest of the time (per-block shared accesses grow with X·Y·NE).
+      unfinished=59,65,67,54,56,64,75-84,74,63,72,73,52,61,62,69,71,58,60,66,68,70,55,57
+      configs=${RACECHECK_CONFIGS:-$unfinished}
+      only=(PERFMODEL_GPU_TEST_ONLY="$configs")
+      [ "$configs" = all ] && only=()
+      blocks=${RACECHECK_BLOCKS:-8}
       shards=${RACECHECK_SHARDS:-12}
-      for ((k = 0; k < shards; k++)); do
-        (export PERFMODEL_GPU_TEST_SHARD=$k/$shards
-         sanitized racecheck kernels-$k "$gt" --gtest_filter=GpuKernels.EveryConfigurationPassesItsCheckAtItsSmallestSize) &
-      done
-      (sanitized racecheck generalisation "$gt" --gtest_filter=GpuGeneralisation.EveryKernelPassesItsCheckAtItsTestSize) &
-      (sanitized racecheck farm "$gt" --gtest_filter=GpuFarm.EveryModeOfEveryApplicationPassesItsCheck) &
-      (sanitized racecheck offload "$gt" --gtest_filter='OffloadRuns.*') &
-      (sanitized racecheck microbench-shared "$gt" --gtest_filter=GpuMicrobench.SharedMemoryKernelsPassTheirChecksOnASmallGrid) &
+      if [ ! -x "$rt" ]; then
+        echo "racecheck: no dist/tests/perfmodel_gpu_racecheck_tests (scripts/build-portable.sh builds it; carry dist/tests)" | tee -a "$summary"
+      else
+        table_log="$runs/$day-h100-racecheck-table-check.log"
+        (cd "$work" && env ${only[@]+"${only[@]}"} PERFMODEL_RACECHECK_BLOCKS=64 timeout 120 "$rt" \
+          --gtest_filter=RacecheckBlocks.EveryConfigurationAtItsSmallestSize > "$table_log" 2>&1)
+        status=$?
+        echo "racecheck build, block table check without the sanitizer (at most 64 blocks per launch): exit $status;" \
+          "$(grep -c 'checked, passed' "$table_log") results checked and passed, $(grep -c 'checked, FAILED' "$table_log") failed," \
+          "$(grep -c 'not checked (partial grid)' "$table_log") partial grids not checked" | tee -a "$summary"
+        echo "racecheck: configurations $configs, at most $blocks blocks per launch, $shards shards" | tee -a "$summary"
+        for ((k = 0; k < shards; k++)); do
+          (export ${only[@]+"${only[@]}"} PERFMODEL_RACECHECK_BLOCKS=$blocks PERFMODEL_GPU_TEST_SHARD=$k/$shards
+           sanitized racecheck blocks-$k "$rt" --gtest_filter=RacecheckBlocks.EveryConfigurationAtItsSmallestSize) &
+        done
+        (export PERFMODEL_RACECHECK_BLOCKS=$blocks
+         sanitized racecheck offload-blocks "$rt" --gtest_filter=RacecheckBlocks.OffloadCases) &
+      fi
+      if [ -n "${RACECHECK_OTHERS:-}" ] && [ -x "$gt" ]; then
+        (sanitized racecheck generalisation "$gt" --gtest_filter=GpuGeneralisation.EveryKernelPassesItsCheckAtItsTestSize) &
+        (sanitized racecheck farm "$gt" --gtest_filter=GpuFarm.EveryModeOfEveryApplicationPassesItsCheck) &
+        (sanitized racecheck microbench-shared "$gt" --gtest_filter=GpuMicrobench.SharedMemoryKernelsPassTheirChecksOnASmallGrid) &
+      fi
       wait
+      if [ -x "$rt" ]; then
+        { echo "racecheck per configuration and offload case (hazards found / none / not finished):"
+          scripts/racecheck-summary.sh "$runs/$day-h100-sanitize-racecheck-blocks-"*.log "$runs/$day-h100-sanitize-racecheck-offload-blocks.log"
+        } 2>&1 | tee -a "$summary"
+      fi
       grep -q "^racecheck .*: exit 3" "$summary" && rc=3
+      grep -q ": hazards found" "$summary" && rc=3
     fi
   fi
 fi

@@ -6,11 +6,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
+#include <deque>
 #include <functional>
 #include <map>
 #include <random>
 #include <vector>
 
+#include "block_index.cuh"
 #include "cuda_check.hpp"
 #include "event_timer.cuh"
 #include "mm_kernels.cuh"
@@ -25,6 +28,75 @@ namespace perfmodel::gpu {
 namespace {
 
 constexpr double kUnit = 1.0 / (1 << 24);  // unit roundoff of binary32
+
+// ------------------------------------------------------------------ the grid a launch runs
+// Every launch of the runners takes its grid through launch_grid(full, stream). In the timed
+// builds that is `full`. In the racecheck build (PERFMODEL_BLOCK_SUBSET, block_index.cuh) with
+// PERFMODEL_RACECHECK_BLOCKS=N, it uploads the blocks select_blocks() chooses (at most N) and the
+// full grid's dimensions to g_block_subset, stream-ordered before the launch, and returns a 1-D
+// grid of that many blocks; every launch is recorded for the result's blocks_launched.
+#ifdef PERFMODEL_BLOCK_SUBSET
+struct SubsetLaunch {
+  GridDims grid;
+  std::vector<GridDims> blocks;  // empty: the whole grid (no budget)
+};
+struct SubsetState {
+  int budget = parse_racecheck_blocks(std::getenv("PERFMODEL_RACECHECK_BLOCKS"));
+  std::vector<SubsetLaunch> launches;
+  std::deque<BlockSubsetTable> tables;  // the copies' sources, alive until subset_begin() after a synchronize
+};
+SubsetState& subset_state() {
+  static SubsetState s;
+  return s;
+}
+// Call with nothing in flight (the tables of earlier launches are released).
+void subset_begin() {
+  subset_state().launches.clear();
+  subset_state().tables.clear();
+}
+dim3 launch_grid(dim3 full, cudaStream_t st) {
+  SubsetState& s = subset_state();
+  const GridDims grid{full.x, full.y, full.z};
+  BlockSubsetTable& t = s.tables.emplace_back();
+  t = BlockSubsetTable{};
+  SubsetLaunch rec{grid, {}};
+  dim3 launched = full;
+  if (s.budget > 0) {
+    rec.blocks = select_blocks(grid, s.budget);
+    t.count = static_cast<unsigned>(rec.blocks.size());
+    t.grid = make_uint3(grid.x, grid.y, grid.z);
+    for (std::size_t i = 0; i < rec.blocks.size(); ++i) t.blocks[i] = make_uint3(rec.blocks[i].x, rec.blocks[i].y, rec.blocks[i].z);
+    launched = dim3(t.count);
+  }
+  PERFMODEL_CUDA_CHECK(cudaMemcpyToSymbolAsync(g_block_subset, &t, sizeof t, 0, cudaMemcpyHostToDevice, st));
+  s.launches.push_back(std::move(rec));
+  return launched;
+}
+// The launches since subset_begin(), one line per distinct grid and choice; `complete` false when
+// some launch ran fewer blocks than its grid.
+std::string subset_description(bool& complete) {
+  complete = true;
+  std::vector<std::pair<std::string, int>> lines;  // text, launches
+  for (const SubsetLaunch& l : subset_state().launches) {
+    const unsigned long long total = static_cast<unsigned long long>(l.grid.x) * l.grid.y * l.grid.z;
+    std::string text = "grid " + std::to_string(l.grid.x) + "x" + std::to_string(l.grid.y) +
+                       (l.grid.z > 1 ? "x" + std::to_string(l.grid.z) : "") + " (" + std::to_string(total) + " blocks): ";
+    if (l.blocks.empty()) {
+      text += "whole grid";
+    } else {
+      if (l.blocks.size() < total) complete = false;
+      text += std::to_string(l.blocks.size()) + " launched: " + describe_blocks(l.blocks, l.grid);
+    }
+    if (!lines.empty() && lines.back().first == text) ++lines.back().second;
+    else lines.push_back({text, 1});
+  }
+  std::string s;
+  for (const auto& [text, count] : lines) s += (s.empty() ? "" : "; ") + text + (count > 1 ? " (" + std::to_string(count) + " launches)" : "");
+  return s;
+}
+#else
+inline dim3 launch_grid(dim3 full, cudaStream_t) { return full; }
+#endif
 
 // ------------------------------------------------------------------ kernel tables
 using MatFn = void (*)(const float*, const float*, float*, int);   // (A, B or b, C, n)
@@ -334,18 +406,18 @@ Run ReferenceRunner::Impl::make_run(const std::string& kernel, int size, const K
     const int nn = size;
     if (kernel == "mv-global") {
       phase(0, reinterpret_cast<const void*>(&mv_global), threads);
-      run.enqueue = [=](cudaStream_t st) { mv_global<<<nn / c.bx, c.bx, 0, st>>>(a, b, out, nn); };
+      run.enqueue = [=](cudaStream_t st) { mv_global<<<launch_grid(nn / c.bx, st), c.bx, 0, st>>>(a, b, out, nn); };
     } else if (kernel == "mv-constant") {
       phase(0, reinterpret_cast<const void*>(&mv_constant), threads);
-      run.enqueue = [=](cudaStream_t st) { mv_constant<<<nn / c.bx, c.bx, 0, st>>>(a, out, nn); };
+      run.enqueue = [=](cudaStream_t st) { mv_constant<<<launch_grid(nn / c.bx, st), c.bx, 0, st>>>(a, out, nn); };
     } else if (kernel == "mv-shared") {
       const auto fn = lookup(tables().mv_shared_t, c, kernel);
       phase(0, fn.second, threads);
-      run.enqueue = [=](cudaStream_t st) { fn.first<<<nn / c.bx, c.bx, 0, st>>>(a, out, nn); };
+      run.enqueue = [=](cudaStream_t st) { fn.first<<<launch_grid(nn / c.bx, st), c.bx, 0, st>>>(a, out, nn); };
     } else {
       const auto fn = lookup(tables().mv_opt_t, c, kernel);
       phase(0, fn.second, threads);
-      run.enqueue = [=](cudaStream_t st) { fn.first<<<nn / c.bx, block, 0, st>>>(a, nullptr, out, nn); };
+      run.enqueue = [=](cudaStream_t st) { fn.first<<<launch_grid(nn / c.bx, st), block, 0, st>>>(a, nullptr, out, nn); };
     }
     run.check = [this, s]() {
       const std::vector<double>& r = reference("c", [&] {
@@ -373,19 +445,19 @@ Run ReferenceRunner::Impl::make_run(const std::string& kernel, int size, const K
     const int nn = size;
     if (kernel == "mm-global") {
       phase(0, reinterpret_cast<const void*>(&mm_global), threads);
-      run.enqueue = [=](cudaStream_t st) { mm_global<<<dim3(nn / c.bx, nn / c.by), block, 0, st>>>(a, b, out, nn); };
+      run.enqueue = [=](cudaStream_t st) { mm_global<<<launch_grid(dim3(nn / c.bx, nn / c.by), st), block, 0, st>>>(a, b, out, nn); };
     } else if (kernel == "matmul") {
       phase(0, reinterpret_cast<const void*>(&matmul_naive), threads);
       const int g = blocks_for(nn, 32);
-      run.enqueue = [=](cudaStream_t st) { matmul_naive<<<dim3(g, g), dim3(32, 32), 0, st>>>(a, b, out, nn); };
+      run.enqueue = [=](cudaStream_t st) { matmul_naive<<<launch_grid(dim3(g, g), st), dim3(32, 32), 0, st>>>(a, b, out, nn); };
     } else if (kernel == "mm-shared") {
       const auto fn = lookup(tables().mm_shared_t, c, kernel);
       phase(0, fn.second, threads);
-      run.enqueue = [=](cudaStream_t st) { fn.first<<<dim3(nn / c.bx, nn / c.by), block, 0, st>>>(a, b, out, nn); };
+      run.enqueue = [=](cudaStream_t st) { fn.first<<<launch_grid(dim3(nn / c.bx, nn / c.by), st), block, 0, st>>>(a, b, out, nn); };
     } else {
       const auto fn = lookup(tables().mm_opt_t, c, kernel);
       phase(0, fn.second, threads);
-      run.enqueue = [=](cudaStream_t st) { fn.first<<<dim3(nn / (c.bx * c.by), nn / c.p), block, 0, st>>>(a, b, out, nn); };
+      run.enqueue = [=](cudaStream_t st) { fn.first<<<launch_grid(dim3(nn / (c.bx * c.by), nn / c.p), st), block, 0, st>>>(a, b, out, nn); };
     }
     run.check = [this, s]() {
       const std::vector<double>& r = reference("C spots", [&] {
@@ -413,13 +485,13 @@ Run ReferenceRunner::Impl::make_run(const std::string& kernel, int size, const K
     run.reset = [=](cudaStream_t st) { PERFMODEL_CUDA_CHECK(cudaMemcpyAsync(out, c0, 4 * s * s, cudaMemcpyDeviceToDevice, st)); };
     if (kernel == "sgemm-tiled") {
       phase(0, reinterpret_cast<const void*>(&sgemm_tiled), threads);
-      run.enqueue = [=](cudaStream_t st) { sgemm_tiled<<<dim3(nn / 32, nn / 32), dim3(32, 8), 0, st>>>(a, b, out, nn, nn, nn, alpha, beta); };
+      run.enqueue = [=](cudaStream_t st) { sgemm_tiled<<<launch_grid(dim3(nn / 32, nn / 32), st), dim3(32, 8), 0, st>>>(a, b, out, nn, nn, nn, alpha, beta); };
     } else if (kernel == "sgemm-256x16") {
       phase(0, reinterpret_cast<const void*>(&sgemm_256x16), threads);
-      run.enqueue = [=](cudaStream_t st) { sgemm_256x16<<<dim3(nn / 256, nn / 16), dim3(16, 16), 0, st>>>(a, b, out, nn, nn, nn, alpha, beta); };
+      run.enqueue = [=](cudaStream_t st) { sgemm_256x16<<<launch_grid(dim3(nn / 256, nn / 16), st), dim3(16, 16), 0, st>>>(a, b, out, nn, nn, nn, alpha, beta); };
     } else {
       phase(0, reinterpret_cast<const void*>(&sgemm_64), threads);
-      run.enqueue = [=](cudaStream_t st) { sgemm_64<<<dim3(nn / 64, nn / 64), dim3(16, 16), 0, st>>>(a, b, out, nn, nn, nn, alpha, beta); };
+      run.enqueue = [=](cudaStream_t st) { sgemm_64<<<launch_grid(dim3(nn / 64, nn / 64), st), dim3(16, 16), 0, st>>>(a, b, out, nn, nn, nn, alpha, beta); };
     }
     run.check = [this, s]() {
       const std::vector<double>& r = reference("C spots", [&] {
@@ -446,11 +518,11 @@ Run ReferenceRunner::Impl::make_run(const std::string& kernel, int size, const K
     const dim3 grid(nn / c.bx, nn / c.by);
     if (kernel == "conv2d-global") {
       phase(0, reinterpret_cast<const void*>(&conv_global), threads);
-      run.enqueue = [=](cudaStream_t st) { conv_global<<<grid, block, 0, st>>>(a, filt, out, nn); };
+      run.enqueue = [=](cudaStream_t st) { conv_global<<<launch_grid(grid, st), block, 0, st>>>(a, filt, out, nn); };
     } else {
       const auto fn = lookup(tables().conv_shared_t, c, kernel);
       phase(0, fn.second, threads);
-      run.enqueue = [=](cudaStream_t st) { fn.first<<<grid, block, 0, st>>>(a, filt, out, nn); };
+      run.enqueue = [=](cudaStream_t st) { fn.first<<<launch_grid(grid, st), block, 0, st>>>(a, filt, out, nn); };
     }
     run.check = [this, s]() {
       const std::vector<double>& r = reference("C spots", [&] {
@@ -484,7 +556,7 @@ Run ReferenceRunner::Impl::make_run(const std::string& kernel, int size, const K
     const int grid = c.p;
     run.enqueue = [=](cudaStream_t st) {
       PERFMODEL_CUDA_CHECK(cudaMemsetAsync(res, 0, 4, st));
-      fn.first<<<grid, c.bx, 0, st>>>(x, y, res, len);
+      fn.first<<<launch_grid(grid, st), c.bx, 0, st>>>(x, y, res, len);
     };
     const double terms = std::ceil(static_cast<double>(len) / (static_cast<double>(c.bx) * grid)) + std::log2(c.bx) + grid;
     run.check = [this, s, terms]() {
@@ -521,13 +593,13 @@ Run ReferenceRunner::Impl::make_run(const std::string& kernel, int size, const K
       PERFMODEL_CUDA_CHECK(cudaMemsetAsync(sc, 0, 4 * (2 * kCgIterations + 2), st));
     };
     run.enqueue = [=](cudaStream_t st) {
-      dotfn.first<<<db, 256, 0, st>>>(r, r, sc, nn);
+      dotfn.first<<<launch_grid(db, st), 256, 0, st>>>(r, r, sc, nn);
       for (int i = 0; i < kCgIterations; ++i) {
-        mvfn.first<<<nn / c.bx, block, 0, st>>>(a, p, q, nn);
-        dotfn.first<<<db, 256, 0, st>>>(p, q, sc + 2 * i + 1, nn);
-        cg_update_xr<<<vb, 256, 0, st>>>(x, r, p, q, sc, i, nn);
-        dotfn.first<<<db, 256, 0, st>>>(r, r, sc + 2 * i + 2, nn);
-        cg_update_p<<<vb, 256, 0, st>>>(p, r, sc, i, nn);
+        mvfn.first<<<launch_grid(nn / c.bx, st), block, 0, st>>>(a, p, q, nn);
+        dotfn.first<<<launch_grid(db, st), 256, 0, st>>>(p, q, sc + 2 * i + 1, nn);
+        cg_update_xr<<<launch_grid(vb, st), 256, 0, st>>>(x, r, p, q, sc, i, nn);
+        dotfn.first<<<launch_grid(db, st), 256, 0, st>>>(r, r, sc + 2 * i + 2, nn);
+        cg_update_p<<<launch_grid(vb, st), 256, 0, st>>>(p, r, sc, i, nn);
       }
     };
     run.check = [this, s]() {
@@ -549,14 +621,14 @@ Run ReferenceRunner::Impl::make_run(const std::string& kernel, int size, const K
     run.reset = [=](cudaStream_t st) { PERFMODEL_CUDA_CHECK(cudaMemcpyAsync(u, a0, 4 * s * s, cudaMemcpyDeviceToDevice, st)); };
     if (kernel == "cholesky-single") {
       phase(0, reinterpret_cast<const void*>(&chol_single), threads);
-      run.enqueue = [=](cudaStream_t st) { chol_single<<<1, bt, 0, st>>>(u, nn); };
+      run.enqueue = [=](cudaStream_t st) { chol_single<<<launch_grid(1, st), bt, 0, st>>>(u, nn); };
     } else {
       phase(0, reinterpret_cast<const void*>(&chol_division), threads);
       phase(1, reinterpret_cast<const void*>(&chol_elimination), threads);
       run.enqueue = [=](cudaStream_t st) {
         for (int k = 0; k < nn; ++k) {
-          chol_division<<<1, bt, 0, st>>>(u, nn, k);
-          if (k + 1 < nn) chol_elimination<<<nn - k - 1, bt, 0, st>>>(u, nn, k);
+          chol_division<<<launch_grid(1, st), bt, 0, st>>>(u, nn, k);
+          if (k + 1 < nn) chol_elimination<<<launch_grid(nn - k - 1, st), bt, 0, st>>>(u, nn, k);
         }
       };
     }
@@ -585,7 +657,7 @@ Run ReferenceRunner::Impl::make_run(const std::string& kernel, int size, const K
     const int nn = size, bt = c.bx, grid = blocks_for(size, c.bx);
     phase(0, reinterpret_cast<const void*>(&cosine_loop), threads);
     run.reset = [=](cudaStream_t st) { PERFMODEL_CUDA_CHECK(cudaMemcpyAsync(x, x0, 4 * s, cudaMemcpyDeviceToDevice, st)); };
-    run.enqueue = [=](cudaStream_t st) { cosine_loop<<<grid, bt, 0, st>>>(x, nn, kCosineRepeats); };
+    run.enqueue = [=](cudaStream_t st) { cosine_loop<<<launch_grid(grid, st), bt, 0, st>>>(x, nn, kCosineRepeats); };
     run.check = [this, s]() {
       const std::size_t stride = std::max<std::size_t>(1, s / 8192);
       const std::vector<double>& r = reference("x", [&] {
@@ -609,7 +681,7 @@ Run ReferenceRunner::Impl::make_run(const std::string& kernel, int size, const K
     unsigned char *in = d0.as<unsigned char>(), *out = d1.as<unsigned char>();
     const int nn = size, bt = c.bx, grid = blocks_for(static_cast<long long>(size) * size, c.bx);
     phase(0, reinterpret_cast<const void*>(&blur_kernel), threads);
-    run.enqueue = [=](cudaStream_t st) { blur_kernel<<<grid, bt, 0, st>>>(in, out, nn, nn, kBlurRadius); };
+    run.enqueue = [=](cudaStream_t st) { blur_kernel<<<launch_grid(grid, st), bt, 0, st>>>(in, out, nn, nn, kBlurRadius); };
     run.check = [this, s]() {
       const std::vector<double>& r = reference("image", [&] {
         std::vector<unsigned char> o(3 * s * s);
@@ -670,10 +742,21 @@ PointResult ReferenceRunner::measure(const std::string& kernel, int n, const Ker
   }
   cudaStream_t st = m.stream;
   EventTimer timer;
+#ifdef PERFMODEL_BLOCK_SUBSET
+  PERFMODEL_CUDA_CHECK(cudaStreamSynchronize(st));
+  subset_begin();
+#endif
   // Warm-up run, then the check: no time is kept from a run whose result is wrong.
   run.reset(st);
   const BatchTiming first = timer.time(st, 1, [&] { run.enqueue(st); });
   PERFMODEL_CUDA_CHECK_LAUNCH();
+#ifdef PERFMODEL_BLOCK_SUBSET
+  result.blocks_launched = subset_description(result.grid_complete);
+  if (!result.grid_complete) {  // the blocks that did not run left their outputs unwritten: nothing to check
+    result.check_what = "not checked: the launches ran a subset of their grids (racecheck build, PERFMODEL_RACECHECK_BLOCKS)";
+    return result;
+  }
+#endif
   const Check check = run.check();
   result.check_error = check.error;
   result.check_bound = check.bound;
@@ -688,6 +771,14 @@ PointResult ReferenceRunner::measure(const std::string& kernel, int n, const Ker
     result.seconds.push_back(t.event_s);
   }
   return result;
+}
+
+bool block_subset_build() {
+#ifdef PERFMODEL_BLOCK_SUBSET
+  return true;
+#else
+  return false;
+#endif
 }
 
 std::vector<PhaseInfo> ReferenceRunner::all_resources() {

@@ -7,11 +7,13 @@
 // the last prefetch guarded.
 #include <cuda_runtime.h>
 
+#include "block_index.cuh"  // PM_BLOCK_IDX, PM_GRID_DIM: blockIdx, gridDim (a chosen block in the racecheck build)
+
 namespace perfmodel::gpu {
 
 // K-MM-1 (S0 Listing 4.7): thread (i, j) computes C_ij from global memory.
 __global__ void __launch_bounds__(1024) mm_global(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int n) {
-  const int row = blockIdx.y * blockDim.y + threadIdx.y, col = blockIdx.x * blockDim.x + threadIdx.x;
+  const int row = PM_BLOCK_IDX.y * blockDim.y + threadIdx.y, col = PM_BLOCK_IDX.x * blockDim.x + threadIdx.x;
   const float* ar = a + static_cast<size_t>(row) * n;
   const float* bc = b + col;
   float acc = 0;
@@ -21,7 +23,7 @@ __global__ void __launch_bounds__(1024) mm_global(const float* __restrict__ a, c
 
 // K-MATMUL (S3 Listing 4.2): 32×32 blocks, ceil(N/32)² grid, bounds-checked.
 __global__ void __launch_bounds__(1024) matmul_naive(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int n) {
-  const int col = blockIdx.x * 32 + threadIdx.x, row = blockIdx.y * 32 + threadIdx.y;
+  const int col = PM_BLOCK_IDX.x * 32 + threadIdx.x, row = PM_BLOCK_IDX.y * 32 + threadIdx.y;
   if (row < n && col < n) {
     float s = 0;
     for (int i = 0; i < n; ++i) s += a[static_cast<size_t>(row) * n + i] * b[static_cast<size_t>(i) * n + col];
@@ -34,7 +36,7 @@ template <int T>
 __global__ void __launch_bounds__(T * T) mm_shared(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int n) {
   __shared__ float as[T][T], bs[T][T];
   const int tx = threadIdx.x, ty = threadIdx.y;
-  const int row = blockIdx.y * T + ty, col = blockIdx.x * T + tx;
+  const int row = PM_BLOCK_IDX.y * T + ty, col = PM_BLOCK_IDX.x * T + tx;
   float acc = 0;
   for (int t = 0; t < n; t += T) {
     as[ty][tx] = a[static_cast<size_t>(row) * n + t + tx];
@@ -56,9 +58,9 @@ __global__ void __launch_bounds__(X * Y) mm_opt(const float* __restrict__ a, con
   static_assert(NE % Y == 0, "Y must divide NE");
   __shared__ float as[NE][X];
   const int tx = threadIdx.x, ty = threadIdx.y;
-  const int col = blockIdx.x * X * Y + ty * X + tx, row0 = blockIdx.y * NE;
+  const int col = PM_BLOCK_IDX.x * X * Y + ty * X + tx, row0 = PM_BLOCK_IDX.y * NE;
   const int tiles = n / X;
-  const int start = (((blockIdx.x + gridDim.x * blockIdx.y) % 8) * (64 / X)) % tiles;
+  const int start = (((PM_BLOCK_IDX.x + PM_GRID_DIM.x * PM_BLOCK_IDX.y) % 8) * (64 / X)) % tiles;
   float acc[NE];
 #pragma unroll
   for (int r = 0; r < NE; ++r) acc[r] = 0;
@@ -90,9 +92,9 @@ __global__ void __launch_bounds__(256) sgemm_tiled(const float* __restrict__ a, 
                             int nn, int k, float alpha, float beta) {
   __shared__ float as[32][9], bs[32][9];
   const int tx = threadIdx.x, ty = threadIdx.y;
-  a += blockIdx.x * 32;
-  b += static_cast<size_t>(blockIdx.y) * 32 * k;
-  c += (blockIdx.x * 32 + tx) + static_cast<size_t>(blockIdx.y * 32 + ty * 4) * m;
+  a += PM_BLOCK_IDX.x * 32;
+  b += static_cast<size_t>(PM_BLOCK_IDX.y) * 32 * k;
+  c += (PM_BLOCK_IDX.x * 32 + tx) + static_cast<size_t>(PM_BLOCK_IDX.y * 32 + ty * 4) * m;
   float acc[4] = {0, 0, 0, 0};
   for (int s = 0; s < k; s += 8) {
     __syncthreads();
@@ -120,9 +122,9 @@ __global__ void __launch_bounds__(256) sgemm_64(const float* __restrict__ a, con
   __shared__ float bs[64 * 17];                // [n][k], padded
   const int idx = threadIdx.x + 16 * threadIdx.y;
   const int x16 = idx % 16, y16 = idx / 16, x64 = idx % 64, y64 = idx / 64;
-  const float* pa = a + 64 * blockIdx.x + x64 + static_cast<size_t>(y64) * m;                   // A(64bx+x64, y64 + 4i)
-  const float* pb = b + x16 + static_cast<size_t>(y16 + 64 * blockIdx.y) * k;                   // B(x16, 64by + y16 + 16i)
-  c += 64 * blockIdx.x + 4 * x16 + static_cast<size_t>(64 * blockIdx.y + 4 * y16) * m;
+  const float* pa = a + 64 * PM_BLOCK_IDX.x + x64 + static_cast<size_t>(y64) * m;                   // A(64bx+x64, y64 + 4i)
+  const float* pb = b + x16 + static_cast<size_t>(y16 + 64 * PM_BLOCK_IDX.y) * k;                   // B(x16, 64by + y16 + 16i)
+  c += 64 * PM_BLOCK_IDX.x + 4 * x16 + static_cast<size_t>(64 * PM_BLOCK_IDX.y + 4 * y16) * m;
   float al[4], bl[4], cr[4][4] = {};
 #pragma unroll
   for (int i = 0; i < 4; ++i) {
@@ -181,7 +183,7 @@ __global__ void __launch_bounds__(256) sgemm_256x16(const float* __restrict__ a,
                                                     int m, int nn, int k, float alpha, float beta) {
   __shared__ __align__(16) float bs[128 * 16];
   const int tid = threadIdx.x + 16 * threadIdx.y, tadj = tid % 128, half = tid / 128;
-  const int n0 = blockIdx.y * 16, row = 256 * blockIdx.x + tid;
+  const int n0 = PM_BLOCK_IDX.y * 16, row = 256 * PM_BLOCK_IDX.x + tid;
   const float* pb = b + static_cast<size_t>(n0 + half) * k + tadj;
   const float* pa = a + row;
   float acc[16];

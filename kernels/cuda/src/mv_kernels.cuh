@@ -4,14 +4,22 @@
 // column loops are sequential (S0's brace nests them); shared sizes are template parameters.
 #include <cuda_runtime.h>
 
+#include "block_index.cuh"  // PM_BLOCK_IDX, PM_GRID_DIM: blockIdx, gridDim (a chosen block in the racecheck build)
+
 namespace perfmodel::gpu {
 
 constexpr int kMvConstantMax = 16384;  // floats of b that fit the 64 KiB constant bank
+#ifdef PERFMODEL_BLOCK_SUBSET
+// The racecheck build's block table (block_index.cuh) takes 1 KiB of the bank: b gets 256 floats
+// less there (its runs are small; a larger b fails its upload with a CUDA error).
+__constant__ float mv_b_constant[kMvConstantMax - 256];
+#else
 __constant__ float mv_b_constant[kMvConstantMax];  // defined here: this header is compiled into one translation unit
+#endif
 
 // K-Mv-1 (S0 Listing 4.2): thread `row` computes c[row]; uncoalesced rows of A.
 __global__ void __launch_bounds__(1024) mv_global(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int n) {
-  const int row = blockIdx.x * blockDim.x + threadIdx.x;
+  const int row = PM_BLOCK_IDX.x * blockDim.x + threadIdx.x;
   if (row >= n) return;
   const float* r = a + static_cast<size_t>(row) * n;
   float acc = 0;
@@ -21,7 +29,7 @@ __global__ void __launch_bounds__(1024) mv_global(const float* __restrict__ a, c
 
 // K-Mv-2 (S0 Listings 4.4/4.5): as K-Mv-1 with b in constant memory (all lanes read one b_j: broadcast).
 __global__ void __launch_bounds__(1024) mv_constant(const float* __restrict__ a, float* __restrict__ c, int n) {
-  const int row = blockIdx.x * blockDim.x + threadIdx.x;
+  const int row = PM_BLOCK_IDX.x * blockDim.x + threadIdx.x;
   if (row >= n) return;
   const float* r = a + static_cast<size_t>(row) * n;
   float acc = 0;
@@ -35,7 +43,7 @@ __global__ void __launch_bounds__(1024) mv_constant(const float* __restrict__ a,
 template <int X>
 __global__ void __launch_bounds__(X) mv_shared(const float* __restrict__ a, float* __restrict__ c, int n) {
   __shared__ float tile[X][X];
-  const int tx = threadIdx.x, row0 = blockIdx.x * X;
+  const int tx = threadIdx.x, row0 = PM_BLOCK_IDX.x * X;
   float acc = 0;
   for (int j = 0; j < n; j += X) {
 #pragma unroll 8
@@ -59,8 +67,8 @@ __global__ void __launch_bounds__(X * Y) mv_opt(const float* __restrict__ a, con
   constexpr int R = X / Y;
   __shared__ float tile[X][X + 1];
   const int tx = threadIdx.x, ty = threadIdx.y, off = R * ty;
-  const int row0 = blockIdx.x * X;
-  const int start = ((blockIdx.x % 8) * 64) % n;
+  const int row0 = PM_BLOCK_IDX.x * X;
+  const int start = ((PM_BLOCK_IDX.x % 8) * 64) % n;
   const float* base = a + static_cast<size_t>(row0 + off) * n + tx;
   float acc = 0;
   auto step = [&](int j) {

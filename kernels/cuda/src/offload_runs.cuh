@@ -191,16 +191,16 @@ struct OffloadRunner::Impl {
     if (kernel == "mv") {
       PERFMODEL_CUDA_CHECK(cudaMemcpyToSymbol(mv_b_constant, in1[m].as<void>(), i1));
       const auto fn = lookup(tables().mv_opt_t, c, gk);
-      fn.first<<<nn / c.bx, block>>>(d0.as<float>(), nullptr, d2.as<float>(), nn);
+      fn.first<<<launch_grid(nn / c.bx, nullptr), block>>>(d0.as<float>(), nullptr, d2.as<float>(), nn);
     } else if (kernel == "mm") {
       PERFMODEL_CUDA_CHECK(cudaMemcpy(d1.as<void>(), in1[m].as<void>(), i1, cudaMemcpyHostToDevice));
       const auto fn = lookup(tables().mm_opt_t, c, gk);
-      fn.first<<<dim3(nn / (c.bx * c.by), nn / c.p), block>>>(d0.as<float>(), d1.as<float>(), d2.as<float>(), nn);
+      fn.first<<<launch_grid(dim3(nn / (c.bx * c.by), nn / c.p), nullptr), block>>>(d0.as<float>(), d1.as<float>(), d2.as<float>(), nn);
     } else if (kernel == "dot") {
       PERFMODEL_CUDA_CHECK(cudaMemcpy(d1.as<void>(), in1[m].as<void>(), i1, cudaMemcpyHostToDevice));
       const auto fn = tables().dot_t.at(c.bx);
       PERFMODEL_CUDA_CHECK(cudaMemsetAsync(d2.as<void>(), 0, 4));
-      fn.first<<<c.p, c.bx>>>(d0.as<float>(), d1.as<float>(), d2.as<float>(), static_cast<long long>(nn));
+      fn.first<<<launch_grid(c.p, nullptr), c.bx>>>(d0.as<float>(), d1.as<float>(), d2.as<float>(), static_cast<long long>(nn));
     } else if (kernel == "cg") {
       // d1: b, uploaded as r; d2 x, d3 p, d4 q, d5 the scalars.
       float *A = d0.as<float>(), *r = d1.as<float>(), *x = d2.as<float>(), *p = d3.as<float>(), *q = d4.as<float>(), *sc = d5.as<float>();
@@ -211,13 +211,13 @@ struct OffloadRunner::Impl {
       const auto mvfn = lookup(tables().mv_opt_global_b_t, c, gk);
       const auto dotfn = tables().dot_t.at(256);
       const int vb = blocks_for(nn, 256), db = std::min(blocks_for(nn, 256), 528);  // as the descriptor
-      dotfn.first<<<db, 256>>>(r, r, sc, nn);
+      dotfn.first<<<launch_grid(db, nullptr), 256>>>(r, r, sc, nn);
       for (int i = 0; i < iterations; ++i) {
-        mvfn.first<<<nn / c.bx, block>>>(A, p, q, nn);
-        dotfn.first<<<db, 256>>>(p, q, sc + 2 * i + 1, nn);
-        cg_update_xr<<<vb, 256>>>(x, r, p, q, sc, i, nn);
-        dotfn.first<<<db, 256>>>(r, r, sc + 2 * i + 2, nn);
-        cg_update_p<<<vb, 256>>>(p, r, sc, i, nn);
+        mvfn.first<<<launch_grid(nn / c.bx, nullptr), block>>>(A, p, q, nn);
+        dotfn.first<<<launch_grid(db, nullptr), 256>>>(p, q, sc + 2 * i + 1, nn);
+        cg_update_xr<<<launch_grid(vb, nullptr), 256>>>(x, r, p, q, sc, i, nn);
+        dotfn.first<<<launch_grid(db, nullptr), 256>>>(r, r, sc + 2 * i + 2, nn);
+        cg_update_p<<<launch_grid(vb, nullptr), 256>>>(p, r, sc, i, nn);
       }
       PERFMODEL_CUDA_CHECK(cudaMemcpy(out0[m].as<void>(), x, o0, cudaMemcpyDeviceToHost));
       PERFMODEL_CUDA_CHECK(cudaDeviceSynchronize());
@@ -225,8 +225,8 @@ struct OffloadRunner::Impl {
     } else if (kernel == "cholesky") {
       float* u = d0.as<float>();
       for (int k = 0; k < nn; ++k) {
-        chol_division<<<1, c.bx>>>(u, nn, k);
-        if (k + 1 < nn) chol_elimination<<<nn - k - 1, c.bx>>>(u, nn, k);
+        chol_division<<<launch_grid(1, nullptr), c.bx>>>(u, nn, k);
+        if (k + 1 < nn) chol_elimination<<<launch_grid(nn - k - 1, nullptr), c.bx>>>(u, nn, k);
       }
       PERFMODEL_CUDA_CHECK(cudaMemcpy(out0[m].as<void>(), u, o0, cudaMemcpyDeviceToHost));
       PERFMODEL_CUDA_CHECK(cudaDeviceSynchronize());
@@ -234,11 +234,11 @@ struct OffloadRunner::Impl {
     } else if (kernel == "conv2d") {
       PERFMODEL_CUDA_CHECK(cudaMemcpy(d1.as<void>(), in1[m].as<void>(), i1, cudaMemcpyHostToDevice));
       const auto fn = lookup(tables().conv_shared_t, c, gk);
-      fn.first<<<dim3(nn / c.bx, nn / c.by), block>>>(d0.as<float>(), d1.as<float>(), d2.as<float>(), nn);
+      fn.first<<<launch_grid(dim3(nn / c.bx, nn / c.by), nullptr), block>>>(d0.as<float>(), d1.as<float>(), d2.as<float>(), nn);
     } else if (kernel == "blur") {
-      blur_kernel<<<blocks_for(static_cast<long long>(nn) * nn, c.bx), c.bx>>>(d0.as<unsigned char>(), d2.as<unsigned char>(), nn, nn, kBlurRadius);
+      blur_kernel<<<launch_grid(blocks_for(static_cast<long long>(nn) * nn, c.bx), nullptr), c.bx>>>(d0.as<unsigned char>(), d2.as<unsigned char>(), nn, nn, kBlurRadius);
     } else if (kernel == "cosine") {
-      cosine_loop<<<blocks_for(nn, c.bx), c.bx>>>(d0.as<float>(), nn, kCosineRepeats);
+      cosine_loop<<<launch_grid(blocks_for(nn, c.bx), nullptr), c.bx>>>(d0.as<float>(), nn, kCosineRepeats);
       PERFMODEL_CUDA_CHECK(cudaMemcpy(out0[m].as<void>(), d0.as<void>(), o0, cudaMemcpyDeviceToHost));
       PERFMODEL_CUDA_CHECK(cudaDeviceSynchronize());
       return;
@@ -323,11 +323,25 @@ OffloadTiming OffloadRunner::time_gpu(const std::string& k, int n, int iteration
   }
   const int mem = memory == HostMemory::pinned ? 1 : 0;
   PERFMODEL_CUDA_CHECK(cudaDeviceSynchronize());
+#ifdef PERFMODEL_BLOCK_SUBSET
+  subset_begin();
+#endif
   auto t0 = std::chrono::steady_clock::now();
   m.run_gpu(mem);  // warm-up, then the check: no time is kept from a wrong result
   PERFMODEL_CUDA_CHECK_LAUNCH();
   const double first = seconds_since(t0);
+#ifdef PERFMODEL_BLOCK_SUBSET
+  OffloadTiming launched;
+  launched.blocks_launched = subset_description(launched.grid_complete);
+  if (!launched.grid_complete) {  // the blocks that did not run left their outputs unwritten: nothing to check
+    launched.check_what = "not checked: the launches ran a subset of their grids (racecheck build, PERFMODEL_RACECHECK_BLOCKS)";
+    return launched;
+  }
   OffloadTiming t = m.check(mem);
+  t.blocks_launched = launched.blocks_launched;
+#else
+  OffloadTiming t = m.check(mem);
+#endif
   if (!t.passed()) return t;
   int reps = std::clamp(static_cast<int>(settings.target_s / std::max(first, 1e-7)), settings.min_reps, settings.max_reps);
   if (first * reps > kLongMeasurement_s) reps = std::max(2, static_cast<int>(kLongMeasurement_s / first));

@@ -7,6 +7,8 @@
 // rewrites it (the seed's race); S3's `offset` is 0 and the grid is ceil(N/B).
 #include <cuda_runtime.h>
 
+#include "block_index.cuh"  // PM_BLOCK_IDX, PM_GRID_DIM: blockIdx, gridDim (a chosen block in the racecheck build)
+
 namespace perfmodel::gpu {
 
 constexpr int kFs = 5;  // conv2d filter side (perfmodel::kConvFilter)
@@ -14,7 +16,7 @@ constexpr int kR = (kFs - 1) / 2;
 
 // K-CV-1 (S0 Listing 5.1): C[row][col] = Σ_{l,k} A[row+l−R][col+k−R]·F[l][k], zero outside.
 __global__ void __launch_bounds__(1024) conv_global(const float* __restrict__ a, const float* __restrict__ f, float* __restrict__ c, int n) {
-  const int col = blockIdx.x * blockDim.x + threadIdx.x, row = blockIdx.y * blockDim.y + threadIdx.y;
+  const int col = PM_BLOCK_IDX.x * blockDim.x + threadIdx.x, row = PM_BLOCK_IDX.y * blockDim.y + threadIdx.y;
   float acc = 0;
 #pragma unroll
   for (int k = 0; k < kFs; ++k) {
@@ -37,7 +39,7 @@ __global__ void __launch_bounds__(X * Y) conv_shared(const float* __restrict__ a
   __shared__ float as[Y][2 * X];
   __shared__ float fs[X];
   const int tx = threadIdx.x, ty = threadIdx.y;
-  const int col = blockIdx.x * X + tx, row = blockIdx.y * Y + ty;
+  const int col = PM_BLOCK_IDX.x * X + tx, row = PM_BLOCK_IDX.y * Y + ty;
   float acc = 0;
 #pragma unroll
   for (int k = 0; k < kFs; ++k) {
@@ -60,7 +62,7 @@ template <int B>
 __global__ void __launch_bounds__(B) dot_kernel(const float* __restrict__ x, const float* __restrict__ y, float* __restrict__ result, long long n) {
   __shared__ float part[B];
   float s = 0;
-  for (long long i = blockIdx.x * static_cast<long long>(B) + threadIdx.x; i < n; i += static_cast<long long>(B) * gridDim.x)
+  for (long long i = PM_BLOCK_IDX.x * static_cast<long long>(B) + threadIdx.x; i < n; i += static_cast<long long>(B) * PM_GRID_DIM.x)
     s += x[i] * y[i];
   part[threadIdx.x] = s;
   __syncthreads();
@@ -76,7 +78,7 @@ __global__ void __launch_bounds__(B) dot_kernel(const float* __restrict__ x, con
 // s = [rr_0, pq_0, rr_1, pq_1, …]; iteration i uses rr_i, pq_i and produces rr_{i+1}.
 __global__ void __launch_bounds__(1024) cg_update_xr(float* __restrict__ x, float* __restrict__ r, const float* __restrict__ p,
                              const float* __restrict__ q, const float* __restrict__ s, int i, int n) {
-  const int j = blockIdx.x * blockDim.x + threadIdx.x;
+  const int j = PM_BLOCK_IDX.x * blockDim.x + threadIdx.x;
   if (j >= n) return;
   // Converged: once r·r or p·Ap is no longer positive (float r·r underflows to 0 within ~40
   // iterations on the well-conditioned offload matrices), the step is 0 and x stays as it is,
@@ -87,7 +89,7 @@ __global__ void __launch_bounds__(1024) cg_update_xr(float* __restrict__ x, floa
   r[j] -= alpha * q[j];
 }
 __global__ void __launch_bounds__(1024) cg_update_p(float* __restrict__ p, const float* __restrict__ r, const float* __restrict__ s, int i, int n) {
-  const int j = blockIdx.x * blockDim.x + threadIdx.x;
+  const int j = PM_BLOCK_IDX.x * blockDim.x + threadIdx.x;
   if (j >= n) return;
   const float beta = s[2 * i] > 0.0f ? s[2 * i + 2] / s[2 * i] : 0.0f;  // guarded as alpha above
   p[j] = r[j] + beta * p[j];
@@ -118,7 +120,7 @@ __global__ void __launch_bounds__(1024) chol_division(float* __restrict__ u, int
   if (threadIdx.x == 0) u[static_cast<size_t>(k) * n + k] = d;
 }
 __global__ void __launch_bounds__(1024) chol_elimination(float* __restrict__ u, int n, int k) {
-  const int i = blockIdx.x + k + 1;
+  const int i = PM_BLOCK_IDX.x + k + 1;
   const float uki = u[static_cast<size_t>(k) * n + i];
   const float* uk = u + static_cast<size_t>(k) * n;
   float* ui = u + static_cast<size_t>(i) * n;
@@ -127,7 +129,7 @@ __global__ void __launch_bounds__(1024) chol_elimination(float* __restrict__ u, 
 
 // K-COS (S3 Listing 4.1): x_i ← cos(x_i), `repeats` times (compute-bound).
 __global__ void __launch_bounds__(1024) cosine_loop(float* __restrict__ x, int n, int repeats) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const int i = PM_BLOCK_IDX.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   float v = x[i];
   for (int r = 0; r < repeats; ++r) v = cosf(v);
@@ -138,7 +140,7 @@ __global__ void __launch_bounds__(1024) cosine_loop(float* __restrict__ x, int n
 // per pixel; integer sums and integer division, as the CPU reference.
 __global__ void __launch_bounds__(1024) blur_kernel(const unsigned char* __restrict__ in, unsigned char* __restrict__ out, int width, int height,
                             int radius) {
-  const long long p = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  const long long p = PM_BLOCK_IDX.x * static_cast<long long>(blockDim.x) + threadIdx.x;
   if (p >= static_cast<long long>(width) * height) return;
   const int x = static_cast<int>(p % width), y = static_cast<int>(p / width);
   int sr = 0, sg = 0, sb = 0, hits = 0;

@@ -26,8 +26,20 @@ struct PointResult {
   std::string check_what;                   // what the error measures
   std::vector<double> seconds;              // one per timed repetition (empty when the check failed)
   std::vector<PhaseInfo> phases;
+  // The racecheck build (block_subset_build()) with PERFMODEL_RACECHECK_BLOCKS set: every launch
+  // runs the blocks select_blocks() chooses; blocks_launched says which, per grid ("grid 32x64
+  // (2048 blocks): 8 launched: (0,0) (31,0) ..."). grid_complete is false when some launch ran
+  // fewer blocks than its grid: the result is then not checked (check_error = check_bound = 0,
+  // check_what says so) and no repetition is timed. Other builds: true and empty.
+  bool grid_complete = true;
+  std::string blocks_launched;
   bool passed() const { return check_error <= check_bound; }
 };
+
+// Whether this is the racecheck build of the kernels (PERFMODEL_BLOCK_SUBSET), in which
+// PERFMODEL_RACECHECK_BLOCKS=N makes every launch of the reference and offload runners run at most
+// N chosen blocks of its grid (perfmodel/kernels/block_subset.hpp).
+bool block_subset_build();
 
 struct MeasureSettings {
   double target_seconds = 0.08;  // timed time per point; repetitions = clamp(target / first run)

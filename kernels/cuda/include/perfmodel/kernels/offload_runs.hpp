@@ -22,6 +22,9 @@ struct OffloadTiming {
   double check_error = 0, check_bound = 0;  // GPU runs: the result check (CPU runs: 0, 0)
   std::string check_what;
   std::vector<double> seconds;              // one per timed repetition; empty when the check failed
+  // As PointResult's (gpu_runs.hpp): the racecheck build's block subset; an incomplete grid is not checked.
+  bool grid_complete = true;
+  std::string blocks_launched;
   bool passed() const { return check_error <= check_bound; }
 };
 
