@@ -227,7 +227,7 @@ constexpr double kBandwidthFlat = 0.05;
 class CpuBandwidthBenchmark final : public CpuBenchmark {
  public:
   // The H100 host (16 threads, 300 MiB L3; about 15 s since 2026-11-27) and the 2-core VM.
-  double expected_seconds(const CalibrationOptions& o) const override { return o.quick ? 2.5 : 15.0; }
+  double expected_seconds(const CalibrationOptions& o) const override { return o.quick ? 3.0 : 15.0; }
   std::string key() const override { return "cpu.bandwidth"; }
   std::string description() const override {
     return "CPU read / write / copy / triad bandwidth vs working set (4 KiB per thread ... 3x last-level cache) and threads (pinned)";
