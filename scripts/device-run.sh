@@ -105,11 +105,15 @@ fi
 if has calibrate; then
   echo "== quick calibration"
   timed "$runs/$day-h100-calibrate-quick.log" "$bin" calibrate --quick --out "$work/quick.yaml"
+  grep -E "^done:|_calibration_wall_s" "$runs/$day-h100-calibrate-quick.log"
   rm -f "$work"/quick.*
   for run in ${CALIBRATE_RUNS:-"$name" "$name.repeat"}; do
     echo "== calibrate -> $run.yaml"
     timed "$runs/$day-h100-calibrate-$run.log" "$bin" calibrate --out "profiles/$run.yaml"
     grep -E "gpu\.|pcie\." "$runs/$day-h100-calibrate-$run.log" | grep -v "^run" | head -20
+    # Where the wall time went: each CPU benchmark's line ends with its own time; then the parts.
+    grep -E "^     cpu\.[a-z]+: " "$runs/$day-h100-calibrate-$run.log" | sed -E 's/^ +(cpu\.[a-z]+): .*(\([^()]*\))$/   \1 \2/'
+    grep -E "^done:|_calibration_wall_s|^exit " "$runs/$day-h100-calibrate-$run.log"
   done
   # The bundled profile's transfer intervals span the repeat's copies too (the spread between
   # runs, not only within one): fit --repeat-samples, in place (docs/transfers.md).

@@ -346,3 +346,62 @@ TEST(BandwidthWorkingSets, DenseNearTheCachesSparseOnThePlateausEndingOnTheTop) 
   EXPECT_LT(bandwidth_working_sets(unit, top, 2 * llc, caches, true).size(), sets.size());
   EXPECT_THROW(bandwidth_working_sets(0, top, 2 * llc, caches, false), std::invalid_argument);
 }
+
+// The CPU benchmarks' stopping rule: the minimum first, then the relative standard error of the
+// median (1.2533 · IQR/1.349 / median / √n) against the target, the maximum in any case.
+TEST(CpuSampleStop, MinimumThenPrecisionThenMaximum) {
+  const SampleStop stop{0.02, 3, 5};
+  EXPECT_FALSE(stop.enough({}));
+  EXPECT_FALSE(stop.enough({1.0, 1.0}));             // below the minimum, however tight
+  EXPECT_TRUE(stop.enough({1.0, 1.0, 1.0}));         // no spread: done at the minimum
+  EXPECT_TRUE(stop.enough({1.00, 1.01, 1.02}));      // rse = 1.2533·(0.01/1.349)/1.01/√3 = 0.53 %
+  EXPECT_FALSE(stop.enough({1.0, 1.1, 1.2}));        // 4.9 %: another sample
+  EXPECT_FALSE(stop.enough({1.0, 1.1, 1.2, 1.3}));   // 6.1 %: and another
+  EXPECT_TRUE(stop.enough({1.0, 1.1, 1.2, 1.3, 1.4}));  // the maximum, imprecise or not
+  // The estimate is the median's: one outlier does not keep a case going.
+  EXPECT_TRUE(stop.enough({1.0, 1.0, 1.0, 1.0, 9.0}));
+  EXPECT_TRUE((SampleStop{0.02, 3, 9}).enough({1.0, 1.0, 9.0, 1.0, 1.0}));
+  // A tighter target takes more of the same samples.
+  EXPECT_TRUE((SampleStop{0.01, 3, 31}).enough({1.00, 1.01, 1.02}));
+  EXPECT_FALSE((SampleStop{0.005, 3, 31}).enough({1.00, 1.01, 1.02}));
+  // Non-positive medians never count as precise.
+  EXPECT_FALSE((SampleStop{0.02, 3, 31}).enough({0.0, 0.0, 0.0}));
+}
+
+// The working-set bisection: flat intervals end, others are split at the size nearest their
+// geometric midpoint, and the halves are examined next.
+TEST(CpuBracketRefine, SplitsOnlyWhereTheEndsDiffer) {
+  std::vector<double> sizes;  // 4 MiB … 1 GiB, ×2 apart: indices 0 … 8
+  for (double s = 4.0 * 1024 * 1024; s <= 1024.0 * 1024 * 1024; s *= 2) sizes.push_back(s);
+  ASSERT_EQ(sizes.size(), 9u);
+  // A curve at 23 GB/s to 16 MiB, 13 GB/s from 64 MiB on (the H100 host's one thread).
+  const std::vector<double> curve = {23.5, 22.9, 21.5, 14.7, 13.2, 13.4, 13.1, 12.8, 12.9};
+  std::map<std::size_t, double> rates = {{0, curve[0]}, {8, curve[8]}};
+  BracketStep step = bracket_refine(sizes, rates, {{0, 8}}, 0.05);
+  ASSERT_EQ(step.measure, (std::vector<std::size_t>{4}));  // 64 MiB: the geometric middle of 4 MiB … 1 GiB
+  ASSERT_EQ(step.intervals.size(), 2u);
+  rates[4] = curve[4];
+  step = bracket_refine(sizes, rates, step.intervals, 0.05);
+  EXPECT_EQ(step.measure, (std::vector<std::size_t>{2}));  // [4, 64 MiB] differs; [64 MiB, 1 GiB] is flat (2.3 %)
+  ASSERT_EQ(step.intervals, (std::vector<std::pair<std::size_t, std::size_t>>{{0, 2}, {2, 4}}));
+  rates[2] = curve[2];
+  step = bracket_refine(sizes, rates, step.intervals, 0.05);
+  EXPECT_EQ(step.measure, (std::vector<std::size_t>{1, 3}));  // 23.5 vs 21.5 (9 %), 21.5 vs 13.2
+  for (std::size_t i : step.measure) rates[i] = curve[i];
+  step = bracket_refine(sizes, rates, step.intervals, 0.05);
+  EXPECT_TRUE(step.measure.empty());  // every interval is one step wide now
+  EXPECT_TRUE(step.intervals.empty());
+  // 128 … 512 MiB were never measured: within 5 % of both ends, as monotonic falling implies.
+  EXPECT_EQ(rates.size(), 6u);
+  EXPECT_FALSE(rates.count(5) || rates.count(6) || rates.count(7));
+  // The tolerance is relative and symmetric; rising or falling alike.
+  EXPECT_TRUE(bracket_refine(sizes, {{0, 10.0}, {8, 10.49}}, {{0, 8}}, 0.05).measure.empty());
+  EXPECT_EQ(bracket_refine(sizes, {{0, 10.49}, {8, 10.0}}, {{0, 8}}, 0.04).measure.size(), 1u);
+  EXPECT_EQ(bracket_refine(sizes, {{0, 10.0}, {8, 10.6}}, {{0, 8}}, 0.05).measure.size(), 1u);
+  // Two intervals asking for the same size (not produced by the bisection itself) measure it once.
+  EXPECT_EQ(bracket_refine(sizes, {{0, 1.0}, {8, 2.0}}, {{0, 8}, {0, 8}}, 0.05).measure.size(), 1u);
+  // Interval ends must be measured and in range.
+  EXPECT_THROW(bracket_refine(sizes, {{0, 1.0}}, {{0, 8}}, 0.05), std::invalid_argument);
+  EXPECT_THROW(bracket_refine(sizes, {{0, 1.0}, {9, 1.0}}, {{0, 9}}, 0.05), std::invalid_argument);
+  EXPECT_THROW(bracket_refine(sizes, {{0, 1.0}, {8, 1.0}}, {{8, 0}}, 0.05), std::invalid_argument);
+}

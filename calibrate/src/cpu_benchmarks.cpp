@@ -165,6 +165,19 @@ class CpuBenchmark : public Benchmark {
     return out;
   }
 
+  // Wall time of fn() per repetition until `stop` has enough of them, after one untimed warm-up.
+  template <class Fn>
+  static std::vector<double> time_until(const SampleStop& stop, Fn&& fn) {
+    fn();
+    std::vector<double> out;
+    while (!stop.enough(out)) {
+      const auto t0 = Clock::now();
+      fn();
+      out.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+    }
+    return out;
+  }
+
   // Back-to-back runs of fn() that last about `target`: batches of 1, 4, 16, … runs are timed
   // (after one untimed warm-up run) until one lasts a quarter of the target; the batch is scaled
   // from it. Short runs are then timed in the steady state the samples see, not cold.
@@ -196,13 +209,25 @@ class CpuBenchmark : public Benchmark {
 };
 
 // ------------------------------------------------------------------ bandwidth
-// The precision each bandwidth case is sampled to (relative standard error of its median).
-constexpr double kBandwidthPrecision = 0.01;
+// How precisely each bandwidth case is sampled (SampleStop): its median to 2 % relative standard
+// error (a 95 % half-width of about 4 %), 3 to 5 samples (quick: 2 to 3). 1 % until 2026-11-27:
+// on the H100 host's 16 vCPUs most cases never reached it and took all 5 samples, while the same
+// curves measured again a minute later differed by 8-11 % (the median over their points; GPU
+// a8fb659b, 2026-11-26): that precision bought nothing the next run kept (docs/models.md,
+// "Calibration time").
+constexpr SampleStop kBandwidthStop{0.02, 3, 5};
+constexpr SampleStop kBandwidthStopQuick{0.02, 2, 3};
+// Beyond twice what the threads hold in L2 the working sets are bisected per kind
+// (bracket_refine): a size between two measured ones whose rates agree within 5 % is interpolated
+// from them, not measured. Those were the single passes of hundreds of MB at few threads, the
+// memory plateau that the H100 host's threads reach from 32-128 MiB on: 10 of cpu.bandwidth's
+// 24 s (2026-11-26), for points within 1-4 % of the log-log line through their neighbours.
+constexpr double kBandwidthFlat = 0.05;
 
 class CpuBandwidthBenchmark final : public CpuBenchmark {
  public:
-  // The H100 host (16 threads, 300 MiB L3) and the 2-core VM, after the cuts above.
-  double expected_seconds(const CalibrationOptions& o) const override { return o.quick ? 3.0 : 14.0; }
+  // The H100 host (16 threads, 300 MiB L3; about 15 s since 2026-11-27) and the 2-core VM.
+  double expected_seconds(const CalibrationOptions& o) const override { return o.quick ? 3.0 : 15.0; }
   std::string key() const override { return "cpu.bandwidth"; }
   std::string description() const override {
     return "CPU read / write / copy / triad bandwidth vs working set (4 KiB per thread ... 3x last-level cache) and threads (pinned)";
@@ -228,17 +253,17 @@ class CpuBandwidthBenchmark final : public CpuBenchmark {
     pool().run(all, [&](int i, int) {
       buffers[static_cast<std::size_t>(i)].assign(top / 8 / static_cast<std::size_t>(i + 1) + 64, 1.0);
     });
-    // A sample lasts `target`; a case takes `min_reps` samples, and more (up to `max_reps`) until
-    // the relative standard error of its median is at most kBandwidthPrecision (1 %). 3 ms (5 ms
+    // A sample lasts `target`; a case takes samples until `stop` says it has enough. 3 ms (5 ms
     // until 2026-11-26) is still 10^5 times the clock's resolution; a shorter sample is noisier,
-    // and the precision rule then takes the samples it needs (at most max_reps).
+    // and the stopping rule then takes the samples it needs (at most its maximum).
     const double target = quick() ? 2e-3 : 3e-3;
-    const int min_reps = quick() ? 2 : 3, max_reps = quick() ? 3 : 5;
+    const SampleStop stop = quick() ? kBandwidthStopQuick : kBandwidthStop;
+    const std::vector<std::string> kinds = {"read", "write", "copy", "triad"};
     std::mt19937 rng(2027);
     std::ostringstream summary;
+    std::size_t candidates = 0, interpolated = 0;
     for (int threads : thread_counts()) {
       double best_read = 0, dram_read = 0;
-      std::vector<std::size_t> sets;
       // Working sets: ×√2 apart within a factor 2 of a cache's capacity (what these threads hold of
       // L1, L2, L3), where the rate changes; ×2 apart elsewhere, where it is flat and the model
       // interpolates log-log between neighbours anyway (quick: ×4 everywhere); ending on the top
@@ -246,7 +271,8 @@ class CpuBandwidthBenchmark final : public CpuBenchmark {
       // cases out (2026-11-26).
       std::vector<double> capacities;
       for (int level = 1; level <= 3; ++level) capacities.push_back(info().aggregate_cache_bytes(level, threads));
-      sets = bandwidth_working_sets(4096.0 * threads, static_cast<double>(top), 2 * llc, capacities, quick());
+      const std::vector<std::size_t> sets = bandwidth_working_sets(4096.0 * threads, static_cast<double>(top), 2 * llc, capacities, quick());
+      const std::vector<double> sizes(sets.begin(), sets.end());
       // One case per (working set, kind): its pass count is probed first; then the samples are
       // taken in rounds, each visiting the cases in a fresh random order, each sample after one
       // untimed pass that brings its working set back into the caches. A burst of host noise
@@ -254,21 +280,20 @@ class CpuBandwidthBenchmark final : public CpuBenchmark {
       // sample of many cases instead of every sample of one: taken back to back, one burst once
       // put a 16-thread read at 393 KiB 14× under its neighbours.
       struct Case {
-        std::size_t ws = 0, arrays = 1, n = 0;
+        std::size_t index = 0, ws = 0, arrays = 1, n = 0;
         std::string kind;
         long passes = 1;
         std::vector<double> seconds;
-        bool done = false;
+        double bytes() const { return static_cast<double>(n * arrays * 8) * static_cast<double>(passes); }
       };
       std::vector<Case> cases;
-      for (std::size_t ws : sets)
-        for (const char* kind : {"read", "write", "copy", "triad"}) {
-          Case c;
-          c.ws = ws, c.kind = kind;
-          c.arrays = c.kind == "read" || c.kind == "write" ? 1 : c.kind == "copy" ? 2 : 3;
-          c.n = ws / 8 / static_cast<std::size_t>(threads) / c.arrays;  // doubles per array per thread
-          cases.push_back(c);
-        }
+      auto add_case = [&](std::size_t index, const std::string& kind) {
+        Case c;
+        c.index = index, c.ws = sets[index], c.kind = kind;
+        c.arrays = c.kind == "read" || c.kind == "write" ? 1 : c.kind == "copy" ? 2 : 3;
+        c.n = c.ws / 8 / static_cast<std::size_t>(threads) / c.arrays;  // doubles per array per thread
+        cases.push_back(c);
+      };
       std::vector<double> sink(slots, 0.0);
       auto run_passes = [&](const Case& c, long passes) {
         pool().run(threads, [&](int i, int) {
@@ -285,42 +310,83 @@ class CpuBandwidthBenchmark final : public CpuBenchmark {
           sink[static_cast<std::size_t>(i)] = sum;
         });
       };
-      for (Case& c : cases) {  // passes that make one measurement last about `target`
-        for (;;) {
-          const auto t0 = Clock::now();
-          run_passes(c, c.passes);
-          const double t = std::chrono::duration<double>(Clock::now() - t0).count();
-          if (t >= target / 4 || c.passes > (1L << 30)) {
-            const long probed = c.passes;
-            c.passes = std::max(1L, static_cast<long>(static_cast<double>(c.passes) * target / t));
-            // Beyond twice the caches a sample is one cold pass, as this probe was: it is the
-            // case's first sample (one pass of up to 1 GiB not timed twice).
-            if (probed == 1 && c.passes == 1 && static_cast<double>(c.ws) >= 2 * llc) c.seconds.push_back(t);
-            break;
-          }
-          c.passes *= 8;
-        }
-      }
-      std::vector<std::size_t> order(cases.size());
-      for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-      for (int round = 0; round < max_reps; ++round) {
-        std::shuffle(order.begin(), order.end(), rng);
-        for (std::size_t i : order) {
+      // Samples the cases [first, last): probes, then rounds until `stop` has enough of each.
+      auto sample = [&](std::size_t first, std::size_t last) {
+        for (std::size_t i = first; i < last; ++i) {  // passes that make one measurement last about `target`
           Case& c = cases[i];
-          if (c.done) continue;
-          if (static_cast<double>(c.ws) < 2 * llc) run_passes(c, 1);  // untimed: the working set back in the caches
-          const auto t0 = Clock::now();
-          run_passes(c, c.passes);
-          c.seconds.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
-          if (c.kind == "read")  // every element is 1.0: each thread's last sum is n × passes
-            for (int t = 0; t < threads; ++t)
-              if (sink[static_cast<std::size_t>(t)] != static_cast<double>(c.n) * static_cast<double>(c.passes))
-                throw RuntimeFailure("cpu read bandwidth: wrong sum");
-          c.done = static_cast<int>(c.seconds.size()) >= min_reps && median_rel_se(c.seconds) <= kBandwidthPrecision;
+          for (;;) {
+            const auto t0 = Clock::now();
+            run_passes(c, c.passes);
+            const double t = std::chrono::duration<double>(Clock::now() - t0).count();
+            if (t >= target / 4 || c.passes > (1L << 30)) {
+              const long probed = c.passes;
+              c.passes = std::max(1L, static_cast<long>(static_cast<double>(c.passes) * target / t));
+              // Beyond twice the caches a sample is one cold pass, as this probe was: it is the
+              // case's first sample (one pass of up to 1 GiB not timed twice).
+              if (probed == 1 && c.passes == 1 && static_cast<double>(c.ws) >= 2 * llc) c.seconds.push_back(t);
+              break;
+            }
+            c.passes *= 8;
+          }
+        }
+        std::vector<std::size_t> order;
+        for (std::size_t i = first; i < last; ++i) order.push_back(i);
+        for (bool any = true; any;) {
+          any = false;
+          std::shuffle(order.begin(), order.end(), rng);
+          for (std::size_t i : order) {
+            Case& c = cases[i];
+            if (stop.enough(c.seconds)) continue;
+            any = true;
+            if (static_cast<double>(c.ws) < 2 * llc) run_passes(c, 1);  // untimed: the working set back in the caches
+            const auto t0 = Clock::now();
+            run_passes(c, c.passes);
+            c.seconds.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+            if (c.kind == "read")  // every element is 1.0: each thread's last sum is n × passes
+              for (int t = 0; t < threads; ++t)
+                if (sink[static_cast<std::size_t>(t)] != static_cast<double>(c.n) * static_cast<double>(c.passes))
+                  throw RuntimeFailure("cpu read bandwidth: wrong sum");
+          }
+        }
+      };
+      // The first wave: every size up to where the bisection starts, and the top one. Below twice
+      // the L2 the curve may rise with the working set (a pass over a few KiB is mostly loop
+      // overhead), so nothing there is left out; without known caches nothing is.
+      const double l1 = info().aggregate_cache_bytes(1, threads), l2 = info().aggregate_cache_bytes(2, threads);
+      const double bisect_from = 2 * (l2 > 0 ? l2 : l1);
+      const std::size_t last = sizes.size() - 1;
+      std::size_t from = last;
+      for (std::size_t i = 0; i < sizes.size() && bisect_from > 0; ++i)
+        if (sizes[i] >= bisect_from) {
+          from = i;
+          break;
+        }
+      for (std::size_t i = 0; i < sizes.size(); ++i)
+        if (i <= from || i == last)
+          for (const std::string& kind : kinds) add_case(i, kind);
+      std::map<std::string, std::vector<std::pair<std::size_t, std::size_t>>> intervals;
+      if (last > from + 1)
+        for (const std::string& kind : kinds) intervals[kind] = {{from, last}};
+      // Then waves of the sizes the bisection asks for, until every interval is flat or has no
+      // size inside.
+      for (std::size_t first = 0; first < cases.size();) {
+        const std::size_t wave_end = cases.size();
+        sample(first, wave_end);
+        first = wave_end;
+        for (const std::string& kind : kinds) {
+          std::map<std::size_t, double> rates;
+          for (const Case& c : cases)
+            if (c.kind == kind) rates[c.index] = c.bytes() * threads / summarize(c.seconds).median;
+          const BracketStep step = bracket_refine(sizes, rates, intervals[kind], kBandwidthFlat);
+          for (std::size_t index : step.measure) add_case(index, kind);
+          intervals[kind] = step.intervals;
         }
       }
+      candidates += sizes.size() * kinds.size();
+      interpolated += sizes.size() * kinds.size() - cases.size();
+      std::sort(cases.begin(), cases.end(), [](const Case& a, const Case& b) { return a.ws < b.ws; });
       for (const Case& c : cases) {
-        const double bytes = static_cast<double>(c.n * c.arrays * 8 * static_cast<std::size_t>(threads)) * static_cast<double>(c.passes);
+        const double bytes = c.bytes() * threads;
         record("bandwidth." + c.kind, {{"threads", threads}, {"working_set_bytes", static_cast<double>(c.ws)}}, c.seconds, bytes);
         if (c.kind == "read") {
           const double rate = bytes / summarize(c.seconds).median;
@@ -331,14 +397,21 @@ class CpuBandwidthBenchmark final : public CpuBenchmark {
       summary << threads << " thread" << (threads > 1 ? "s" : "") << ": read " << format_rate(best_read) << " (cache) / "
               << format_rate(dram_read) << " (" << format_bytes(static_cast<double>(top)) << "); ";
     }
+    summary << interpolated << " of " << candidates << " size/kind cases interpolated between measured neighbours within "
+            << 100 * kBandwidthFlat << " %";
     set_summary(summary.str());
   }
 };
 
 // ------------------------------------------------------------------ arithmetic ceilings
+// The fork-join cost and the FMA rates to 1 % relative standard error of their median: 3 to 7
+// batches of fork-joins, 3 to 5 FMA samples of 20 ms (quick: 3 of each). Fixed counts (7 and 5)
+// until 2026-11-27; on the H100 host three samples were mostly within 1-2 % of each other.
+constexpr SampleStop kDispatchStop{0.01, 3, 7}, kFmaStop{0.01, 3, 5}, kComputeStopQuick{0.01, 3, 3};
+
 class CpuComputeBenchmark final : public CpuBenchmark {
  public:
-  double expected_seconds(const CalibrationOptions& o) const override { return o.quick ? 0.4 : 1.5; }
+  double expected_seconds(const CalibrationOptions& o) const override { return o.quick ? 0.4 : 1.2; }
   std::string key() const override { return "cpu.compute"; }
   std::string description() const override {
     return "CPU FP32 and FP64 FMA throughput vs threads (widest vector ISA available), thread-pool fork-join cost";
@@ -355,7 +428,7 @@ class CpuComputeBenchmark final : public CpuBenchmark {
       constexpr int kBatch = 2000;
       std::vector<double> results(static_cast<std::size_t>(pool().size()), 0.0);
       double total = 0;
-      const auto dispatch = time_runs(quick() ? 3 : 7, [&] {
+      const auto dispatch = time_until(quick() ? kComputeStopQuick : kDispatchStop, [&] {
         for (int i = 0; i < kBatch; ++i) {
           pool().run(threads, [&](int index, int) { results[static_cast<std::size_t>(index)] += 1; });
           for (int t = 0; t < threads; ++t) total += results[static_cast<std::size_t>(t)];
@@ -383,7 +456,7 @@ class CpuComputeBenchmark final : public CpuBenchmark {
           }
           iterations *= 4;
         }
-        const auto seconds = time_runs(quick() ? 3 : 5, run_all);
+        const auto seconds = time_until(quick() ? kComputeStopQuick : kFmaStop, run_all);
         // The chains converge to 1 in every lane: 128 float (64 double) lanes per thread.
         for (int i = 0; i < threads; ++i)
           if (std::abs(sink[static_cast<std::size_t>(i)] - (fp64 ? 64.0 : 128.0)) > (fp64 ? 64.0 : 128.0) * 0.05 && iterations > 20000)
@@ -581,14 +654,17 @@ struct Case {
   void check() const;
 };
 
-// Kernel samples: at least kKernelMinRounds samples of every size; then, while the kernel's time
-// budget lasts, rounds over the sizes whose median per-run time is not yet known to
-// kKernelPrecision (relative standard error of the median); at most 31 samples a size. A size
-// that is precise stops; its share of the budget goes to the noisy ones (until 2026-11-26 every
-// size took every round while any one was imprecise, with a 1.5 s budget a kernel).
-constexpr double kKernelPrecision = 0.015;
-constexpr int kKernelMinRounds = 5;
-constexpr double kKernelBudgetSeconds = 1.0;
+// Kernel samples (SampleStop): at least 4 of every size (quick: 3); then, while the kernel's time
+// budget lasts, rounds over the sizes whose median per-run time is not yet known to 1.5 %
+// (relative standard error of the median); at most 31 samples a size (quick: 5). A size that is
+// precise stops; its share of the budget goes to the noisy ones (until 2026-11-26 every size took
+// every round while any one was imprecise, with a 1.5 s budget a kernel). 5 rounds and 1 s a
+// kernel until 2026-11-27: on the H100 host the same kernel's efficiencies measured a minute
+// apart differed by 18 % (median over the fitted sizes), and its recorded samples cut to this
+// rule moved them by 1-2 % (docs/models.md, "Calibration time").
+constexpr SampleStop kKernelStop{0.015, 4, 31}, kKernelStopQuick{0.015, 3, 5};
+constexpr double kKernelPrecision = kKernelStop.target_rel_se;
+constexpr double kKernelBudgetSeconds = 0.6;
 
 class CpuKernelBenchmark final : public CpuBenchmark {
  public:
@@ -646,16 +722,17 @@ class CpuKernelBenchmark final : public CpuBenchmark {
       const std::vector<double> added = refinement_sizes(sizes.fit, pilot_s, work, sizes.holdout, 0.10, quick() ? 3 : 8,
                                                          size_step(kernel), working_set, capacities);
       for (double nd : added) add_case(nd, 0);
-      // Rounds: at least 5 (quick: 3) of every size; then, while the kernel's budget lasts (the
-      // minimum rounds' time or more), rounds over the sizes not yet precise; at most 31 (quick:
-      // 5) samples a size. A many-core host scatters a size's samples by 10–40 % (interquartile
-      // range, the H100 host's 16 threads): there the budget, not the precision, ends them.
-      const int min_rounds = quick() ? 3 : kKernelMinRounds, max_rounds = quick() ? 5 : 31;
+      // Rounds: the stopping rule's minimum of every size; then, while the kernel's budget lasts
+      // (the minimum rounds' time or more), rounds over the sizes it has not had enough of. A
+      // many-core host scatters a size's samples by 10–40 % (interquartile range, the H100 host's
+      // 16 threads): there the budget, not the precision, ends them.
+      const SampleStop& stop = quick() ? kKernelStopQuick : kKernelStop;
+      const int min_rounds = stop.min_samples, max_rounds = stop.max_samples;
       const double budget = quick() ? 0.4 : kKernelBudgetSeconds;
       auto precise = [&](const Case& c) {
         std::vector<double> per_run;
         for (std::size_t i = 0; i < c.seconds.size(); ++i) per_run.push_back(c.seconds[i] / c.runs[i]);
-        return median_rel_se(per_run) <= kKernelPrecision;
+        return stop.enough(per_run);
       };
       // The warm-up run before a sample (below) is skipped where loading the whole working set
       // from memory at this run's all-thread read rate would add at most kKernelPrecision to the
@@ -895,6 +972,35 @@ std::vector<std::size_t> bandwidth_working_sets(double unit, double top, double 
   }
   if (sets.empty() || sets.back() != top_rounded) sets.push_back(top_rounded);
   return sets;
+}
+
+bool SampleStop::enough(const std::vector<double>& samples) const {
+  const int n = static_cast<int>(samples.size());
+  if (n >= max_samples) return true;
+  return n >= min_samples && median_rel_se(samples) <= target_rel_se;
+}
+
+BracketStep bracket_refine(const std::vector<double>& sizes, const std::map<std::size_t, double>& rates,
+                           const std::vector<std::pair<std::size_t, std::size_t>>& intervals, double tolerance) {
+  BracketStep step;
+  for (const auto& [lo, hi] : intervals) {
+    if (!(lo < hi && hi < sizes.size())) throw std::invalid_argument("bracket_refine: an interval out of range or not ascending");
+    const auto a = rates.find(lo), b = rates.find(hi);
+    if (a == rates.end() || b == rates.end()) throw std::invalid_argument("bracket_refine: an interval end without a rate");
+    if (hi - lo < 2) continue;  // nothing inside
+    const double low = std::min(a->second, b->second), high = std::max(a->second, b->second);
+    if (low > 0 && high / low - 1 <= tolerance) continue;  // flat: the inner sizes lie between its ends
+    const double middle = 0.5 * (std::log(sizes[lo]) + std::log(sizes[hi]));
+    std::size_t mid = lo + 1;
+    for (std::size_t i = lo + 2; i < hi; ++i)
+      if (std::abs(std::log(sizes[i]) - middle) < std::abs(std::log(sizes[mid]) - middle)) mid = i;
+    step.measure.push_back(mid);
+    step.intervals.push_back({lo, mid});
+    step.intervals.push_back({mid, hi});
+  }
+  std::sort(step.measure.begin(), step.measure.end());
+  step.measure.erase(std::unique(step.measure.begin(), step.measure.end()), step.measure.end());
+  return step;
 }
 
 void register_cpu_benchmarks(BenchmarkRegistry& registry) {

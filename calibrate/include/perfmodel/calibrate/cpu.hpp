@@ -1,6 +1,8 @@
 #pragma once
 // The host CPU as calibrate/ sees it.
 #include <cstddef>
+#include <map>
+#include <utility>
 #include <vector>
 
 #include "perfmodel/model/cpu_info.hpp"
@@ -35,6 +37,35 @@ std::vector<double> refinement_sizes(const std::vector<double>& fit, const std::
 // apart everywhere.
 std::vector<std::size_t> bandwidth_working_sets(double unit, double top, double plateau_from,
                                                 const std::vector<double>& capacities, bool quick);
+
+// When a CPU benchmark case has been sampled enough: at least `min_samples`, then as soon as the
+// relative standard error of the samples' median (median_rel_se, pcie_sizes.hpp: 1.2533 ·
+// (interquartile range / 1.349) / median / √n) is at most `target_rel_se` — a 95 % confidence
+// half-width of about twice that — and at `max_samples` in any case. The CPU benchmarks state
+// their targets beside their constants (cpu_benchmarks.cpp); a case whose spread is already
+// small stops at the minimum, and the samples go to the noisy ones.
+struct SampleStop {
+  double target_rel_se = 0.02;
+  int min_samples = 3, max_samples = 5;
+  bool enough(const std::vector<double>& samples) const;
+};
+
+// One step of the bandwidth benchmark's working-set bisection, for one kind at one thread count.
+// `sizes` are the candidate working sets (ascending), `rates` the rates measured so far by index,
+// `intervals` pairs of measured indices [lo, hi]. Beyond the caches a bandwidth curve only falls
+// as the working set grows (a larger set is served from the same or a slower level), so where the
+// rates at an interval's two ends differ by at most `tolerance` (max/min − 1) every size inside
+// lies between them too: the interval is done, its inner sizes interpolated, not measured. Else
+// the inner size nearest the interval's geometric midpoint is to be measured and both halves are
+// examined next. Returns the indices to measure (ascending, each once) and the intervals to
+// examine once they are measured. Throws std::invalid_argument for an interval out of range, not
+// ascending, or with an end not in `rates`.
+struct BracketStep {
+  std::vector<std::size_t> measure;
+  std::vector<std::pair<std::size_t, std::size_t>> intervals;
+};
+BracketStep bracket_refine(const std::vector<double>& sizes, const std::map<std::size_t, double>& rates,
+                           const std::vector<std::pair<std::size_t, std::size_t>>& intervals, double tolerance);
 
 // Adds the CPU benchmarks (bandwidth curves, arithmetic ceilings, reference-kernel timings).
 class BenchmarkRegistry;
