@@ -95,6 +95,9 @@ std::string farm_task_problem(const FarmTask& task) {
 
 namespace {
 
+// SASS instructions farm_blur runs per window column (see reference_descriptor).
+constexpr double kFarmBlurColumnInstructions = 394;
+
 // The reference kernel's descriptor at the task's size, renamed to the farm's kernel and with
 // the farm kernel's compiled resources where they were recorded.
 GpuWorkload reference_descriptor(const FarmTask& task, const ResourceTable& resources, double l2, std::vector<std::string>* missing) {
@@ -114,6 +117,18 @@ GpuWorkload reference_descriptor(const FarmTask& task, const ResourceTable& reso
     p.shared_bytes_per_block = it->second.static_shared_bytes;
   } else if (missing) {
     missing->push_back(p.name);
+  }
+  if (task.app == FarmApp::blur) {
+    // farm_blur is blur_kernel plus the task offset (in += blockIdx.y·3·side²), and the compiler
+    // does not keep that offset: it re-reads blockIdx.y (S2R) and redoes the 64-bit products at
+    // every window pixel's loads. Its SASS (sm_90, nvcc 13, -O3: 488 instructions against
+    // blur_kernel's 384; 9 S2R against 1) runs 394 instructions per window column of 11 pixels —
+    // a 4-way unrolled loop of 131 for 4 pixels, twice, and 132 for the 3-pixel remainder and the
+    // column overhead — where blur_kernel runs 261 (83 twice, 95): the reference count, counted
+    // the same way, applied to the farm's code. The kernel is issue-bound, so its time follows.
+    const double window = (2.0 * kBlurRadius + 1) * (2.0 * kBlurRadius + 1);
+    const double warps = std::ceil(static_cast<double>(task.size) * task.size / 32);
+    p.warp_instructions = warps * (window * kFarmBlurColumnInstructions / (2 * kBlurRadius + 1) + 60);
   }
   if (task.app == FarmApp::cosine) {
     // The reference descriptor counts kCosineRepeats calls per element; the farm's task runs M.

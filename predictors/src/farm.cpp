@@ -77,7 +77,7 @@ FarmSchedule schedule_farm(const FarmPipeline& p, long long tasks, long long str
     free_slots.push(kernel_end);
     queue_kernel_end[q] = kernel_end;
     const double out_end = copy(kernel_end, d2h_free, p.d2h_s, share.d2h_ratio);
-    stream_end[s] = out_end;
+    stream_end[s] = out_end + p.chain_s;  // the stream's hand-offs (δ), paid before its next copy-in
     completion = std::max(completion, out_end);
     if (k == 0) first = out_end;
   }
@@ -102,7 +102,7 @@ FarmSchedule schedule_farm(const FarmPipeline& p, long long tasks, long long str
       {"GPU throughput", p.full_gpu_s},
       // Groups whose kernels together saturate the GPU are its throughput, not the slots.
       {m < Sd && std::min(m, arrivals) * p.full_gpu_s >= p.kernel_s ? "GPU throughput" : "kernel slots", kernel_stage},
-      {"per-stream latency", (p.h2d_s + p.kernel_s + p.d2h_s) / Sd},
+      {"per-stream latency", (p.h2d_s + p.kernel_s + p.d2h_s + p.chain_s) / Sd},
   };
   if (queue_limited) terms.push_back({"work queues", (p.h2d_s + p.kernel_s) / static_cast<double>(Q)});
   const auto worst = std::max_element(terms.begin(), terms.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
@@ -199,7 +199,7 @@ FarmPredictor::FarmPredictor(const Profile& profile, const FarmSetup& setup) : s
   FarmPipeline& p = pipeline_;
   p.kernel_s = alone.seconds - alone.launch_s + queued_kernel * static_cast<double>(one.phases.size());
   p.full_gpu_s = std::max(0.0, batch.seconds - batch.launch_s) / L;
-  p.kernel_slots = std::max(1.0, std::min(kMaxResidentGrids, std::floor(m.blocks_per_sm * sms_ / widest->blocks())));
+  p.kernel_slots = std::max(1.0, std::min(kMaxResidentGrids, std::ceil(m.blocks_per_sm * sms_ / widest->blocks())));
   if (!missing.empty())
     assumptions_.push_back("registers of " + missing.front() +
                            " estimated by the reference descriptor (no recorded farm resources given)");
@@ -224,6 +224,23 @@ FarmPredictor::FarmPredictor(const Profile& profile, const FarmSetup& setup) : s
     const StreamCalibration& s = *gpu.streams;
     p.issue_s = s.issue_s;
     p.serial_gap_s = std::max(0.0, s.serial_task_s - tiny_parts);
+    // One stream's chain: gpu.streams.concurrency at one stream ran tasks of a 4-byte copy in, a
+    // spin kernel and a 4-byte copy out back to back in one stream; each took c1 = T/L − spin.
+    // The schedule's chain for that task is t_in(4) + q + t_out(4); the rest, δ, is what the
+    // stream adds per task: the hand-offs between the copy engines and the SMs (copy-in → kernel,
+    // kernel → copy-out, copy-out → the next copy-in), or, negative, what the transfer curves'
+    // small copies overstate inside a stream.
+    if (!s.concurrency.rows.empty() && s.spin_s > 0) {
+      const std::size_t cs = s.concurrency.column("streams"), ct = s.concurrency.column("tasks"), cd = s.concurrency.column("seconds");
+      for (const auto& row : s.concurrency.rows)
+        if (row[cs] == 1 && row[ct] > 0) {
+          const double c1 = row[cd] / row[ct] - s.spin_s;
+          p.chain_s = c1 - tiny_parts;
+          assumptions_.push_back("one stream's chain: " + sci(c1 * 1e6) + " us per task beyond the kernel (gpu.streams.concurrency at 1 stream), " +
+                                 sci(p.chain_s * 1e6) + " us beyond its copies and queued launch");
+          break;
+        }
+    }
     if (!s.copies.rows.empty()) {
       // The engines' time per copy when S streams issue copies (gpu.streams.copies, measured at two
       // sizes): linear in bytes between them (a per-copy cost plus bytes over the engine's rate),
