@@ -176,7 +176,7 @@ FarmPredictor::FarmPredictor(const Profile& profile, const FarmSetup& setup) : s
   const double l2 = gpu.device.l2_cache_bytes;
   std::vector<std::string> missing;
   const GpuWorkload one = setup.workload ? *setup.workload : describe_farm_task(setup.task, setup.resources, l2, &missing);
-  const GpuWorkload all = batch_workload(one, L);
+  const GpuWorkload all = setup.workload ? batch_workload(one, L) : describe_farm_batch(setup.task, L, setup.resources, l2);
   // Kernel slots from the task's widest launch; every launch must fit an SM (execution_metrics
   // throws InputError naming what does not fit).
   const GpuPhase* widest = nullptr;
