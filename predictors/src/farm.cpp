@@ -355,9 +355,22 @@ int FarmPredictor::best_streams(const std::vector<int>& candidates) const {
     const double t = predict(s).completion_s;
     if (best_s == 0 || t < best_s) best_s = t;
   }
-  for (int s : sorted)
-    if (predict(s).completion_s <= best_s * 1.01) return s;
-  return sorted.front();
+  // Among the stream counts that reach the least time (within 1 %), the first with headroom: its
+  // streams' chains take at most half the binding stage's time per task, (t_in + t_ker + t_out + δ)/S
+  // ≤ T_s/2. At the knee of the schedule (the chains exactly keep the binding stage busy) any jitter
+  // in a chain idles it: the schedule's knee is sharp, a real pipeline's is not (a closed network of
+  // S circulating tasks reaches its bottleneck's rate only well past N* = chain / T_s: Denning and
+  // Buzen's asymptotic bounds and mean value analysis), while past the knee more streams cost little.
+  const FarmPipeline& p = pipeline_;
+  const double chain = p.h2d_s + p.kernel_s + p.d2h_s + p.chain_s;
+  int last = sorted.front();
+  for (int s : sorted) {
+    const FarmPrediction f = predict(s);
+    if (f.completion_s > best_s * 1.05) continue;
+    if (s == 0 || setup_.memory == HostMemory::pageable || chain / s <= 0.5 * f.service_s) return s;
+    last = s;
+  }
+  return last;
 }
 
 }  // namespace perfmodel
