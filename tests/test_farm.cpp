@@ -613,6 +613,7 @@ TEST(FarmCli, PredictFarmInEveryFormat) {
   EXPECT_EQ(y["streams"].size(), 1u);
   EXPECT_EQ(y["streams"][0]["streams"].as<int>(), 4);
   EXPECT_GT(y["streams"][0]["predicted_s"].as<double>(), 0);
+  EXPECT_TRUE(y["stream_chain_extra_s"].IsScalar());  // δ, signed (the bundled profile's is negative)
   // `perfmodel farm` is the same command.
   EXPECT_EQ(run({"farm", "--app", "blur", "--size", "64", "--tasks", "10", "--streams", "2", "--format", "csv"}).out,
             run({"predict", "farm", "--app", "blur", "--size", "64", "--tasks", "10", "--streams", "2", "--format", "csv"}).out);
