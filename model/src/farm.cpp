@@ -95,9 +95,15 @@ std::string farm_task_problem(const FarmTask& task) {
 
 namespace {
 
+// SASS instructions farm_blur runs per window column (see reference_descriptor).
+constexpr double kFarmBlurColumnInstructions = 394;
+
 // The reference kernel's descriptor at the task's size, renamed to the farm's kernel and with
 // the farm kernel's compiled resources where they were recorded.
-GpuWorkload reference_descriptor(const FarmTask& task, const ResourceTable& resources, double l2, std::vector<std::string>* missing) {
+// `alone`: one task's own launch, whose time is its fullest block's (see the cosine case below);
+// otherwise the task's share of a launch over many tasks, counted by its real work.
+GpuWorkload reference_descriptor(const FarmTask& task, const ResourceTable& resources, double l2, std::vector<std::string>* missing,
+                                 bool alone) {
   const std::string problem = farm_task_problem(task);
   if (!problem.empty()) throw InputError(problem);
   GpuWorkload w;
@@ -115,6 +121,18 @@ GpuWorkload reference_descriptor(const FarmTask& task, const ResourceTable& reso
   } else if (missing) {
     missing->push_back(p.name);
   }
+  if (task.app == FarmApp::blur) {
+    // farm_blur is blur_kernel plus the task offset (in += blockIdx.y·3·side²), and the compiler
+    // does not keep that offset: it re-reads blockIdx.y (S2R) and redoes the 64-bit products at
+    // every window pixel's loads. Its SASS (sm_90, nvcc 13, -O3: 488 instructions against
+    // blur_kernel's 384; 9 S2R against 1) runs 394 instructions per window column of 11 pixels —
+    // a 4-way unrolled loop of 131 for 4 pixels, twice, and 132 for the 3-pixel remainder and the
+    // column overhead — where blur_kernel runs 261 (83 twice, 95): the reference count, counted
+    // the same way, applied to the farm's code. The kernel is issue-bound, so its time follows.
+    const double window = (2.0 * kBlurRadius + 1) * (2.0 * kBlurRadius + 1);
+    const double warps = std::ceil(static_cast<double>(task.size) * task.size / 32);
+    p.warp_instructions = warps * (window * kFarmBlurColumnInstructions / (2 * kBlurRadius + 1) + 60);
+  }
   if (task.app == FarmApp::cosine) {
     // The reference descriptor counts kCosineRepeats calls per element; the farm's task runs M.
     const double m = task.iterations, n = task.size, warps = std::ceil(n / 32);
@@ -122,6 +140,16 @@ GpuWorkload reference_descriptor(const FarmTask& task, const ResourceTable& reso
     p.warp_instructions = warps * (12 + 5.0 * m);  // as the reference: loop and range test ≈ 5 per call
     p.chain_cosf = m;
     w.flops = 10.0 * m * n;  // Cecconi counts ≈ 10 flop per cosf
+    if (alone) {
+      // The loop's work sits where its warps are: a task of 1536 floats runs a block of 32 busy
+      // warps on one SM and one of 16 on another, and the launch ends with the fuller one. The
+      // GPU predictor spreads a launch's counts evenly over its blocks, so one task's launch is
+      // described as blocks all as busy as the first (48 warps become 2 × 32); the many-task
+      // launch (t_full) keeps the real counts, its blocks sharing the SMs.
+      const double busy_warps = std::ceil(std::min(n, 1024.0) / 32) * std::ceil(n / 1024);
+      p.special_calls *= busy_warps / warps;
+      p.warp_instructions *= busy_warps / warps;
+    }
   }
   return w;
 }
@@ -129,12 +157,12 @@ GpuWorkload reference_descriptor(const FarmTask& task, const ResourceTable& reso
 }  // namespace
 
 GpuWorkload describe_farm_task(const FarmTask& task, const ResourceTable& resources, double l2_bytes, std::vector<std::string>* missing) {
-  return reference_descriptor(task, resources, l2_bytes, missing);
+  return reference_descriptor(task, resources, l2_bytes, missing, true);
 }
 
 GpuWorkload describe_farm_batch(const FarmTask& task, double tasks, const ResourceTable& resources, double l2_bytes,
                                 std::vector<std::string>* missing) {
-  return batch_workload(reference_descriptor(task, resources, l2_bytes, missing), tasks);
+  return batch_workload(reference_descriptor(task, resources, l2_bytes, missing, false), tasks);
 }
 
 GpuWorkload batch_workload(const GpuWorkload& one_task, double tasks) {

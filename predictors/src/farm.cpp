@@ -77,7 +77,7 @@ FarmSchedule schedule_farm(const FarmPipeline& p, long long tasks, long long str
     free_slots.push(kernel_end);
     queue_kernel_end[q] = kernel_end;
     const double out_end = copy(kernel_end, d2h_free, p.d2h_s, share.d2h_ratio);
-    stream_end[s] = out_end;
+    stream_end[s] = out_end + p.chain_s;  // the stream's hand-offs (δ), paid before its next copy-in
     completion = std::max(completion, out_end);
     if (k == 0) first = out_end;
   }
@@ -102,7 +102,7 @@ FarmSchedule schedule_farm(const FarmPipeline& p, long long tasks, long long str
       {"GPU throughput", p.full_gpu_s},
       // Groups whose kernels together saturate the GPU are its throughput, not the slots.
       {m < Sd && std::min(m, arrivals) * p.full_gpu_s >= p.kernel_s ? "GPU throughput" : "kernel slots", kernel_stage},
-      {"per-stream latency", (p.h2d_s + p.kernel_s + p.d2h_s) / Sd},
+      {"per-stream latency", (p.h2d_s + p.kernel_s + p.d2h_s + p.chain_s) / Sd},
   };
   if (queue_limited) terms.push_back({"work queues", (p.h2d_s + p.kernel_s) / static_cast<double>(Q)});
   const auto worst = std::max_element(terms.begin(), terms.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
@@ -176,7 +176,7 @@ FarmPredictor::FarmPredictor(const Profile& profile, const FarmSetup& setup) : s
   const double l2 = gpu.device.l2_cache_bytes;
   std::vector<std::string> missing;
   const GpuWorkload one = setup.workload ? *setup.workload : describe_farm_task(setup.task, setup.resources, l2, &missing);
-  const GpuWorkload all = batch_workload(one, L);
+  const GpuWorkload all = setup.workload ? batch_workload(one, L) : describe_farm_batch(setup.task, L, setup.resources, l2);
   // Kernel slots from the task's widest launch; every launch must fit an SM (execution_metrics
   // throws InputError naming what does not fit).
   const GpuPhase* widest = nullptr;
@@ -199,7 +199,7 @@ FarmPredictor::FarmPredictor(const Profile& profile, const FarmSetup& setup) : s
   FarmPipeline& p = pipeline_;
   p.kernel_s = alone.seconds - alone.launch_s + queued_kernel * static_cast<double>(one.phases.size());
   p.full_gpu_s = std::max(0.0, batch.seconds - batch.launch_s) / L;
-  p.kernel_slots = std::max(1.0, std::min(kMaxResidentGrids, std::floor(m.blocks_per_sm * sms_ / widest->blocks())));
+  p.kernel_slots = std::max(1.0, std::min(kMaxResidentGrids, std::ceil(m.blocks_per_sm * sms_ / widest->blocks())));
   if (!missing.empty())
     assumptions_.push_back("registers of " + missing.front() +
                            " estimated by the reference descriptor (no recorded farm resources given)");
@@ -224,6 +224,23 @@ FarmPredictor::FarmPredictor(const Profile& profile, const FarmSetup& setup) : s
     const StreamCalibration& s = *gpu.streams;
     p.issue_s = s.issue_s;
     p.serial_gap_s = std::max(0.0, s.serial_task_s - tiny_parts);
+    // One stream's chain: gpu.streams.concurrency at one stream ran tasks of a 4-byte copy in, a
+    // spin kernel and a 4-byte copy out back to back in one stream; each took c1 = T/L − spin.
+    // The schedule's chain for that task is t_in(4) + q + t_out(4); the rest, δ, is what the
+    // stream adds per task: the hand-offs between the copy engines and the SMs (copy-in → kernel,
+    // kernel → copy-out, copy-out → the next copy-in), or, negative, what the transfer curves'
+    // small copies overstate inside a stream.
+    if (!s.concurrency.rows.empty() && s.spin_s > 0) {
+      const std::size_t cs = s.concurrency.column("streams"), ct = s.concurrency.column("tasks"), cd = s.concurrency.column("seconds");
+      for (const auto& row : s.concurrency.rows)
+        if (row[cs] == 1 && row[ct] > 0) {
+          const double c1 = row[cd] / row[ct] - s.spin_s;
+          p.chain_s = c1 - tiny_parts;
+          assumptions_.push_back("one stream's chain: " + sci(c1 * 1e6) + " us per task beyond the kernel (gpu.streams.concurrency at 1 stream), " +
+                                 sci(p.chain_s * 1e6) + " us beyond its copies and queued launch");
+          break;
+        }
+    }
     if (!s.copies.rows.empty()) {
       // The engines' time per copy when S streams issue copies (gpu.streams.copies, measured at two
       // sizes): linear in bytes between them (a per-copy cost plus bytes over the engine's rate),
@@ -338,9 +355,22 @@ int FarmPredictor::best_streams(const std::vector<int>& candidates) const {
     const double t = predict(s).completion_s;
     if (best_s == 0 || t < best_s) best_s = t;
   }
-  for (int s : sorted)
-    if (predict(s).completion_s <= best_s * 1.01) return s;
-  return sorted.front();
+  // Among the stream counts that reach the least time (within 1 %), the first with headroom: its
+  // streams' chains take at most half the binding stage's time per task, (t_in + t_ker + t_out + δ)/S
+  // ≤ T_s/2. At the knee of the schedule (the chains exactly keep the binding stage busy) any jitter
+  // in a chain idles it: the schedule's knee is sharp, a real pipeline's is not (a closed network of
+  // S circulating tasks reaches its bottleneck's rate only well past N* = chain / T_s: Denning and
+  // Buzen's asymptotic bounds and mean value analysis), while past the knee more streams cost little.
+  const FarmPipeline& p = pipeline_;
+  const double chain = p.h2d_s + p.kernel_s + p.d2h_s + p.chain_s;
+  int last = sorted.front();
+  for (int s : sorted) {
+    const FarmPrediction f = predict(s);
+    if (f.completion_s > best_s * 1.05) continue;
+    if (s == 0 || setup_.memory == HostMemory::pageable || chain / s <= 0.5 * f.service_s) return s;
+    last = s;
+  }
+  return last;
 }
 
 }  // namespace perfmodel

@@ -12,7 +12,10 @@
 //   blur    K-BLUR: box blur of radius 5 over a side×side RGB byte image, one thread per pixel in
 //           1024-thread blocks; in and out 3·side² bytes; memory-bound and divergent.
 // The workload descriptors are the reference kernels' own (model/gpu_kernels.hpp: cosine, matmul,
-// blur), the cosine loop's re-counted for M iterations instead of the reference's 100.
+// blur), the cosine loop's re-counted for M iterations instead of the reference's 100, one cosine
+// task's own launch counted as its fullest block on every SM (describe_farm_task; the many-task
+// launch keeps the real counts), and the blur's instructions counted on farm_blur's own SASS (the
+// task offset redone at every window pixel: 394 per window column against blur_kernel's 261).
 #include <cstdint>
 #include <optional>
 #include <string>

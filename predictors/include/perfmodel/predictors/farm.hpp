@@ -12,8 +12,19 @@
 //           overhead, plus the GPU's own cost of a queued launch (gpu.launch.queued.kernel_s)
 //   t_full  its share of a full GPU: the GPU predictor's data-parallel launch over all L tasks,
 //           without launch overhead, / L (no number of streams makes kernels run faster than this)
-//   c       task kernels that can be resident at once: min(SMs · resident blocks per SM / task
-//           blocks, 128 resident grids — the CUDA limit for compute capability ≥ 3.5)
+//   c       task kernels that can be resident at once: min(⌈SMs · resident blocks per SM / task
+//           blocks⌉, 128 resident grids — the CUDA limit for compute capability ≥ 3.5). Rounded up:
+//           a kernel starts once its first blocks fit (the block scheduler fills SMs as they free),
+//           so a task of 144 blocks where 264 fit runs beside the next one, both sharing the GPU
+//           (d_k below); rounded down, kernels of 144 blocks ran one at a time, 46 % slow on the
+//           holdout blur 384² (2026-11-26, GPU-5355697b)
+//   δ       one stream's chain beyond its stages: gpu.streams.concurrency at one stream ran tasks of
+//           a 4-byte copy in, a spin kernel and a 4-byte copy out in one stream, c1 = T/L − spin
+//           each; δ = c1 − (t_in(4 B) + q + t_out(4 B)), q = gpu.launch.queued.kernel_s: the
+//           hand-offs between the copy engines and the SMs (copy-in → kernel → copy-out → the
+//           stream's next copy-in; 8.5 µs a task on GPU-a8fb659b), or, negative, what the transfer
+//           curves' small copies overstate inside a stream (the bundled schema-3 profile's 9–10 µs
+//           copies: −3.3 µs). 0 without the section
 //   Q       hardware work queues the streams are spread over: the largest S whose
 //           gpu.streams.concurrency time the schedule explains without a queue limit
 //           (observed_queue_limit; none seen: no limit, Q = ∞). Not the measured plateau
@@ -29,7 +40,7 @@
 // generalises Cecconi's pipeline, Eqs 3.2/3.3, from one worker per stage to S streams sharing two
 // copy engines and c kernel slots):
 //   H_k      = H_{k−1} + h                                          host has issued task k
-//   ready_k  = max(H_k, D2H end of stream s's previous task,
+//   ready_k  = max(H_k, D2H end of stream s's previous task + δ,
 //                  [S > Q] kernel end of queue q's previous task)    false serialisation in a queue
 //   in_k     = a_k + t_in,  a_k = max(ready_k, a_{k−1} + max(r·t_in, κ·(t_in + t_out)))
 //                                                                    H2D engine, in issue order; back-
@@ -57,7 +68,7 @@
 //   T_c      = max_k out_k
 // Its steady state is the pipeline's slowest stage (Cecconi Eq 3.3 generalised):
 //   T_s = max{ h, r·t_in, r·t_out, κ·(t_in + t_out), t_full, K / L,
-//              (t_in + t_ker + t_out) / S,  [S > Q] (t_in + t_ker) / Q }
+//              (t_in + t_ker + t_out + δ) / S,  [S > Q] (t_in + t_ker) / Q }
 //   K = ⌊L/m⌋·max(t_ker, n·t_full) + [r > 0] max(t_ker, min(r, n)·t_full), r = L − m⌊L/m⌋, n = min(m, Q, 1 + t_ker/h):
 //   the kernel slots in waves ("kernel slots"; "GPU throughput" when a group saturates the GPU,
 //   n·t_full ≥ t_ker) where S > c; for S ≤ c the streams limit the kernels: K/L = t_ker / S.
@@ -95,6 +106,7 @@ struct FarmPipeline {
   double queues = 8;         // Q; 0: no queue limit (none observed)
   double link_factor = 0.5;  // κ
   double serial_gap_s = 0;   // g: what the serial loop adds per task beyond t_in + t_ker + t_out
+  double chain_s = 0;        // δ: what one stream's chain adds per task beyond t_in + t_ker + t_out
   // Copies of different streams sharing the engines (gpu.streams.copies), by stream count
   // (ascending; the last entry at or below S applies): the engine's measured time per copy at the
   // task's bytes over t_in (t_out), r, and the measured pair's time over t_in + t_out, κ.
@@ -167,7 +179,10 @@ class FarmPredictor {
   double sm_bound() const { return sms_; }  // Eq 5.9: Sp ≤ #SM for tasks of one block
   double bytes_in() const { return bytes_in_; }
   double bytes_out() const { return bytes_out_; }
-  // The S of `candidates` with the least predicted completion time (the smallest S among ties within 1 %).
+  // The S to use among `candidates`: of those predicted within 5 % of the least completion time,
+  // the smallest whose streams leave the binding stage headroom, (t_in + t_ker + t_out + δ) / S ≤
+  // T_s / 2 (the schedule's knee is sharp, a real pipeline's is not: at the knee any jitter in a
+  // chain idles the bottleneck), else the largest of them; S = 0 and pageable memory as predicted.
   int best_streams(const std::vector<int>& candidates) const;
   // What the prediction assumes instead of measuring (sections missing from the profile), and
   // where each number comes from.
