@@ -470,7 +470,6 @@ ReuseResult reuse_break_even(const std::function<OffloadTerms(int)>& terms_at) {
 OverlapResult chunked_overlap(const Profile& gpu_profile, const std::vector<Transfer>& fixed_in, const std::vector<Transfer>& chunked_in,
                               const std::vector<Transfer>& chunked_out, double kernels_s, HostMemory memory) {
   OverlapResult r;
-  const CommunicationPredictor comm(gpu_profile);
   const GpuCalibration& gpu = gpu_profile.require_gpu();
   {
     std::vector<Transfer> in = fixed_in;
@@ -495,13 +494,14 @@ OverlapResult chunked_overlap(const Profile& gpu_profile, const std::vector<Tran
   }
   r.possible = true;
   const double launch = gpu.launch ? gpu.launch->empty_kernel_s : 0;
-  const double fixed = comm.predict(fixed_in).total_seconds;
+  const OffloadCopies copies(gpu_profile);  // pinned here: the curves, less the mixed-issue shift, as in serial_s
+  const double fixed = copies.seconds(fixed_in, 1);
   for (int k = 2; k <= 64; k *= 2) {
     const auto part = [&](const std::vector<Transfer>& list) {
       double s = 0;
       for (Transfer t : list) {
         t.bytes = std::max<std::uint64_t>(1, t.bytes / static_cast<std::uint64_t>(k));
-        s += comm.predict(t).seconds;
+        s += copies.seconds(t, 1);
       }
       return s;
     };
