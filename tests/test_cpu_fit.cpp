@@ -262,6 +262,46 @@ TEST(FitCpu, SingleCallsAndOneThreadRatio) {
   // At one thread the prediction at a measured size is the measured time.
   EXPECT_NEAR(predict_cpu(p, "cosine", 4096, 1).seconds, model_s(4096, 1) / 0.6, 1e-9 * model_s(4096, 1));
   EXPECT_NEAR(predict_cpu(p, "cosine", 16384, 2).seconds, model_s(16384, 2) / 0.5, 1e-9 * model_s(16384, 2));
+  // The one-thread efficiency itself: 0.6 and 0.4 where measured, log-linear between, held beyond
+  // both ends (not ρ times the all-threads curve: 0.5 · 0.8 = 0.4 happens to agree at the top, so
+  // the bottom end tells: 1.2 · 0.5 = 0.6 at w0 and below).
+  EXPECT_NEAR(m.one_thread_efficiency(w0), 0.6, 1e-9);
+  EXPECT_NEAR(m.one_thread_efficiency(w1), 0.4, 1e-9);
+  EXPECT_NEAR(m.one_thread_efficiency(std::sqrt(w0 * w1)), std::sqrt(0.6 * 0.4), 1e-9);
+  EXPECT_NEAR(m.one_thread_efficiency(w0 / 100), 0.6, 1e-9);
+  EXPECT_NEAR(m.one_thread_efficiency(w1 * 100), 0.4, 1e-9);
+  // At one thread below the smallest fitted size: the work at the one-thread efficiency, nothing
+  // subtracted (the ratio form divided it by the 2-thread work efficiency left after dispatch).
+  EXPECT_NEAR(predict_cpu(p, "cosine", 64, 1).seconds, model_s(64, 1) / 0.6, 1e-9 * model_s(64, 1));
+  EXPECT_NEAR(predict_cpu(p, "cosine", 1 << 20, 1).seconds, model_s(1 << 20, 1) / 0.4, 1e-9 * model_s(1 << 20, 1));
+}
+
+// Beyond the largest fitted size a memory-bound kernel keeps the time per byte it spent beyond its
+// roofline there. dot on the synthetic machine, 2 threads, fitted at 50 % where the working set
+// (8n bytes) is in the L3 (read 50 GB/s at 2 threads), predicted in memory (25 GB/s):
+//   excess per byte at n1 = 2^21: (S1 + R1)(1/0.5 − 1) / 8n1 = 2 µs / 8n1 + 1 / 50 GB/s
+//   T(n = 2^25) = 2 µs + 8n / 25 GB/s + 8n (2 µs / 8n1 + 1 / 50 GB/s) = 2 µs + 32 µs + 8n · 3 / 50 GB/s
+// (16.14 ms; the efficiency held gave (2 µs + 8n / 25 GB/s) / 0.5 = 21.5 ms).
+TEST(FitCpu, BeyondTheFittedSizesAMemoryBoundKernelKeepsItsExcessPerByte) {
+  CpuSampleFile f = synthetic_machine();
+  const CpuCalibration curves = fit_cpu(f, "s.csv");
+  for (double n : {1 << 20, 1 << 21}) {
+    const CpuWorkload w = cpu_workload("dot", n);
+    ASSERT_EQ(w.bytes_read, 8 * n);
+    ASSERT_EQ(w.bytes_written, 0);
+    ASSERT_EQ(w.parallel_regions, 1);
+    f.samples.push_back({"kernel.dot", {{"n", n}, {"threads", 2}, {"holdout", 0}}, 0,
+                         (curves.synchronisation_seconds(w, 2) + curves.roofline_seconds(w, 2)) / 0.5, 1});
+  }
+  Profile p;
+  p.cpu = fit_cpu(f, "s.csv");
+  const double n = 1 << 25;
+  EXPECT_NEAR(p.cpu->bandwidth_Bps("read", 8 * n, 2), 25e9, 1);
+  EXPECT_NEAR(p.cpu->bandwidth_Bps("read", 8.0 * (1 << 21), 2), 50e9, 1);
+  EXPECT_NEAR(predict_cpu(p, "dot", n, 2).seconds, 2e-6 + 32e-6 + 8 * n * 3 / 50e9, 1e-12);
+  // Within the fitted sizes the efficiency stands.
+  const CpuWorkload w = cpu_workload("dot", 1 << 20);
+  EXPECT_NEAR(predict_cpu(p, "dot", 1 << 20, 2).seconds, (2e-6 + w.bytes_read / 50e9) / 0.5, 1e-12);
 }
 
 TEST(CpuProfileYaml, RoundTripsAndRejectsBadKeys) {

@@ -174,6 +174,18 @@ double CpuKernelModel::thread_factor(double w, double t) const {
   return rho + (1 - rho) * along;
 }
 
+double CpuKernelModel::one_thread_efficiency(double w) const {
+  if (one_thread.rows.empty()) return 0;
+  const auto& rows = one_thread.rows;
+  const auto e1 = [&](std::size_t i) { return rows[i][1] * efficiency_at(rows[i][0]); };
+  if (w <= rows.front()[0]) return e1(0);
+  if (w >= rows.back()[0]) return e1(rows.size() - 1);
+  std::size_t i = 1;
+  while (rows[i][0] < w) ++i;
+  const double x = std::log(w / rows[i - 1][0]) / std::log(rows[i][0] / rows[i - 1][0]);
+  return std::exp(std::log(e1(i - 1)) * (1 - x) + std::log(e1(i)) * x);
+}
+
 CpuKernelModel fit_kernel_model(std::vector<KernelPoint> fit_set, const std::vector<KernelPoint>& holdout_set) {
   if (fit_set.empty()) throw std::invalid_argument("a kernel model needs at least one fitted size");
   std::sort(fit_set.begin(), fit_set.end(), [](const KernelPoint& a, const KernelPoint& b) { return a.working_set_bytes < b.working_set_bytes; });

@@ -52,6 +52,11 @@ struct CpuKernelModel {
   // measured sizes, held beyond them), 1 at `threads` and above, linear in t between; 1 without
   // one-thread measurements.
   double thread_factor(double working_set_bytes, double t) const;
+  // The efficiency at one thread, (roofline(1) + dispatch(1)) / measured, at the sizes the
+  // calibration ran one thread (ρ · efficiency_at there), log-linear in W between them, held
+  // beyond both ends: one thread pays no fork-join and shares no cache, so the all-threads
+  // curve's shape over W (both of those) does not carry to it. 0 without one-thread measurements.
+  double one_thread_efficiency(double working_set_bytes) const;
 };
 
 struct CpuCalibration {

@@ -11,8 +11,13 @@
 // fitted working set the synchronisation is paid as measured and only the work keeps the
 // efficiency measured there: T = regions·dispatch + max(T_mem, T_compute) / e_work, e_work =
 // R0 / (M0 − S0) at that size (equal to the form above at that size; see cpu_compute.cpp).
-// Below the fitted thread count the efficiency carries CpuKernelModel::thread_factor: the ratio
-// the calibration measured at one thread (where it did), linear in threads up to the fitted count.
+// Beyond the largest fitted working set W1 a memory-bound kernel keeps its excess time per byte:
+// T = dispatch + max(T_mem, T_compute) + X · bytes, X = (M1 − S1 − R1) / bytes1 at W1 (where
+// X > 0 and W1 is memory-bound; else the efficiency is held).
+// Below the fitted thread count, where the calibration ran one thread: the efficiency measured at
+// one thread (CpuKernelModel::one_thread_efficiency), linear in threads up to the fitted count's
+// effective efficiency (roofline + dispatch) / T at this size; without one-thread measurements,
+// the fitted model as it stands.
 #include <string>
 
 #include "perfmodel/model/kernel_workload.hpp"

@@ -121,6 +121,8 @@ OffloadDecision decide_offload(const OffloadTerms& terms, const OffloadErrorLeve
 // timed on a fixed buffer, and a profile without cpu.bandwidth.copy: the curve as it stands.
 // On the H100 host (2026-11-26 run) a pageable mv at n = 1376 (7.6 MB up, whole operation) took
 // 0.60 ms where the rotating curve gives 1.11 ms; r = 0.57 there, and 0.73 ms predicted.
+// The operation copies the same buffers each time: a single-copy curve's shift for copies issued
+// among other kinds at random host pages (TransferCurve::mixed_setup_s) is taken off every copy.
 class OffloadCopies {
  public:
   explicit OffloadCopies(const Profile& gpu_profile);  // InputError without a pcie section
