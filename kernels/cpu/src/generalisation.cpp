@@ -144,6 +144,22 @@ std::vector<KernelEntry> build_catalog() {
   add("gridstride_copy_132x256", "occupancy-starved", "copy of 2^26 floats by 132 blocks of 256 threads (grid-stride loop)",
       {{{"n", 1LL << 26}}}, small);
   for (std::size_t i = first_c; i < v.size(); ++i) v[i].half = 'C';
+  // Half D: a fresh held-out set of atomics, its signatures committed before its first measurement
+  // (docs/generalisation-suite.md, "Half D"): the atomics model was changed after half C was seen.
+  const std::size_t first_d = v.size();
+  add("reduce_block_atomic_f32", "reduction", "per-block sums of FP32: every thread atomicAdd()s its element to its block's slot",
+      {{{"n", 1LL << 26}}}, small);
+  add("reduce_warp_slot_f64", "reduction", "per-warp sums of FP64: every lane atomicAdd()s its element to its warp's slot (i / 32)",
+      {{{"n", 1LL << 25}}}, small);
+  add("hist_global_32", "histogram", "32 int32 bins (4 sectors), one global atomicAdd of 1 per uint32 key", {{{"n", 1LL << 26}}}, small);
+  add("hist_f64_16", "histogram", "16 FP64 bins (4 sectors), one global atomicAdd(double) of 1 per uint32 key",
+      {{{"n", 1LL << 25}}}, small);
+  add("scatter_add_f32_4m", "gather-scatter", "y[key mod 2^20] += x[i] by FP32 atomicAdd: random keys over 2^20 floats (4 MiB)",
+      {{{"n", 1LL << 26}}}, small);
+  add("counter_i32_runtime_uniform", "reduction",
+      "int32 atomicAdd of 1 to one of 4 counters, the block's slot read from device memory (uniform at run time, not provably warp-uniform)",
+      {{{"n", 1LL << 24}}}, small);
+  for (std::size_t i = first_d; i < v.size(); ++i) v[i].half = 'D';
   return v;
 }
 
@@ -352,6 +368,57 @@ ReferenceCheck reference_check(const std::string& kernel, const Params& p) {
       }
       return (*maxima)[a];
     }, 0, "every address's maximum of key >> 10, exact");
+  }
+  if (k == "reduce_block_atomic_f32") {
+    const std::size_t n = n_of();
+    return elementwise((n + 255) / 256, [n](std::size_t b) {
+      double s = 0;
+      for (std::size_t i = 256 * b; i < std::min(n, 256 * b + 256); ++i) s += dv(1, i);
+      return s;
+    }, 0, "every block's sum of its 256 elements, exact (multiples of 1/256 whose partial sums stay below 2^9: "
+          "17 significant bits, exact in FP32 in any order)");
+  }
+  if (k == "reduce_warp_slot_f64") {
+    const std::size_t n = n_of();
+    return elementwise((n + 31) / 32, [n](std::size_t w) {
+      double s = 0;
+      for (std::size_t i = 32 * w; i < std::min(n, 32 * w + 32); ++i) s += dv(1, i);
+      return s;
+    }, 0, "every warp's sum of its 32 elements, exact (multiples of 1/256 in FP64)");
+  }
+  if (k == "hist_global_32" || k == "hist_f64_16") {
+    const std::size_t n = n_of();
+    const std::uint32_t bins = k == "hist_global_32" ? 32 : 16, seed = k == "hist_global_32" ? 13 : 14;
+    auto counts = std::make_shared<std::vector<double>>();
+    return elementwise(bins, [n, bins, seed, counts](std::size_t b) {
+      if (counts->empty()) {
+        counts->assign(bins, 0.0);
+        for (std::size_t i = 0; i < n; ++i) (*counts)[key(seed, i) % bins] += 1;
+      }
+      return (*counts)[b];
+    }, 0, "every bin's count, exact");
+  }
+  if (k == "scatter_add_f32_4m") {
+    const std::size_t n = n_of(), slots = std::size_t{1} << 20;
+    auto sums = std::make_shared<std::vector<double>>();
+    return elementwise(slots, [n, slots, sums](std::size_t y) {
+      if (sums->empty()) {
+        sums->assign(slots, 0.0);
+        for (std::size_t i = 0; i < n; ++i) (*sums)[key(15, i) % slots] += dv(1, i);
+      }
+      return (*sums)[y];
+    }, 0, "every slot's sum of the x[i] whose key lands on it, exact (multiples of 1/256; a slot's partial sums "
+          "stay below 2^15 while it receives fewer than 2^14 elements, as every slot does at these sizes: "
+          "exact in FP32 in any order)");
+  }
+  if (k == "counter_i32_runtime_uniform") {
+    const std::size_t n = n_of(), blocks = (n + 255) / 256;
+    return elementwise(kCounterSlots, [n, blocks](std::size_t c) {
+      double count = 0;
+      for (std::size_t b = 0; b < blocks; ++b)
+        if (counter_slot(b) == c) count += static_cast<double>(std::min(n, 256 * b + 256) - 256 * b);
+      return count;
+    }, 0, "every counter's count (the threads of the blocks whose slot it is), exact");
   }
   if (k == "stencil3d_7pt") {
     const std::size_t n = n_of(), w = n - 2, nn = n * n;

@@ -442,4 +442,35 @@ __global__ void int_xorshift_chain(const std::uint32_t* in, std::uint32_t* out, 
   out[i] = y;
 }
 
+// ------------------------------------------------------------------ half D (pre-registered after half C)
+// Atomics only: every thread updates one address with one atomicAdd, 256 threads per block.
+__global__ void reduce_block_atomic_f32(const float* x, float* block_sums, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) atomicAdd(&block_sums[blockIdx.x], x[i]);
+}
+__global__ void reduce_warp_slot_f64(const double* x, double* warp_sums, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) atomicAdd(&warp_sums[i / 32], x[i]);
+}
+__global__ void hist_global_32(const std::uint32_t* keys, int* hist, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) atomicAdd(&hist[keys[i] % 32u], 1);
+}
+__global__ void hist_f64_16(const std::uint32_t* keys, double* hist, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) atomicAdd(&hist[keys[i] % 16u], 1.0);
+}
+__global__ void scatter_add_f32_4m(const std::uint32_t* keys, const float* x, float* y, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) atomicAdd(&y[keys[i] % (1u << 20)], x[i]);
+}
+// The counter's index is the block's slot, read from device memory; with 256 threads per block it
+// is the same for every thread of a block at run time, but it is indexed by i / 256, not by
+// blockIdx.x, so the compiler cannot prove it warp-uniform (indexed by blockIdx.x it does, and
+// aggregates the warp's updates into one).
+__global__ void counter_i32_runtime_uniform(const int* block_slot, int* counters, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) atomicAdd(&counters[block_slot[i / 256]], 1);
+}
+
 }  // namespace perfmodel::gen

@@ -510,6 +510,55 @@ GenRun make_run(const std::string& k, const gen::Params& p) {
     PHASE(r, starved_copy, 132, 256);
     r.enqueue = [=](cudaStream_t st) { gen::starved_copy<<<132, 256, 0, st>>>(a, b, ni); };
     r.output(b, un);
+  } else if (k == "reduce_block_atomic_f32") {
+    const float* x = r.f32(un, 1);
+    float* sums = r.alloc<float>(static_cast<std::size_t>(g));
+    PHASE(r, reduce_block_atomic_f32, g, 256);
+    r.reset = [=](cudaStream_t st) { PERFMODEL_CUDA_CHECK(cudaMemsetAsync(sums, 0, static_cast<std::size_t>(g) * sizeof(float), st)); };
+    r.enqueue = [=](cudaStream_t st) { gen::reduce_block_atomic_f32<<<g, 256, 0, st>>>(x, sums, ni); };
+    r.output(sums, static_cast<std::size_t>(g));
+  } else if (k == "reduce_warp_slot_f64") {
+    const double* x = r.f64(un, 1);
+    const std::size_t slots = (un + 31) / 32;
+    double* sums = r.alloc<double>(slots);
+    PHASE(r, reduce_warp_slot_f64, g, 256);
+    r.reset = [=](cudaStream_t st) { PERFMODEL_CUDA_CHECK(cudaMemsetAsync(sums, 0, slots * sizeof(double), st)); };
+    r.enqueue = [=](cudaStream_t st) { gen::reduce_warp_slot_f64<<<g, 256, 0, st>>>(x, sums, ni); };
+    r.output(sums, slots);
+  } else if (k == "hist_global_32") {
+    const std::uint32_t* keys = r.keys(un, 13, 0xffffffffu);
+    int* hist = r.alloc<int>(32);
+    PHASE(r, hist_global_32, g, 256);
+    r.reset = [=](cudaStream_t st) { PERFMODEL_CUDA_CHECK(cudaMemsetAsync(hist, 0, 32 * sizeof(int), st)); };
+    r.enqueue = [=](cudaStream_t st) { gen::hist_global_32<<<g, 256, 0, st>>>(keys, hist, ni); };
+    r.output(hist, 32);
+  } else if (k == "hist_f64_16") {
+    const std::uint32_t* keys = r.keys(un, 14, 0xffffffffu);
+    double* hist = r.alloc<double>(16);
+    PHASE(r, hist_f64_16, g, 256);
+    r.reset = [=](cudaStream_t st) { PERFMODEL_CUDA_CHECK(cudaMemsetAsync(hist, 0, 16 * sizeof(double), st)); };
+    r.enqueue = [=](cudaStream_t st) { gen::hist_f64_16<<<g, 256, 0, st>>>(keys, hist, ni); };
+    r.output(hist, 16);
+  } else if (k == "scatter_add_f32_4m") {
+    const std::uint32_t* keys = r.keys(un, 15, 0xffffffffu);
+    const float* x = r.f32(un, 1);
+    const std::size_t slots = std::size_t{1} << 20;
+    float* y = r.alloc<float>(slots);
+    PHASE(r, scatter_add_f32_4m, g, 256);
+    r.reset = [=](cudaStream_t st) { PERFMODEL_CUDA_CHECK(cudaMemsetAsync(y, 0, slots * sizeof(float), st)); };
+    r.enqueue = [=](cudaStream_t st) { gen::scatter_add_f32_4m<<<g, 256, 0, st>>>(keys, x, y, ni); };
+    r.output(y, slots);
+  } else if (k == "counter_i32_runtime_uniform") {
+    // Block b's slot is b mod 4 (gen::counter_slot): the four counters share one sector.
+    std::vector<int> slot_of_block(static_cast<std::size_t>(g));
+    for (std::size_t b = 0; b < slot_of_block.size(); ++b) slot_of_block[b] = static_cast<int>(gen::counter_slot(b));
+    int* block_slot = r.alloc<int>(slot_of_block.size());
+    PERFMODEL_CUDA_CHECK(cudaMemcpy(block_slot, slot_of_block.data(), slot_of_block.size() * sizeof(int), cudaMemcpyHostToDevice));
+    int* counters = r.alloc<int>(gen::kCounterSlots);
+    PHASE(r, counter_i32_runtime_uniform, g, 256);
+    r.reset = [=](cudaStream_t st) { PERFMODEL_CUDA_CHECK(cudaMemsetAsync(counters, 0, gen::kCounterSlots * sizeof(int), st)); };
+    r.enqueue = [=](cudaStream_t st) { gen::counter_i32_runtime_uniform<<<g, 256, 0, st>>>(block_slot, counters, ni); };
+    r.output(counters, gen::kCounterSlots);
   } else {
     throw RuntimeFailure("no GPU run for generalisation kernel '" + k + "'");
   }

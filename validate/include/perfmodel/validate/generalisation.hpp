@@ -103,8 +103,8 @@ struct GenAnalysis {
   std::vector<GenRow> rows;
   bool predicted = false;
   std::string not_predicted_because;  // when !predicted
-  // |relative error| statistics per timing over all kernels, half A, half B and half C.
-  ErrorStats single_all, single_a, single_b, single_c, steady_all, steady_a, steady_b, steady_c;
+  // |relative error| statistics per timing over all kernels and each half (A, B, C, D).
+  ErrorStats single_all, single_a, single_b, single_c, single_d, steady_all, steady_a, steady_b, steady_c, steady_d;
 };
 
 // predictor may be empty (measured table only; `why` says why).

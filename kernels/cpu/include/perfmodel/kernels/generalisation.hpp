@@ -24,14 +24,16 @@ struct KernelEntry {
   std::string klass;    // streaming, strided, gather-scatter, transpose, stencil, reduction, histogram,
                         // scan, batched-matmul, compute, launch-bound, occupancy-starved, register-heavy
   char half = 'A';      // 'A': model changes may be chosen on it; 'B': held out (docs/generalisation-suite.md);
-                        // 'C': the fresh held-out set, pre-registered after A and B had both been looked at
+                        // 'C': the fresh held-out set, pre-registered after A and B had both been looked at;
+                        // 'D': fresh held-out atomics, pre-registered after the atomics model was changed on C
   std::string summary;  // one line
   std::vector<Params> sizes;  // the suite's problem sizes (they fill the H100; launch-bound: small)
   Params test_size;           // a small size for the GPU test
 };
 
 // Every kernel, in suite order (grouped by class). The half alternates along the first 47: the
-// kernel at an even position is in half A, at an odd one in half B; the kernels after them are half C.
+// kernel at an even position is in half A, at an odd one in half B; the next 12 are half C, the
+// 6 after them half D.
 const std::vector<KernelEntry>& kernel_catalog();
 // Throws InputError naming the known kernels.
 const KernelEntry& kernel_entry(const std::string& name);

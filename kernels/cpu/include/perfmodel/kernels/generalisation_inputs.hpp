@@ -60,4 +60,9 @@ PERFMODEL_HD std::uint32_t local_permute(std::uint32_t i, int window_bits, std::
   return (i & ~window) | permute(i & window, window_bits, seed + (i >> window_bits));
 }
 
+// counter_i32_runtime_uniform's input: the counter block b's threads update, b mod 4 (the four
+// int32 counters share one 32-byte sector).
+constexpr std::uint32_t kCounterSlots = 4;
+PERFMODEL_HD std::uint32_t counter_slot(std::uint64_t block) { return static_cast<std::uint32_t>(block % kCounterSlots); }
+
 }  // namespace perfmodel::gen
