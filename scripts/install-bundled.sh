@@ -5,11 +5,13 @@
 # transfer check. Run here, from the repository root:
 #   scripts/install-bundled.sh RESULTS.tar.gz [NAME]        NAME: default nvidia-h100-80gb-hbm3
 # What goes where (GPU = the first 8 hex digits of the profile's device_uuid, DAY its date):
-#   data/profiles/NAME.yaml, NAME.{gpu,cpu,pcie}_samples.csv     the bundled profile, samples plain
+#   data/profiles/NAME.yaml, NAME.{gpu,cpu,pcie}_samples.csv     the bundled profile, samples plain (perfmodel fit, plot and report read them)
 #   data/profiles/NAME.repeat.yaml, NAME.repeat.cpu_samples.csv  its repeat (CPU samples plain: tests read them)
 #   data/profiles/NAME.repeat.{gpu,pcie}_samples.csv.gz          the repeat's other samples, gzipped
 #   data/profiles/runs/DAY-h100-GPU-*.log                        calibration, fit and check logs
 #   data/validation/other/DAY-h100-GPU/transfer-check/           the check's copies and analysis
+#   data/profiles/other/DAY-h100-GPU/                            a copy of the two profiles, samples gzipped:
+#                                                                the run stays in the tree when a later one is bundled
 # The profile the samples came from is refitted from them as a check (perfmodel fit must
 # reproduce it), so nothing half-installed is left when a file is missing or does not parse.
 set -euo pipefail
@@ -38,8 +40,8 @@ dest=data/profiles
 cp "$p/$name.yaml" "$p/$name.gpu_samples.csv" "$p/$name.cpu_samples.csv" "$p/$name.pcie_samples.csv" "$dest/"
 cp "$p/$name.repeat.yaml" "$p/$name.repeat.cpu_samples.csv" "$dest/"
 rm -f "$dest/$name.repeat.gpu_samples.csv" "$dest/$name.repeat.pcie_samples.csv"
-gzip -9c "$p/$name.repeat.gpu_samples.csv" > "$dest/$name.repeat.gpu_samples.csv.gz"
-gzip -9c "$p/$name.repeat.pcie_samples.csv" > "$dest/$name.repeat.pcie_samples.csv.gz"
+gzip -9nc "$p/$name.repeat.gpu_samples.csv" > "$dest/$name.repeat.gpu_samples.csv.gz"
+gzip -9nc "$p/$name.repeat.pcie_samples.csv" > "$dest/$name.repeat.pcie_samples.csv.gz"
 if [ -d "$p/runs" ]; then
   for f in "$p"/runs/*; do
     [ -f "$f" ] || continue
@@ -51,4 +53,12 @@ if [ -d "$work/validation/$name-transfer-check" ]; then
   mkdir -p "data/validation/other/$day-h100-$uuid/transfer-check"
   cp "$work/validation/$name-transfer-check"/* "data/validation/other/$day-h100-$uuid/transfer-check/"
 fi
-echo "installed the $day run of GPU $uuid as $dest/$name.yaml (+ .repeat, samples, logs, transfer check)"
+keep="$dest/other/$day-h100-$uuid"
+if ! cmp -s "$p/$name.yaml" "$keep/$name.yaml" || ! cmp -s "$p/$name.repeat.yaml" "$keep/$name.repeat.yaml"; then
+  mkdir -p "$keep"
+  cp "$p/$name.yaml" "$p/$name.repeat.yaml" "$keep/"
+  for f in "$name" "$name.repeat"; do
+    for kind in gpu cpu pcie; do gzip -9nc "$p/$f.${kind}_samples.csv" > "$keep/$f.${kind}_samples.csv.gz"; done
+  done
+fi
+echo "installed the $day run of GPU $uuid as $dest/$name.yaml (+ .repeat, samples, logs, transfer check; a copy in $keep)"

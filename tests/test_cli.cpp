@@ -80,10 +80,27 @@ TEST(Cli, PredictTransferInEveryFormat) {
   EXPECT_NE(t.out.find("20.01 ms"), std::string::npos) << t.out;
 }
 
-// A size in a gap the fit bridged (the bundled profile's d2h pageable curve between its fit sizes
-// of 786432 and 1048576 B) says so, with the bridge's line; a size on a fitted segment does not.
+// A size in a gap the fit bridged says so, with the bridge's line; a size on a fitted segment does
+// not. The test's own d2h pageable curve has the bridge the 2026-11-23 profile of GPU 110d06eb had
+// between its fit sizes of 786432 and 1048576 B (fits since allow no bridges: segmented_fit.hpp).
 TEST(Cli, PredictTransferSaysWhenASizeLiesOnABridge) {
-  const std::string profile = std::string(PERFMODEL_TEST_DATA_DIR) + "/profiles/nvidia-h100-80gb-hbm3.yaml";
+  TransferCurve c;
+  c.min_bytes = 4;
+  c.max_bytes = 1 << 30;
+  const double gap_from = 786432, gap_to = 1048576;
+  TransferSegment below{0, gap_from, 10e-6, 1e-10, 0, 20, 0, 0}, above{gap_to, INFINITY, 20e-6, 0.9e-10, 0, 12, 0, 0};
+  // The bridge joins the fitted lines' values at the gap's ends, fitted on no size.
+  const double t_from = below.seconds(gap_from, false), t_to = above.seconds(gap_to, false);
+  const double slope = (t_to - t_from) / (gap_to - gap_from);
+  TransferSegment bridge{gap_from, gap_to, t_from - slope * gap_from, slope, 0, 0, 0, 0};
+  c.segments = {below, bridge, above};
+  Profile p;
+  p.provenance.device_name = "Test GPU";
+  p.pcie = PcieCalibration{};
+  p.pcie->samples_file = "none.csv";
+  p.pcie->curves[{Direction::d2h, HostMemory::pageable}] = c;
+  const std::string profile = ::testing::TempDir() + "/cli_bridge_profile.yaml";
+  save_profile(p, profile);
   auto predict = [&](const std::string& bytes) {
     const Result r = run({"predict", "transfer", "--bytes", bytes, "--direction", "d2h", "--memory", "pageable", "--profile",
                           profile, "--format", "json"});
@@ -369,7 +386,9 @@ TEST(Cli, FitIntoAProfileKeepsTheOtherSectionsAndRefusesSamplesOfAnotherRun) {
   const Result wrong = run({"fit", "--profile", dir + "nvidia-h100-80gb-hbm3.yaml", "--cpu-samples",
                             dir + "nvidia-h100-80gb-hbm3.repeat.cpu_samples.csv", "--out", other});
   EXPECT_EQ(wrong.code, 1);
-  EXPECT_NE(wrong.err.find("date_utc"), std::string::npos) << wrong.err;
+  // The first provenance field that tells two runs apart: the run id where the profile has one
+  // (schema 4), else the date.
+  EXPECT_NE(wrong.err.find(bundled.provenance.run_id.empty() ? "date_utc" : "run_id"), std::string::npos) << wrong.err;
   EXPECT_NE(wrong.err.find("another calibration run"), std::string::npos) << wrong.err;
   EXPECT_FALSE(std::ifstream(other).good());
 }

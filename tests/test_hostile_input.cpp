@@ -124,9 +124,11 @@ TEST(HostileInput, AbsurdProfileConstantsNameFileLineAndKey) {
        {"predict", "kernel", "--kernel", "mm-opt", "--n", "1024"}},
       {gpu, "warp_size: 32", "warp_size: 32.5", R"(gpu\.device\.warp_size: must be a whole number)",
        {"predict", "kernel", "--kernel", "mm-opt", "--n", "1024"}},
-      {gpu, "setup_s: [0-9.e-]+", "setup_s: 1e308", R"(pcie\.curves\.h2d\.pinned\.segments\[0\]\.setup_s: .*out of range)",
+      // A segment's setup_s (not a curve's mixed_setup_s, which a schema-4 profile writes first).
+      {gpu, "(- \\{from_bytes: [^,]+, to_bytes: [^,]+, )setup_s: [0-9.e-]+", "$1setup_s: 1e308",
+       R"(pcie\.curves\.h2d\.pinned\.segments\[0\]\.setup_s: .*out of range)", {"predict", "transfer", "--bytes", "1MiB"}},
+      {gpu, "(- \\{from_bytes: [^,]+, to_bytes: [^,]+, )setup_s: [0-9.e-]+", "$1setup_s: 1e6", R"(segments\[0\]\.setup_s: must be <= 10)",
        {"predict", "transfer", "--bytes", "1MiB"}},
-      {gpu, "setup_s: [0-9.e-]+", "setup_s: 1e6", R"(segments\[0\]\.setup_s: must be <= 10)", {"predict", "transfer", "--bytes", "1MiB"}},
       {gpu, "s_per_byte: [0-9.e-]+", "s_per_byte: 5", R"(segments\[0\]\.s_per_byte: must be <= 0\.001)",
        {"predict", "transfer", "--bytes", "1MiB"}},
       {cpu, "rows:\n( +- \\[.*\n)+", "rows: []\n", R"(cpu\.bandwidth\.read\.rows: needs at least one measured point)",

@@ -52,10 +52,10 @@ TEST(RecordedH100Gpu, RefittingTheRawSamplesReproducesTheProfile) {
 }
 
 // Launches queued behind busy work cost the GPU less than the host needs to enqueue one (1.97 µs
-// against 4.35 µs in the bundled run, its repeat 1.96 against 3.48; 1.95 µs against 3.59 µs in
-// the run bundled before, its repeat 1.81 against 3.55; 2.03 against 3.17, 2.03
+// against 4.35 µs in the 2026-11-23 run of GPU 110d06eb, its repeat 1.96 against 3.48; 1.95 µs
+// against 3.59 µs in the run before it, its repeat 1.81 against 3.55; 2.03 against 3.17, 2.03
 // against 4.29, 1.80 against 4.06 and 2.0 against 3.9 on the machines before), and the GPU's cost
-// repeats between two runs to 15 % (1.97 and 1.96 µs in the bundled pair, 1.95 and 1.81 in the pair before, 2.03 and 1.79, 2.03 and
+// repeats between two runs to 15 % (1.97 and 1.96 µs in the 110d06eb pair, 1.95 and 1.81 in the pair before, 2.03 and
 // 2.01 and 1.80 and 1.96 in the pairs before; the host's rate is what wanders: 3.2–4.3 µs across machines, 2.7–4.4 within one process,
 // git history: data/experiments/2026-11-23-h100-launch-warmup).
 TEST(RecordedH100Gpu, QueuedLaunchesCostTheGpuLessThanTheHostAndRepeat) {
@@ -65,7 +65,10 @@ TEST(RecordedH100Gpu, QueuedLaunchesCostTheGpuLessThanTheHostAndRepeat) {
     ASSERT_TRUE(l.queued);
     EXPECT_LT(l.queued->kernel_s, 0.7 * l.empty_kernel_s);
     EXPECT_GT(l.queued->kernel_s, 0.5e-6);
-    EXPECT_LT(l.queued->fit.max_rel_error, 0.1);
+    // The line through the queue depths misses none of them by more than two runs differ (15 %,
+    // below): a worse fit measured something else than one per-launch cost (the recorded runs:
+    // 1.1–11.5 %).
+    EXPECT_LT(l.queued->fit.max_rel_error, 0.15);
   }
   EXPECT_NEAR(a.gpu->launch->queued->kernel_s / b.gpu->launch->queued->kernel_s, 1.0, 0.15);
 }
@@ -88,13 +91,14 @@ TEST(RecordedH100Gpu, CeilingsStayBelowThePhysicalLimits) {
   EXPECT_EQ(d.multiprocessors, 132);
   for (const char* name : {"dram_read", "dram_write", "dram_copy", "dram_triad"})
     EXPECT_LT(g.ceiling(name).median, d.theoretical_dram_Bps()) << name;
-  EXPECT_LT(g.ceiling("fp32").median, d.theoretical_flops(d.fp32_lanes_per_sm));
-  EXPECT_LT(g.ceiling("fp64").median, d.theoretical_flops(d.fp64_lanes_per_sm));
-  EXPECT_LT(g.ceiling("fp16").median, d.theoretical_flops(d.fp16_lanes_per_sm));
-  EXPECT_LT(g.ceiling("int32").median, d.theoretical_flops(d.int32_lanes_per_sm));
-  // 32 banks × 4 B per clock per SM at the reported clock. The 2026-11-23 machine measured 8-byte
-  // loads 0.4 % above it with a p10–p90 of 0.03 %: the SM ran that little above its reported
-  // 1.98 GHz, or the events gain that much; no more than 1 % is physical.
+  // Lanes × 2 flops per clock at the reported clock, and 32 banks × 4 B per clock per SM for shared
+  // memory. The 2026-11-23 machine measured 8-byte shared loads 0.4 % above the latter with a
+  // p10–p90 of 0.03 %, GPU a8fb659b's int32 rate 0.03 % above the former: the SM ran that little
+  // above its reported 1.98 GHz, or the events gain that much; no more than 1 % is physical.
+  EXPECT_LT(g.ceiling("fp32").median, 1.01 * d.theoretical_flops(d.fp32_lanes_per_sm));
+  EXPECT_LT(g.ceiling("fp64").median, 1.01 * d.theoretical_flops(d.fp64_lanes_per_sm));
+  EXPECT_LT(g.ceiling("fp16").median, 1.01 * d.theoretical_flops(d.fp16_lanes_per_sm));
+  EXPECT_LT(g.ceiling("int32").median, 1.01 * d.theoretical_flops(d.int32_lanes_per_sm));
   const double shared_peak = d.multiprocessors * 32 * 4 * d.sm_clock_hz;
   EXPECT_LT(g.ceiling("shared_load").median, 1.01 * shared_peak);
   EXPECT_LT(g.ceiling("shared_store").median, 1.01 * shared_peak);

@@ -511,11 +511,13 @@ TEST(UntrustedIo, EveryCalibrationRunHasItsOwnRunId) {
 // refused where they are read with it; samples of the same run are read.
 TEST(UntrustedIo, SamplesOfAnotherRunThanTheProfileAreRefused) {
   const std::string folder = fresh_folder("run_id_mismatch");
+  // The bundled profile and samples with their run ids (where they have any) replaced by the test's.
   std::string profile = slurp(kProfiles + "nvidia-h100-80gb-hbm3.yaml");
+  profile = std::regex_replace(profile, std::regex("\n  run_id: [^\n]*"), "");
   profile = std::regex_replace(profile, std::regex("(\n  device_name: [^\n]*\n)"), "$1  run_id: \"run-A\"\n");
   spit(folder + "/p.yaml", profile);
   ASSERT_EQ(load_profile(folder + "/p.yaml").provenance.run_id, "run-A");
-  const std::string samples = slurp(kProfiles + "nvidia-h100-80gb-hbm3.gpu_samples.csv");
+  const std::string samples = std::regex_replace(slurp(kProfiles + "nvidia-h100-80gb-hbm3.gpu_samples.csv"), std::regex("\n# run_id: [^\n]*"), "");
   const auto with_run = [&](const std::string& id) {
     const auto eol = samples.find('\n');
     spit(folder + "/nvidia-h100-80gb-hbm3.gpu_samples.csv", samples.substr(0, eol + 1) + "# run_id: " + id + "\n" + samples.substr(eol + 1));
