@@ -634,6 +634,35 @@ TEST(GeneralisationRecorded, CorrectedSignaturesHoldTheReachedErrors) {
   EXPECT_LE(a.single_b.max, 0.95);
 }
 
+// The 2026-11-27 run (GPU 6fc1c3de) predicted from the 2026-11-27 calibration of another machine
+// (GPU a07c6e1d, the bundled profile since): half D's six atomic kernels were measured there for
+// the first time (pre-registered in 616db54), after the atomics model was chosen; with that profile
+// median 10.0 %, p90 28.4 %, max 31.7 %; half C 6.2 / 38.8 / 67.4 %; its atomics within 11 %.
+TEST(GeneralisationRecorded, HalfDHeldOutAfterTheAtomicsModel) {
+  const std::string profile_path = kData + "/profiles/other/2026-11-27-h100-a07c6e1d/nvidia-h100-80gb-hbm3.yaml";
+  const Profile profile = load_profile(profile_path);
+  std::string why;
+  const std::optional<GenPredictor> predictor = format2_predictor(profile, kSignatures, why);
+  ASSERT_TRUE(predictor.has_value()) << why;
+  const GenAnalysis a =
+      analyse_generalisation(read_generalisation_run(kData + "/validation/2026-11-27-h100-a07c6e1d/generalisation"), *predictor, why);
+  ASSERT_TRUE(a.predicted);
+  EXPECT_EQ(a.single_d.count, 6u);
+  EXPECT_LE(a.single_d.median, 0.11);
+  EXPECT_LE(a.single_d.p90, 0.30);
+  EXPECT_LE(a.single_d.max, 0.33);
+  EXPECT_LE(a.single_c.median, 0.07);
+  EXPECT_LE(a.single_c.p90, 0.40);
+  for (const GenRow& row : a.rows) {
+    const std::string& k = row.measurement.kernel;
+    if (k == "hist_f32_64" || k == "atomic_max_i32_1024" || k == "reduce_block_atomic_f64" || k == "hist_global_8" ||
+        k == "reduce_atomic_i32" || k == "hist_global_256" || k == "reduce_shared_tree") {
+      ASSERT_TRUE(row.error_single.has_value()) << k;
+      EXPECT_LE(std::abs(*row.error_single), 0.13) << k;
+    }
+  }
+}
+
 // Version 2 differs from version 1 only in the corrected files, each of which says so.
 TEST(GeneralisationSignatures, VersionTwoDiffersOnlyInItsCorrectedFiles) {
   const std::set<std::string> corrected = {"tiny_reduce_1block", "gather_local", "scatter_local"};
