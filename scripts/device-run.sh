@@ -30,7 +30,7 @@
 #   tensor     the compute and tensor-core ceilings alone (calibrate --only gpu.compute --only
 #              gpu.tensor) into profiles/runs/DAY-h100-tensor.yaml
 #   anchors    the public tools beside the calibration, where their builds are carried in .anchors/
-#              (not part of this repository): mixbench-cuda (a binary), BabelStream's source (built
+#              (not part of this repository): nvbandwidth and mixbench-cuda (binaries), BabelStream's source (built
 #              here with cmake and nvcc); their outputs go to profiles/runs/DAY-h100-{mixbench,babelstream}*.txt
 #   sanitize   compute-sanitizer memcheck over the GPU test binary (dist/tests, if carried),
 #              `perfmodel validate --quick` (the reference kernels) and `perfmodel calibrate --only
@@ -173,6 +173,10 @@ if has anchors; then
   if [ -x .anchors/mixbench-cuda ]; then
     timed "$runs/$day-h100-mixbench.txt" "$PWD/.anchors/mixbench-cuda"
     tail -5 "$runs/$day-h100-mixbench.txt"
+  fi
+  if [ -x .anchors/nvbandwidth ]; then  # built elsewhere (it needs Boost and NVML headers)
+    timed "$runs/$day-h100-nvbandwidth.txt" "$PWD/.anchors/nvbandwidth" -t host_to_device_memcpy_ce device_to_host_memcpy_ce
+    grep -E "^SUM|memcpy_ce" "$runs/$day-h100-nvbandwidth.txt" | head -4
   fi
   nvcc=$(command -v nvcc || ls /usr/local/cuda/bin/nvcc 2> /dev/null || true)
   if [ -d .anchors/BabelStream ] && [ -n "$nvcc" ]; then
