@@ -356,7 +356,7 @@ void fit_ceilings(const std::map<std::string, Series>& all, GpuCalibration& gpu)
       for (const auto& [text, config] : configs)
         if (text.find("square=0") != std::string::npos && (!constant || config.median_rate() > constant->median_rate()))
           constant = &config, constant_text = &text;
-      if (constant && constant_text->find("square=") != std::string::npos && text_has_square_one(configs)) {
+      if (constant && text_has_square_one(configs)) {
         const SampleSummary c = summarize(constant->rates);
         gpu.ceilings["fp16_constant_operand"] = {c.median, c.p10, c.p90, c.count, *constant_text};
       }
