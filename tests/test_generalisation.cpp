@@ -580,16 +580,20 @@ TEST(GeneralisationSignatures, ReadAndPredictAtEverySize) {
 // not change what this record holds.
 const std::string kRecordedRunProfile = kData + "/profiles/other/2026-11-23-h100-110d06eb/nvidia-h100-80gb-hbm3.yaml";
 
-GenAnalysis recorded_analysis(const std::string& signatures) {
-  const Profile profile = load_profile(kRecordedRunProfile);
-  EXPECT_NE(read_file(kData + "/validation/2026-11-26-h100-generalisation/report.md").find("measured " + profile.provenance.date_utc),
-            std::string::npos)
-      << "the recorded run names another profile than " << kRecordedRunProfile;
+// A recorded generalisation run predicted from `profile_path` with the signatures in `signatures`.
+GenAnalysis analyse_recorded(const std::string& run_dir, const std::string& profile_path, const std::string& signatures) {
+  const Profile profile = load_profile(profile_path);
   std::string why;
   const std::optional<GenPredictor> predictor = format2_predictor(profile, signatures, why);
   EXPECT_TRUE(predictor.has_value()) << why;
-  return analyse_generalisation(read_generalisation_run(kData + "/validation/2026-11-26-h100-generalisation"),
-                                predictor ? *predictor : GenPredictor{}, why);
+  return analyse_generalisation(read_generalisation_run(run_dir), predictor ? *predictor : GenPredictor{}, why);
+}
+
+GenAnalysis recorded_analysis(const std::string& signatures) {
+  const std::string run = kData + "/validation/2026-11-26-h100-generalisation";
+  EXPECT_NE(read_file(run + "/report.md").find("measured " + load_profile(kRecordedRunProfile).provenance.date_utc), std::string::npos)
+      << "the recorded run names another profile than " << kRecordedRunProfile;
+  return analyse_recorded(run, kRecordedRunProfile, signatures);
 }
 
 TEST(GeneralisationRecorded, PreRegisteredSignaturesHoldTheReachedErrors) {
@@ -639,13 +643,8 @@ TEST(GeneralisationRecorded, CorrectedSignaturesHoldTheReachedErrors) {
 // the first time (pre-registered in 616db54), after the atomics model was chosen; with that profile
 // median 10.0 %, p90 28.4 %, max 31.7 %; half C 6.2 / 38.8 / 67.4 %; its atomics within 11 %.
 TEST(GeneralisationRecorded, HalfDHeldOutAfterTheAtomicsModel) {
-  const std::string profile_path = kData + "/profiles/other/2026-11-27-h100-a07c6e1d/nvidia-h100-80gb-hbm3.yaml";
-  const Profile profile = load_profile(profile_path);
-  std::string why;
-  const std::optional<GenPredictor> predictor = format2_predictor(profile, kSignatures, why);
-  ASSERT_TRUE(predictor.has_value()) << why;
-  const GenAnalysis a =
-      analyse_generalisation(read_generalisation_run(kData + "/validation/2026-11-27-h100-a07c6e1d/generalisation"), *predictor, why);
+  const GenAnalysis a = analyse_recorded(kData + "/validation/2026-11-27-h100-a07c6e1d/generalisation",
+                                         kData + "/profiles/other/2026-11-27-h100-a07c6e1d/nvidia-h100-80gb-hbm3.yaml", kSignatures);
   ASSERT_TRUE(a.predicted);
   EXPECT_EQ(a.single_d.count, 6u);
   EXPECT_LE(a.single_d.median, 0.11);
