@@ -9,6 +9,8 @@
 #include <regex>
 #include <set>
 #include <sstream>
+#include <tuple>
+#include <vector>
 
 #include "gpu_workload_detail.hpp"
 #include "perfmodel/model/errors.hpp"
@@ -443,6 +445,9 @@ GpuPhase read_kernel(const yaml::Value& k, const Reader& r, const GpuCalibration
   double memory_warp_accesses = 0, shared_warp_accesses = 0, per_thread_accesses = 0;
   double read_warp_accesses = 0, read_request_bytes = 0, any_warp_accesses = 0, any_request_bytes = 0;
   std::map<int, double> in_flight_by_level;
+  // Per dependency level, the loads in flight toward DRAM: each read's independent loads that miss
+  // L1, weighted after the loop by its array's DRAM share (DRAM bytes over the bytes it requests).
+  std::vector<std::tuple<int, std::string, double>> dram_loads_by_level;
   bool atomics = false, scattered_writes = false, unmeasured_atomics = false;
   for (const Access& a : accesses) {
     const double w = a.count / a.lanes, L = a.lanes, e = a.e;
@@ -513,6 +518,7 @@ GpuPhase read_kernel(const yaml::Value& k, const Reader& r, const GpuCalibration
       p.l2_bytes += l2_read * (1 - a.l1_hit);
       read_regions[a.array].add(distinct, moved * (1 - a.l1_hit), phi, is_random, false, 0, is_random ? a.window : 0);
       in_flight_by_level[level_of(a)] += a.independent;
+      dram_loads_by_level.emplace_back(level_of(a), a.array, a.independent * (1 - a.l1_hit));
       read_warp_accesses += w, read_request_bytes += moved;
     }
     if (a.kind == Kind::write || a.kind == Kind::read_modify_write || a.kind == Kind::atomic) {
@@ -539,7 +545,12 @@ GpuPhase read_kernel(const yaml::Value& k, const Reader& r, const GpuCalibration
     memory_warp_accesses += w * both;
     per_thread_accesses += a.count * both / threads;
   }
-  for (const auto& [array, region] : read_regions) p.dram_bytes += region.dram(l2_capacity);
+  std::map<std::string, double> dram_share;
+  for (const auto& [array, region] : read_regions) {
+    const double bytes = region.dram(l2_capacity);
+    p.dram_bytes += bytes;
+    dram_share[array] = region.touched > 0 ? std::min(1.0, bytes / region.factor / region.touched) : 1.0;
+  }
   // A partly written sector leaving L2 is read before it is written (the DRAM's ECC words are
   // wider than the bytes written): strided_write_f32 (half A) moved its sectors twice. Where the
   // order is random, both go to random sectors, at the profile's sparse-read cost, and the
@@ -554,6 +565,15 @@ GpuPhase read_kernel(const yaml::Value& k, const Reader& r, const GpuCalibration
   double in_flight = 0;
   for (const auto& [l, n] : in_flight_by_level) in_flight = std::max(in_flight, n);
   p.loads_in_flight = std::max(1.0, in_flight);
+  // Little's law at DRAM counts the loads that reach it: a stencil's five loads per thread carry
+  // one new line between them (its neighbours hit L1 or L2), so its DRAM bytes in flight are a
+  // copy's, not five times that. At least one load: a sweep that re-reads an L2-resident array
+  // takes its compulsory misses at the full rate on its first pass.
+  std::map<int, double> dram_by_level;
+  for (const auto& [lv, array, loads] : dram_loads_by_level) dram_by_level[lv] += loads * dram_share[array];
+  double dram_in_flight = 0;
+  for (const auto& [l, n] : dram_by_level) dram_in_flight = std::max(dram_in_flight, n);
+  p.dram_loads_in_flight = std::min(p.loads_in_flight, std::max(1.0, dram_in_flight));
   p.request_bytes = read_warp_accesses > 0 ? read_request_bytes / read_warp_accesses
                     : any_warp_accesses > 0 ? any_request_bytes / any_warp_accesses
                                             : kLine;
