@@ -61,6 +61,8 @@ int cmd_validate_generalisation(const Invocation& inv, const po::variables_map& 
                            analysis.single_c.count > 0 ? Cell(analysis.single_c.median, Unit::percent) : Cell(nullptr)});
     report.meta.push_back({"median_abs_error_single_half_d",
                            analysis.single_d.count > 0 ? Cell(analysis.single_d.median, Unit::percent) : Cell(nullptr)});
+    report.meta.push_back({"median_abs_error_single_half_e",
+                           analysis.single_e.count > 0 ? Cell(analysis.single_e.median, Unit::percent) : Cell(nullptr)});
   }
   Table table{"kernels", {}};
   for (const GenRow& r : analysis.rows) {

@@ -49,7 +49,7 @@ TEST(Generalisation, CatalogueCoversTheIssuesClassesWithThirtyOrMoreKernels) {
   for (std::size_t i = 0; i < cat.size(); ++i) {
     EXPECT_TRUE(names.insert(cat[i].name).second) << cat[i].name << " twice";
     classes.insert(cat[i].klass);
-    EXPECT_EQ(cat[i].half, i >= 59 ? 'D' : i >= 47 ? 'C' : i % 2 == 0 ? 'A' : 'B') << cat[i].name;
+    EXPECT_EQ(cat[i].half, i >= 65 ? 'E' : i >= 59 ? 'D' : i >= 47 ? 'C' : i % 2 == 0 ? 'A' : 'B') << cat[i].name;
     EXPECT_FALSE(cat[i].sizes.empty()) << cat[i].name;
     EXPECT_FALSE(cat[i].summary.empty()) << cat[i].name;
   }
@@ -57,7 +57,7 @@ TEST(Generalisation, CatalogueCoversTheIssuesClassesWithThirtyOrMoreKernels) {
                         "batched-matmul", "compute", "launch-bound", "occupancy-starved", "register-heavy"})
     EXPECT_TRUE(classes.count(c)) << c;
   EXPECT_EQ(classes.size(), 13u);
-  // Every class of two or more kernels is on both sides of the A/B split (halves C and D stand apart).
+  // Every class of two or more kernels is on both sides of the A/B split (halves C, D and E stand apart).
   for (const std::string& c : classes) {
     int a = 0, b = 0;
     for (const auto& e : cat)
@@ -386,6 +386,92 @@ TEST(Generalisation, HalfDReferences) {
   EXPECT_EQ(c.expected(3), 256);
 }
 
+// Half E (pre-registered after half D): stencils with neighbour reuse, gathers with locality, an
+// integer chain and two reductions, each with a reference checked here on a small size.
+TEST(Generalisation, HalfEIsFreshAndHeldOut) {
+  std::vector<std::string> e_names;
+  std::set<std::string> e_classes;
+  for (const auto& e : gen::kernel_catalog())
+    if (e.half == 'E') e_names.push_back(e.name), e_classes.insert(e.klass);
+  EXPECT_EQ(e_names, (std::vector<std::string>{"stencil1d_3pt_f32", "stencil2d_5pt_f64_16x16", "stencil2d_box9_64x4",
+                                                "stencil3d_7pt_zmarch", "gather_near_512", "gather4_l2_16m", "gather_random_1g",
+                                                "xorshift32_chain_64", "reduce_tree512_atomic_f32", "reduce_two_pass"}));
+  EXPECT_EQ(e_classes, (std::set<std::string>{"stencil", "gather-scatter", "compute", "reduction"}));
+  // Every test size fits its launch shape (the runs reject the others).
+  EXPECT_EQ(gen::kernel_entry("stencil2d_5pt_f64_16x16").test_size.at("n") % 16, 0);
+  EXPECT_EQ(gen::kernel_entry("stencil2d_box9_64x4").test_size.at("n") % 64, 0);
+  EXPECT_EQ(gen::kernel_entry("stencil3d_7pt_zmarch").test_size.at("n") % 32, 0);
+  EXPECT_EQ(gen::kernel_entry("gather4_l2_16m").test_size.at("n") % 4, 0);
+}
+
+TEST(Generalisation, HalfEInputs) {
+  // The near index stays within 512 of i (clamped at the ends) and uses the whole offset range.
+  const std::uint32_t n = 1u << 16;
+  long long lowest = 0, highest = 0;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const long long off = static_cast<long long>(gen::near_index(i, n, 16)) - i;
+    ASSERT_LT(gen::near_index(i, n, 16), n);
+    ASSERT_GE(off, -512);
+    ASSERT_LE(off, 511);
+    if (i >= 512 && i + 512 < n) lowest = std::min(lowest, off), highest = std::max(highest, off);
+  }
+  EXPECT_EQ(lowest, -512);
+  EXPECT_EQ(highest, 511);
+  const std::uint32_t off0 = gen::key(16, 0) & 1023u;  // element 0: the offset above 512, clamped to 0 below
+  EXPECT_EQ(gen::near_index(0, n, 16), off0 >= 512 ? off0 - 512 : 0u);
+  // xorshift32 from the state 1 (thread 0): 270369 after one round (Marsaglia's example output).
+  EXPECT_EQ(gen::xorshift32(0, 1), 270369u);
+  EXPECT_EQ(gen::xorshift32(0, 0), 1u);
+}
+
+TEST(Generalisation, HalfEReferences) {
+  const std::size_t n = 600;
+  std::map<std::size_t, double> s1, near, g4, g1, xs;
+  double sum = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i > 0 && i < n - 1) s1[i] = 0.5 * v(1, i) + 0.25 * (v(1, i - 1) + v(1, i + 1));
+    long long j = static_cast<long long>(i) + static_cast<long long>(gen::key(16, i) % 1024) - 512;
+    j = std::clamp(j, 0LL, static_cast<long long>(n) - 1);
+    near[i] = v(1, static_cast<std::size_t>(j));
+    g4[i] = v(1, gen::key(17, i) % 4096);
+    g1[i] = v(1, gen::key(18, i) % 4096);
+    std::uint32_t y = static_cast<std::uint32_t>(i) + 1;
+    for (int r = 0; r < 64; ++r) y ^= y << 13, y ^= y >> 17, y ^= y << 5;
+    xs[i] = y;
+    sum += v(1, i);
+  }
+  expect_reference("stencil1d_3pt_f32", {{"n", 600}}, s1);
+  expect_reference("gather_near_512", {{"n", 600}}, near);
+  expect_reference("gather4_l2_16m", {{"n", 600}, {"m", 4096}}, g4);
+  expect_reference("gather_random_1g", {{"n", 600}, {"m", 4096}}, g1);
+  expect_reference("xorshift32_chain_64", {{"n", 600}, {"k", 64}}, xs);
+  expect_reference("reduce_tree512_atomic_f32", {{"n", 600}}, {{0, sum}});
+  expect_reference("reduce_two_pass", {{"n", 600}}, {{0, sum}});
+  EXPECT_EQ(gen::reference_check("reduce_two_pass", {{"n", 600}}).bound, 0);
+  EXPECT_GT(gen::reference_check("reduce_tree512_atomic_f32", {{"n", 600}}).bound, 0);  // the FP32 total rounds
+  // The 2-D and 3-D stencils: interior points only.
+  const std::size_t m = 20;
+  std::map<std::size_t, double> s5, box, s7;
+  for (std::size_t r = 1; r < m - 1; ++r)
+    for (std::size_t c = 1; c < m - 1; ++c) {
+      const std::size_t i = r * m + c;
+      s5[i] = 0.5 * v(1, i) + 0.125 * (v(1, i - m) + v(1, i + m) + v(1, i - 1) + v(1, i + 1));
+      double b = 0;
+      for (std::size_t rr = r - 1; rr <= r + 1; ++rr)
+        for (std::size_t cc = c - 1; cc <= c + 1; ++cc) b += v(1, rr * m + cc);
+      box[i] = b / 8;
+    }
+  for (std::size_t z = 1; z < m - 1; ++z)
+    for (std::size_t y = 1; y < m - 1; ++y)
+      for (std::size_t x = 1; x < m - 1; ++x) {
+        const std::size_t i = (z * m + y) * m + x;
+        s7[i] = 0.25 * v(1, i) + 0.125 * (v(1, i - 1) + v(1, i + 1) + v(1, i - m) + v(1, i + m) + v(1, i - m * m) + v(1, i + m * m));
+      }
+  expect_reference("stencil2d_5pt_f64_16x16", {{"n", 20}}, s5);
+  expect_reference("stencil2d_box9_64x4", {{"n", 20}}, box);
+  expect_reference("stencil3d_7pt_zmarch", {{"n", 20}}, s7);
+}
+
 TEST(Generalisation, CheckedOutputsSpreadOverLargeOutputs) {
   gen::ReferenceCheck c = gen::reference_check("copy_f32", {{"n", 1LL << 24}});
   const std::vector<std::size_t> k = gen::checked_outputs(c);
@@ -474,6 +560,7 @@ TEST(Generalisation, AnalysisSplitsTheErrorsByHalf) {
   EXPECT_NEAR(a.single_b.median, 0.1, 1e-12);
   EXPECT_EQ(a.single_c.count, 0u);  // no half C kernel in this run: its row says 0, not a zero error
   EXPECT_EQ(a.single_d.count, 0u);
+  EXPECT_EQ(a.single_e.count, 0u);
   EXPECT_EQ(a.steady_all.count, 0u);
   const std::string dir = (std::filesystem::temp_directory_path() / "perfmodel-gen-report").string();
   std::filesystem::remove_all(dir);
@@ -484,6 +571,8 @@ TEST(Generalisation, AnalysisSplitsTheErrorsByHalf) {
   EXPECT_NE(md.find("half B (held out)"), std::string::npos);
   EXPECT_NE(md.find("| single | half C (fresh, held out) | 0 | - | - | - |"), std::string::npos);
   EXPECT_NE(md.find("| single | half D (fresh, held out) | 0 | - | - | - |"), std::string::npos);
+  EXPECT_NE(md.find("| single | half E (fresh, held out) | 0 | - | - | - |"), std::string::npos);
+  EXPECT_NE(md.find("| steady | half E (fresh, held out) | 0 | - | - | - |"), std::string::npos);
   const std::string csv = read_file(dir + "/predictions.csv");
   EXPECT_NE(csv.find("copy_f32,streaming,A,n=134217728,"), std::string::npos);
   // A half D kernel's error lands in half D's statistics alone.
@@ -503,6 +592,28 @@ TEST(Generalisation, AnalysisSplitsTheErrorsByHalf) {
   EXPECT_NEAR(ad.single_d.median, 0.5, 1e-12);
   EXPECT_EQ(ad.single_c.count, 0u);
   EXPECT_EQ(ad.single_a.count + ad.single_b.count, 2u);
+  EXPECT_EQ(ad.single_e.count, 0u);
+  // And a half E kernel's in half E's alone.
+  GenRunRecord with_e = run;
+  GenMeasurement e = run.measurements[0];
+  e.kernel = "stencil3d_7pt_zmarch";
+  e.klass = "stencil";
+  e.params = {{"n", 512}};
+  e.half = gen::kernel_entry(e.kernel).half;
+  ASSERT_EQ(e.half, 'E');
+  with_e.measurements.push_back(e);
+  const GenAnalysis ae = analyse_generalisation(with_e, [](const GenMeasurement& m) {
+    GenPrediction p;
+    p.single_s = m.kernel == "stencil3d_7pt_zmarch" ? 6.15e-4 : 4.1e-4;  // +50 % for the half E kernel
+    p.steady_s = m.kernel == "stencil3d_7pt_zmarch" ? 3.95e-4 * 1.25 : 3.95e-4;
+    return p;
+  });
+  EXPECT_EQ(ae.single_e.count, 1u);
+  EXPECT_NEAR(ae.single_e.median, 0.5, 1e-12);
+  EXPECT_EQ(ae.steady_e.count, 1u);
+  EXPECT_NEAR(ae.steady_e.median, 0.25, 1e-12);
+  EXPECT_EQ(ae.single_d.count + ae.single_c.count, 0u);
+  EXPECT_EQ(ae.single_a.count + ae.single_b.count, 2u);
   // Without a predictor: the measured table alone, and why.
   const GenAnalysis none = analyse_generalisation(run, GenPredictor{}, "no reader");
   EXPECT_FALSE(none.predicted);
@@ -667,7 +778,7 @@ TEST(GeneralisationSignatures, VersionTwoDiffersOnlyInItsCorrectedFiles) {
   const std::set<std::string> corrected = {"tiny_reduce_1block", "gather_local", "scatter_local"};
   const std::string v2 = kData + "/workloads/generalisation-v2";
   for (const auto& e : gen::kernel_catalog()) {
-    if (e.half == 'C' || e.half == 'D') continue;  // pre-registered after version 2: no version 2 of them
+    if (e.half == 'C' || e.half == 'D' || e.half == 'E') continue;  // pre-registered after version 2: no version 2 of them
     SCOPED_TRACE(e.name);
     const std::string one = read_file(kSignatures + "/" + e.name + ".yaml"), two = read_file(v2 + "/" + e.name + ".yaml");
     if (corrected.count(e.name)) {

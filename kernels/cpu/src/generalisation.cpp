@@ -160,6 +160,32 @@ std::vector<KernelEntry> build_catalog() {
       "int32 atomicAdd of 1 to one of 4 counters, the block's slot read from device memory (uniform at run time, not provably warp-uniform)",
       {{{"n", 1LL << 24}}}, small);
   for (std::size_t i = first_d; i < v.size(); ++i) v[i].half = 'D';
+  // Half E: fresh held-out stencils, gathers with locality, an integer chain and reductions, its
+  // signatures committed before its first measurement (docs/generalisation-suite.md, "Half E").
+  const std::size_t first_e = v.size();
+  add("stencil1d_3pt_f32", "stencil", "1-D 3-point step on 2^27 floats: out[i] = 0.5·in[i] + 0.25·(in[i−1] + in[i+1])",
+      {n27}, small);
+  add("stencil2d_5pt_f64_16x16", "stencil", "5-point step on n×n doubles, 16×16 threads per block, neighbours from global memory",
+      {{{"n", 8192}}}, {{"n", 256}});
+  add("stencil2d_box9_64x4", "stencil", "3×3 box step (every weight 1/8) on n×n floats, 64×4 threads per block",
+      {{{"n", 8192}}}, {{"n", 256}});
+  add("stencil3d_7pt_zmarch", "stencil",
+      "7-point step on n^3 floats, 32×8 threads each marching along z with z−1, z, z+1 in registers", {{{"n", 512}}}, {{"n", 64}});
+  add("gather_near_512", "gather-scatter", "out[i] = data[idx[i]], idx[i] = i + a uniform offset in [−512, 511] over 2^26 floats",
+      {{{"n", 1LL << 26}}}, {{"n", 1LL << 14}});
+  add("gather4_l2_16m", "gather-scatter",
+      "four independent gathers per thread (int4 index, float4 store), uniform over 2^22 floats (16 MiB: fits in L2), 2^26 reads",
+      {{{"n", 1LL << 26}, {"m", 1LL << 22}}}, {{"n", 1LL << 14}, {"m", 1LL << 12}});
+  add("gather_random_1g", "gather-scatter", "out[i] = data[idx[i]], 2^25 reads uniform over 2^28 floats (1 GiB)",
+      {{{"n", 1LL << 25}, {"m", 1LL << 28}}}, {{"n", 1LL << 14}, {"m", 1LL << 16}});
+  add("xorshift32_chain_64", "compute", "xorshift32 (y ^= y << 13; y ^= y >> 17; y ^= y << 5), k = 64 rounds from the seed i + 1",
+      {{{"n", 1LL << 24}, {"k", 64}}}, {{"n", 1LL << 12}, {"k", 64}});
+  add("reduce_tree512_atomic_f32", "reduction", "shared-memory tree per 512-thread block, one FP32 atomicAdd per block to the total",
+      {n27}, small);
+  add("reduce_two_pass", "reduction",
+      "two launches: a 256-thread shared tree writes one FP32 partial per block; one block of 1024 threads sums them in FP64",
+      {{{"n", 1LL << 26}}}, small);
+  for (std::size_t i = first_e; i < v.size(); ++i) v[i].half = 'E';
   return v;
 }
 
@@ -420,7 +446,76 @@ ReferenceCheck reference_check(const std::string& kernel, const Params& p) {
       return count;
     }, 0, "every counter's count (the threads of the blocks whose slot it is), exact");
   }
-  if (k == "stencil3d_7pt") {
+  if (k == "stencil1d_3pt_f32") {
+    ReferenceCheck c = elementwise(n_of() - 2, [](std::size_t o) {
+      const std::size_t i = o + 1;
+      return 0.5 * dv(1, i) + 0.25 * (dv(1, i - 1) + dv(1, i + 1));
+    }, 0, "interior points: 0.5·centre + 0.25·(two neighbours), " + exact);
+    c.where = [](std::size_t o) { return o + 1; };
+    return c;
+  }
+  if (k == "stencil2d_5pt_f64_16x16") {
+    const std::size_t n = n_of(), w = n - 2;
+    ReferenceCheck c = elementwise(
+        w * w,
+        [n, w](std::size_t o) {
+          const std::size_t i = (1 + o / w) * n + 1 + o % w;
+          return 0.5 * dv(1, i) + 0.125 * (dv(1, i - n) + dv(1, i + n) + dv(1, i - 1) + dv(1, i + 1));
+        },
+        0, "interior points: 0.5·centre + 0.125·(four neighbours) in FP64, " + exact);
+    c.where = [n, w](std::size_t o) { return (1 + o / w) * n + 1 + o % w; };
+    return c;
+  }
+  if (k == "stencil2d_box9_64x4") {
+    const std::size_t n = n_of(), w = n - 2;
+    ReferenceCheck c = elementwise(
+        w * w,
+        [n, w](std::size_t o) {
+          const std::size_t i = (1 + o / w) * n + 1 + o % w;
+          double s = 0;
+          for (std::size_t r : {i - n, i, i + n}) s += dv(1, r - 1) + dv(1, r) + dv(1, r + 1);
+          return 0.125 * s;
+        },
+        0, "interior points: 0.125·(the 3×3 box's nine points), " + exact);
+    c.where = [n, w](std::size_t o) { return (1 + o / w) * n + 1 + o % w; };
+    return c;
+  }
+  if (k == "gather_near_512") {
+    const std::size_t n = n_of();
+    return elementwise(n, [n](std::size_t i) {
+      return dv(1, near_index(static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(n), 16));
+    }, 0, "out[i] = data[idx[i]], exact");
+  }
+  if (k == "gather4_l2_16m" || k == "gather_random_1g") {
+    const std::uint64_t mask = static_cast<std::uint64_t>(param(p, "m")) - 1;
+    const std::uint32_t seed = k == "gather4_l2_16m" ? 17 : 18;
+    return elementwise(n_of(), [mask, seed](std::size_t i) { return dv(1, key(seed, i) & mask); }, 0, "out[i] = data[idx[i]], exact");
+  }
+  if (k == "xorshift32_chain_64") {
+    const int steps = static_cast<int>(param(p, "k"));
+    return elementwise(n_of(), [steps](std::size_t i) { return static_cast<double>(xorshift32(static_cast<std::uint32_t>(i), steps)); },
+                       0, "every thread's xorshift32 state after k rounds, exact");
+  }
+  if (k == "reduce_tree512_atomic_f32") {
+    const std::size_t n = n_of();
+    return elementwise(1, [n](std::size_t) {
+      double s = 0;
+      for (std::size_t i = 0; i < n; ++i) s += dv(1, i);
+      return s;
+    }, 1e-4, "the sum, within 1e-4 of it: every block's sum is exact in FP32 (below 2^10), the FP32 total "
+             "rounds each of the n/512 adds, in any order (exact while it stays below 2^16; at n = 2^27 the "
+             "total is near −2^18 and the roundings, half an ulp (2^-6 below 2^19) at most each and of either "
+             "sign, add up to about 1e-5 of it)");
+  }
+  if (k == "reduce_two_pass") {
+    const std::size_t n = n_of();
+    return elementwise(1, [n](std::size_t) {
+      double s = 0;
+      for (std::size_t i = 0; i < n; ++i) s += dv(1, i);
+      return s;
+    }, 0, "the sum, exact (every block's FP32 partial below 2^9 is exact, their FP64 sum too)");
+  }
+  if (k == "stencil3d_7pt" || k == "stencil3d_7pt_zmarch") {
     const std::size_t n = n_of(), w = n - 2, nn = n * n;
     auto at = [n, w, nn](std::size_t o) {
       const std::size_t z = 1 + o / (w * w), y = 1 + (o / w) % w, x = 1 + o % w;

@@ -41,6 +41,10 @@ __global__ void fill_local_index(int* out, long long n, std::uint32_t seed) {
   const long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
   if (i < n) out[i] = static_cast<int>(local_index(static_cast<std::uint32_t>(i), 12, seed));
 }
+__global__ void fill_near_index(int* out, long long n, std::uint32_t seed) {
+  const long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  if (i < n) out[i] = static_cast<int>(near_index(static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(n), seed));
+}
 
 // ------------------------------------------------------------------ streaming
 __global__ void copy_f32(const float* a, float* b, int n) {
@@ -471,6 +475,111 @@ __global__ void scatter_add_f32_4m(const std::uint32_t* keys, const float* x, fl
 __global__ void counter_i32_runtime_uniform(const int* block_slot, int* counters, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) atomicAdd(&counters[block_slot[i / 256]], 1);
+}
+
+// ------------------------------------------------------------------ half E (pre-registered after half D)
+// Stencils whose neighbours are reused through L1 and L2, gathers with locality, an integer chain
+// and two reductions. One point (or element) per thread and a bounds check unless the comment says
+// otherwise; the gathers with locality use gather_f32 above with their own index arrays.
+
+// 1-D, 256 threads per block.
+__global__ void stencil1d_3pt_f32(const float* in, float* out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i > 0 && i < n - 1) out[i] = 0.5f * in[i] + 0.25f * (in[i - 1] + in[i + 1]);
+}
+// FP64, 16×16 threads per block.
+__global__ void stencil2d_5pt_f64(const double* in, double* out, int n) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x > 0 && x < n - 1 && y > 0 && y < n - 1) {
+    const long long i = static_cast<long long>(y) * n + x;
+    out[i] = 0.5 * in[i] + 0.125 * (in[i - n] + in[i + n] + in[i - 1] + in[i + 1]);
+  }
+}
+// The 3×3 box, every weight 1/8; 64×4 threads per block.
+__global__ void stencil2d_box9_f32(const float* in, float* out, int n) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x > 0 && x < n - 1 && y > 0 && y < n - 1) {
+    const long long i = static_cast<long long>(y) * n + x;
+    const float up = in[i - n - 1] + in[i - n] + in[i - n + 1];
+    const float mid = in[i - 1] + in[i] + in[i + 1];
+    const float down = in[i + n - 1] + in[i + n] + in[i + n + 1];
+    out[i] = 0.125f * (up + mid + down);
+  }
+}
+// A 2-D block of 32×8 threads, one (x, y) column per thread, marching z = 1 … n−2: the values at
+// z−1, z and z+1 stay in registers (one new load along z per step), the four in-plane neighbours
+// are read from global memory.
+__global__ void stencil3d_7pt_zmarch(const float* in, float* out, int n) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x <= 0 || x >= n - 1 || y <= 0 || y >= n - 1) return;
+  const long long nn = static_cast<long long>(n) * n;
+  long long i = nn + static_cast<long long>(y) * n + x;  // (x, y, 1)
+  float below = in[i - nn], centre = in[i];
+  for (int z = 1; z < n - 1; ++z, i += nn) {
+    const float above = in[i + nn];
+    out[i] = 0.25f * centre + 0.125f * (in[i - 1] + in[i + 1] + in[i - n] + in[i + n] + below + above);
+    below = centre;
+    centre = above;
+  }
+}
+// Four independent gathers per thread: a 16-byte index load, a 16-byte store.
+__global__ void gather4_f32(const float* data, const int4* idx, float4* out, int n4) {
+  const int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < n4) {
+    const int4 j = idx[t];
+    out[t] = make_float4(data[j.x], data[j.y], data[j.z], data[j.w]);
+  }
+}
+// xorshift32 (shifts 13, 17, 5), k dependent rounds from the seed i + 1; no input read.
+__global__ void xorshift32_chain(std::uint32_t* out, int k, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  std::uint32_t y = static_cast<std::uint32_t>(i) + 1u;
+  for (int s = 0; s < k; ++s) {
+    y ^= y << 13;
+    y ^= y >> 17;
+    y ^= y << 5;
+  }
+  out[i] = y;
+}
+// 512 threads per block: a shared-memory tree, then one FP32 atomicAdd of the block's sum.
+__global__ void reduce_tree512_f32(const float* x, float* total, int n) {
+  __shared__ float s[512];
+  const int t = threadIdx.x, i = blockIdx.x * 512 + t;
+  s[t] = i < n ? x[i] : 0.0f;
+  __syncthreads();
+  for (int half = 256; half > 0; half /= 2) {
+    if (t < half) s[t] += s[t + half];
+    __syncthreads();
+  }
+  if (t == 0) atomicAdd(total, s[0]);
+}
+// Two-pass sum. Pass 1: 256 threads per block, a shared-memory tree, the block's sum written to
+// partials[block]. Pass 2: one block of 1024 threads; each adds every 1024th partial in FP64,
+// then a shared-memory tree in FP64, and thread 0 writes the total.
+__global__ void reduce_pass1_f32(const float* x, float* partials, int n) {
+  __shared__ float s[256];
+  const int t = threadIdx.x, i = blockIdx.x * 256 + t;
+  s[t] = i < n ? x[i] : 0.0f;
+  __syncthreads();
+  for (int half = 128; half > 0; half /= 2) {
+    if (t < half) s[t] += s[t + half];
+    __syncthreads();
+  }
+  if (t == 0) partials[blockIdx.x] = s[0];
+}
+__global__ void reduce_pass2_f64(const float* partials, double* total, int count) {
+  __shared__ double s[1024];
+  const int t = threadIdx.x;
+  double sum = 0;
+  for (int j = t; j < count; j += 1024) sum += partials[j];
+  s[t] = sum;
+  __syncthreads();
+  for (int half = 512; half > 0; half /= 2) {
+    if (t < half) s[t] += s[t + half];
+    __syncthreads();
+  }
+  if (t == 0) *total = s[0];
 }
 
 }  // namespace perfmodel::gen

@@ -559,6 +559,97 @@ GenRun make_run(const std::string& k, const gen::Params& p) {
     r.reset = [=](cudaStream_t st) { PERFMODEL_CUDA_CHECK(cudaMemsetAsync(counters, 0, gen::kCounterSlots * sizeof(int), st)); };
     r.enqueue = [=](cudaStream_t st) { gen::counter_i32_runtime_uniform<<<g, 256, 0, st>>>(block_slot, counters, ni); };
     r.output(counters, gen::kCounterSlots);
+  } else if (k == "stencil1d_3pt_f32") {
+    const float* in = r.f32(un, 1);
+    float* out = r.alloc<float>(un);
+    PHASE(r, stencil1d_3pt_f32, g, 256);
+    r.enqueue = [=](cudaStream_t st) { gen::stencil1d_3pt_f32<<<g, 256, 0, st>>>(in, out, ni); };
+    r.output(out, un);
+  } else if (k == "stencil2d_5pt_f64_16x16") {
+    if (n % 16 != 0) throw InputError(k + ": n must be a multiple of 16");
+    const std::size_t nn = un * un;
+    const double* in = r.f64(nn, 1);
+    double* out = r.alloc<double>(nn);
+    const dim3 block(16, 16), grid(ni / 16, ni / 16);
+    PHASE(r, stencil2d_5pt_f64, n / 16 * (n / 16), 256);
+    r.enqueue = [=](cudaStream_t st) { gen::stencil2d_5pt_f64<<<grid, block, 0, st>>>(in, out, ni); };
+    r.output(out, nn);
+  } else if (k == "stencil2d_box9_64x4") {
+    if (n % 64 != 0) throw InputError(k + ": n must be a multiple of 64");
+    const std::size_t nn = un * un;
+    const float* in = r.f32(nn, 1);
+    float* out = r.alloc<float>(nn);
+    const dim3 block(64, 4), grid(ni / 64, ni / 4);
+    PHASE(r, stencil2d_box9_f32, n / 64 * (n / 4), 256);
+    r.enqueue = [=](cudaStream_t st) { gen::stencil2d_box9_f32<<<grid, block, 0, st>>>(in, out, ni); };
+    r.output(out, nn);
+  } else if (k == "stencil3d_7pt_zmarch") {
+    if (n % 32 != 0) throw InputError(k + ": n must be a multiple of 32");
+    const std::size_t nnn = un * un * un;
+    const float* in = r.f32(nnn, 1);
+    float* out = r.alloc<float>(nnn);
+    const dim3 block(32, 8), grid(ni / 32, ni / 8);
+    PHASE(r, stencil3d_7pt_zmarch, n / 32 * (n / 8), 256);
+    r.enqueue = [=](cudaStream_t st) { gen::stencil3d_7pt_zmarch<<<grid, block, 0, st>>>(in, out, ni); };
+    r.output(out, nnn);
+  } else if (k == "gather_near_512") {
+    const float* data = r.f32(un, 1);
+    int* idx = r.alloc<int>(un);
+    gen::fill_near_index<<<g, 256>>>(idx, n, 16);
+    PERFMODEL_CUDA_CHECK_LAUNCH();
+    float* out = r.alloc<float>(un);
+    PHASE(r, gather_f32, g, 256);
+    r.enqueue = [=](cudaStream_t st) { gen::gather_f32<<<g, 256, 0, st>>>(data, idx, out, ni); };
+    r.output(out, un);
+  } else if (k == "gather4_l2_16m") {
+    if (n % 4 != 0) throw InputError(k + ": n must be a multiple of 4");
+    const std::size_t m = static_cast<std::size_t>(gen::param(p, "m"));
+    const float* data = r.f32(m, 1);
+    int* idx = r.alloc<int>(un);
+    gen::fill_key_masked<<<g, 256>>>(reinterpret_cast<std::uint32_t*>(idx), n, 17, static_cast<std::uint32_t>(m - 1));
+    PERFMODEL_CUDA_CHECK_LAUNCH();
+    float* out = r.alloc<float>(un);
+    const int g4 = grid_for(n / 4, 256);
+    PHASE(r, gather4_f32, g4, 256);
+    r.enqueue = [=](cudaStream_t st) {
+      gen::gather4_f32<<<g4, 256, 0, st>>>(data, reinterpret_cast<const int4*>(idx), reinterpret_cast<float4*>(out), ni / 4);
+    };
+    r.output(out, un);
+  } else if (k == "gather_random_1g") {
+    const std::size_t m = static_cast<std::size_t>(gen::param(p, "m"));
+    const float* data = r.f32(m, 1);
+    int* idx = r.alloc<int>(un);
+    gen::fill_key_masked<<<g, 256>>>(reinterpret_cast<std::uint32_t*>(idx), n, 18, static_cast<std::uint32_t>(m - 1));
+    PERFMODEL_CUDA_CHECK_LAUNCH();
+    float* out = r.alloc<float>(un);
+    PHASE(r, gather_f32, g, 256);
+    r.enqueue = [=](cudaStream_t st) { gen::gather_f32<<<g, 256, 0, st>>>(data, idx, out, ni); };
+    r.output(out, un);
+  } else if (k == "xorshift32_chain_64") {
+    const int steps = static_cast<int>(gen::param(p, "k"));
+    auto* out = r.alloc<std::uint32_t>(un);
+    PHASE(r, xorshift32_chain, g, 256);
+    r.enqueue = [=](cudaStream_t st) { gen::xorshift32_chain<<<g, 256, 0, st>>>(out, steps, ni); };
+    r.output(reinterpret_cast<const unsigned*>(out), un);
+  } else if (k == "reduce_tree512_atomic_f32") {
+    const float* x = r.f32(un, 1);
+    float* total = r.alloc<float>(1);
+    const int g512 = grid_for(n, 512);
+    PHASE(r, reduce_tree512_f32, g512, 512);
+    r.reset = [=](cudaStream_t st) { PERFMODEL_CUDA_CHECK(cudaMemsetAsync(total, 0, sizeof(float), st)); };
+    r.enqueue = [=](cudaStream_t st) { gen::reduce_tree512_f32<<<g512, 512, 0, st>>>(x, total, ni); };
+    r.output(total, 1);
+  } else if (k == "reduce_two_pass") {
+    const float* x = r.f32(un, 1);
+    float* partials = r.alloc<float>(static_cast<std::size_t>(g));
+    double* total = r.alloc<double>(1);
+    PHASE(r, reduce_pass1_f32, g, 256);
+    PHASE(r, reduce_pass2_f64, 1, 1024);
+    r.enqueue = [=](cudaStream_t st) {
+      gen::reduce_pass1_f32<<<g, 256, 0, st>>>(x, partials, ni);
+      gen::reduce_pass2_f64<<<1, 1024, 0, st>>>(partials, total, g);
+    };
+    r.output(total, 1);
   } else {
     throw RuntimeFailure("no GPU run for generalisation kernel '" + k + "'");
   }

@@ -65,4 +65,23 @@ PERFMODEL_HD std::uint32_t local_permute(std::uint32_t i, int window_bits, std::
 constexpr std::uint32_t kCounterSlots = 4;
 PERFMODEL_HD std::uint32_t counter_slot(std::uint64_t block) { return static_cast<std::uint32_t>(block % kCounterSlots); }
 
+// gather_near_512's index: i plus a uniform offset in [−512, 511], clamped to [0, n) (a warp's
+// 32 reads fall in the 1055 elements around its own, each element's readers in the warps
+// launched beside it).
+PERFMODEL_HD std::uint32_t near_index(std::uint32_t i, std::uint32_t n, std::uint32_t seed) {
+  const long long j = static_cast<long long>(i) + static_cast<long long>(key(seed, i) & 1023u) - 512;
+  return static_cast<std::uint32_t>(j < 0 ? 0 : j >= static_cast<long long>(n) ? n - 1 : j);
+}
+
+// xorshift32_chain's result for thread i after k rounds (shifts 13, 17, 5 from the seed i + 1).
+PERFMODEL_HD std::uint32_t xorshift32(std::uint32_t i, int k) {
+  std::uint32_t y = i + 1u;
+  for (int s = 0; s < k; ++s) {
+    y ^= y << 13;
+    y ^= y >> 17;
+    y ^= y << 5;
+  }
+  return y;
+}
+
 }  // namespace perfmodel::gen
