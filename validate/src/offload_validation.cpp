@@ -624,28 +624,42 @@ void write_offload_analysis(const std::string& dir, const OffloadRun& run, const
         "for that run itself an in-sample level), the GPU and copy terms by their recorded levels (offload.hpp). A crossover is the final "
         "crossing over the measured sizes (the size from which one side wins to the end); the measured crossing's interval is where it "
         "moves with every measured speedup 5 % higher or lower (the margin under which no decision is counted).\n\n";
-  md << "## Per case (all threads, pinned and pageable)\n\n| case | comparisons | decision correct | speedup \\|error\\| median | p90 | "
-        "CPU model \\|error\\| median | GPU side \\|error\\| median |\n|---|---|---|---|---|---|---|\n";
-  std::map<std::string, std::vector<const OffloadPointAnalysis*>> per;
-  std::vector<std::string> order;
-  for (const OffloadPointAnalysis& p : a.points) {
-    if (p.threads != run.cpu_threads) continue;
-    if (!per.count(p.c.label())) order.push_back(p.c.label());
-    per[p.c.label()].push_back(&p);
-  }
-  for (const std::string& label : order) {
-    std::vector<double> s, c, gg;
-    std::size_t decided = 0, correct = 0;
-    for (const auto* p : per[label]) {
-      s.push_back(std::abs(p->speedup_error));
-      c.push_back(std::abs(p->predicted_cpu_s / p->measured_cpu_s - 1));
-      gg.push_back(std::abs(p->predicted_gpu_s / p->measured_gpu_s - 1));
-      if (!p->close) ++decided, correct += p->correct ? 1 : 0;
+  // The speedup error split by side: predicted / measured − 1 of each side (signed median; p90 of
+  // its magnitude). With one side's times as measured the speedup's error is the other side's
+  // (its inverse for the GPU side): these columns are what each model alone leaves.
+  const auto per_case = [&](bool all) {
+    md << "## Per case (" << (all ? "all threads" : "one thread") << ", pinned and pageable)\n\n| case | comparisons | decision correct | "
+       << "speedup \\|error\\| median | p90 | CPU model error, signed median | CPU \\|error\\| p90 | GPU side error, signed median | "
+          "GPU \\|error\\| p90 |\n|---|---|---|---|---|---|---|---|---|\n";
+    std::map<std::string, std::vector<const OffloadPointAnalysis*>> per;
+    std::vector<std::string> order{""};
+    for (const OffloadPointAnalysis& p : a.points) {
+      if (all ? p.threads != run.cpu_threads : p.threads != 1) continue;
+      if (!per.count(p.c.label())) order.push_back(p.c.label());
+      per[p.c.label()].push_back(&p);
+      per[""].push_back(&p);
     }
-    md << "| " << label << " | " << s.size() << " | " << correct << " / " << decided << " | " << pct(summarize(s).median) << " | "
-       << pct(summarize(s).p90) << " | " << pct(summarize(c).median) << " | " << pct(summarize(gg).median) << " |\n";
-  }
-  md << "\n## Crossovers over the measured sizes\n\n| case | memory | threads | measured n | measured n, speedups ±5 % | predicted n | error | "
+    if (per[""].empty()) return;
+    order.push_back(order.front());
+    order.erase(order.begin());
+    for (const std::string& label : order) {
+      std::vector<double> s, c, cs, gg, gs;
+      std::size_t decided = 0, correct = 0;
+      for (const auto* p : per[label]) {
+        s.push_back(std::abs(p->speedup_error));
+        cs.push_back(p->predicted_cpu_s / p->measured_cpu_s - 1), c.push_back(std::abs(cs.back()));
+        gs.push_back(p->predicted_gpu_s / p->measured_gpu_s - 1), gg.push_back(std::abs(gs.back()));
+        if (!p->close) ++decided, correct += p->correct ? 1 : 0;
+      }
+      md << "| " << (label.empty() ? std::string("**all**") : label) << " | " << s.size() << " | " << correct << " / " << decided << " | "
+         << pct(summarize(s).median) << " | " << pct(summarize(s).p90) << " | " << pct(summarize(cs).median) << " | " << pct(summarize(c).p90)
+         << " | " << pct(summarize(gs).median) << " | " << pct(summarize(gg).p90) << " |\n";
+    }
+    md << "\n";
+  };
+  per_case(true);
+  per_case(false);
+  md << "## Crossovers over the measured sizes\n\n| case | memory | threads | measured n | measured n, speedups ±5 % | predicted n | error | "
         "predicted inside the measured interval |\n|---|---|---|---|---|---|---|---|\n";
   for (const OffloadCrossoverCheck& c : a.crossovers) {
     const auto n_of = [](const std::optional<double>& n, const std::string& wins) {
