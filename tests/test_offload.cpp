@@ -559,7 +559,8 @@ TEST(OffloadValidation, RecordedH100HoldoutRunHoldsItsErrors) {
   EXPECT_LE(a.all_threads.speedup_p90, 0.967 + 0.05);
   ASSERT_EQ(a.all_threads.with_interval, 140u);
   EXPECT_GE(static_cast<double>(a.all_threads.inside_interval) / 140, 128.0 / 140 - 0.02);
-  EXPECT_GE(a.all_threads.crossovers_within_25, 3u);
+  // 3 with the first crossing compared; 4 with the final one (cg at 8 iterations, pinned).
+  EXPECT_GE(a.all_threads.crossovers_within_25, 4u);
 }
 
 // The runs of 2026-11-26 on GPU 5355697b (the default plan and the holdout plan, minutes apart on
@@ -590,7 +591,7 @@ TEST(OffloadValidation, RecordedA8fb659bProfileRunsHoldTheirErrors) {
   EXPECT_GE(h.all_threads.accuracy, 132.0 / 138 - 0.015);
   EXPECT_LE(h.all_threads.speedup_median, 0.125 + 0.01);
   EXPECT_LE(h.all_threads.speedup_p90, 0.558 + 0.03);
-  EXPECT_GE(h.all_threads.crossovers_within_25, 5u);
+  EXPECT_GE(h.all_threads.crossovers_within_25, 6u);  // 5 with the first crossing compared
   EXPECT_LE(h.one_thread.speedup_median, 0.273 + 0.02);
   EXPECT_LE(h.one_thread.speedup_p90, 1.024 + 0.05);
 }
