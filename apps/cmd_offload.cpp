@@ -452,6 +452,7 @@ int validate_offload(const Invocation& inv, const po::variables_map& vm, Format 
                       {"speedup_error_p90", s.cases ? Cell(s.speedup_p90, Unit::percent) : Cell(nullptr)},
                       {"crossovers_within_25_percent", Cell(static_cast<std::int64_t>(s.crossovers_within_25))},
                       {"crossovers_compared", Cell(static_cast<std::int64_t>(s.crossovers_compared))},
+                      {"crossovers_within_25_percent_or_measured_interval", Cell(static_cast<std::int64_t>(s.crossovers_within_25_or_noise))},
                       {"inside_interval_fraction",
                        s.with_interval ? Cell(static_cast<double>(s.inside_interval) / s.with_interval, Unit::percent) : Cell(nullptr)}});
   report.tables.push_back(t);
@@ -459,6 +460,7 @@ int validate_offload(const Invocation& inv, const po::variables_map& vm, Format 
   for (const OffloadCrossoverCheck& x : a.crossovers)
     if (x.threads == run.cpu_threads)
       c.rows.push_back({{"case", Cell(x.c.label())}, {"memory", Cell(x.memory)}, {"measured_crossover_n", opt(x.measured_n)},
+                        {"measured_crossover_low_n", opt(x.measured_low_n)}, {"measured_crossover_high_n", opt(x.measured_high_n)},
                         {"predicted_crossover_n", opt(x.predicted_n)}, {"relative_error", opt(x.error, Unit::percent)}});
   report.tables.push_back(c);
   report.notes.push_back("wrote " + out_dir + "/{offload_plan.csv,offload_measurements.csv,offload_predictions.csv,offload_crossovers.csv,report.md}");

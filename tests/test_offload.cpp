@@ -559,7 +559,8 @@ TEST(OffloadValidation, RecordedH100HoldoutRunHoldsItsErrors) {
   EXPECT_LE(a.all_threads.speedup_p90, 0.967 + 0.05);
   ASSERT_EQ(a.all_threads.with_interval, 140u);
   EXPECT_GE(static_cast<double>(a.all_threads.inside_interval) / 140, 128.0 / 140 - 0.02);
-  EXPECT_GE(a.all_threads.crossovers_within_25, 3u);
+  // 3 with the first crossing compared; 4 with the final one (cg at 8 iterations, pinned).
+  EXPECT_GE(a.all_threads.crossovers_within_25, 4u);
 }
 
 // The runs of 2026-11-26 on GPU 5355697b (the default plan and the holdout plan, minutes apart on
@@ -590,7 +591,68 @@ TEST(OffloadValidation, RecordedA8fb659bProfileRunsHoldTheirErrors) {
   EXPECT_GE(h.all_threads.accuracy, 132.0 / 138 - 0.015);
   EXPECT_LE(h.all_threads.speedup_median, 0.125 + 0.01);
   EXPECT_LE(h.all_threads.speedup_p90, 0.558 + 0.03);
-  EXPECT_GE(h.all_threads.crossovers_within_25, 5u);
+  EXPECT_GE(h.all_threads.crossovers_within_25, 6u);  // 5 with the first crossing compared
   EXPECT_LE(h.one_thread.speedup_median, 0.273 + 0.02);
   EXPECT_LE(h.one_thread.speedup_p90, 1.024 + 0.05);
+}
+
+// The measured crossover is the final crossing, log speedup linear in log n between the
+// bracketing sizes; its interval the final crossing with every speedup 5 % higher and 5 % lower.
+TEST(OffloadValidation, MeasuredCrossingAndItsIntervalByHand) {
+  // 0.5 at n = 100, 2 at 200: log s crosses 0 half way in log n, at 100·√2.
+  MeasuredCrossing m = measured_crossing({{100, 0.5}, {200, 2.0}});
+  ASSERT_TRUE(m.n);
+  EXPECT_NEAR(*m.n, 100 * std::sqrt(2.0), 1e-9);
+  EXPECT_EQ(m.wins_above, "gpu");
+  EXPECT_EQ(m.side, "gpu");
+  // 5 % higher: 0.525 → 2.1, u = ln 0.525 / (ln 0.525 − ln 2.1); 5 % lower: 0.5/1.05 → 2/1.05.
+  const double u_up = std::log(0.525) / (std::log(0.525) - std::log(2.1));
+  const double u_down = std::log(0.5 / 1.05) / (std::log(0.5 / 1.05) - std::log(2 / 1.05));
+  EXPECT_NEAR(m.low_n, 100 * std::pow(2.0, u_up), 1e-9);    // 138.0
+  EXPECT_NEAR(m.high_n, 100 * std::pow(2.0, u_down), 1e-9);  // 144.9
+  // A speedup that touches 1 and turns back is not the crossover: the final crossing is.
+  m = measured_crossing({{512, 1.2}, {768, 0.8}, {1152, 0.8}, {1728, 1.25}});
+  ASSERT_TRUE(m.n);
+  EXPECT_NEAR(*m.n, std::exp(std::log(1152.0) + std::log(0.8) / (std::log(0.8) - std::log(1.25)) * std::log(1.5)), 1e-6);
+  EXPECT_EQ(m.wins_above, "gpu");
+  // No measured crossing, but one 5 % lower: the interval runs from the first size (5 % higher,
+  // the GPU wins at every size) to that crossing.
+  m = measured_crossing({{52, 1.02}, {114, 1.28}, {253, 2.0}});
+  EXPECT_FALSE(m.n);
+  EXPECT_EQ(m.side, "gpu");
+  EXPECT_DOUBLE_EQ(m.low_n, 52);
+  const double u = std::log(1.02 / 1.05) / (std::log(1.02 / 1.05) - std::log(1.28 / 1.05));
+  EXPECT_NEAR(m.high_n, std::exp(std::log(52.0) + u * std::log(114.0 / 52)), 1e-9);
+  // The CPU winning above: 5 % higher moves the crossing up, 5 % lower down (the mirror image).
+  m = measured_crossing({{10, 2.0}, {20, 0.5}});
+  EXPECT_EQ(m.wins_above, "cpu");
+  EXPECT_NEAR(m.low_n, 10 * std::pow(2.0, 1 - u_down), 1e-9);
+  EXPECT_NEAR(m.high_n, 10 * std::pow(2.0, 1 - u_up), 1e-9);
+  // Far from 1 everywhere: no crossing and no interval.
+  m = measured_crossing({{10, 2.0}, {20, 3.0}});
+  EXPECT_FALSE(m.n);
+  EXPECT_EQ(m.high_n, 0);
+}
+
+// The runs of 2026-11-27 on GPU a07c6e1d (default and holdout plans), predicted from the profile
+// calibrated minutes before on the same host (the bundled one since that day).
+TEST(OffloadValidation, Recorded2026_11_27RunsHoldTheirErrors) {
+  const std::string dir = std::string(PERFMODEL_TEST_DATA_DIR) + "/validation/2026-11-27-h100-a07c6e1d/";
+  const Profile p = load_profile(std::string(PERFMODEL_TEST_DATA_DIR) + "/profiles/other/2026-11-27-h100-a07c6e1d/nvidia-h100-80gb-hbm3.yaml");
+  const ValidationRun gpu_run = read_validation_run(std::string(PERFMODEL_TEST_DATA_DIR) + "/validation/nvidia-h100-80gb-hbm3");
+  const OffloadRun reference = read_offload_run(std::string(PERFMODEL_TEST_DATA_DIR) + "/validation/nvidia-h100-80gb-hbm3-offload");
+  const OffloadAnalysis a = analyse_offload(read_offload_run(dir + "offload"), p, p, &gpu_run, &reference);
+  EXPECT_EQ(a.all_threads.cases, 160u);
+  EXPECT_EQ(a.all_threads.decided, 156u);
+  EXPECT_GE(a.all_threads.accuracy, 152.0 / 156 - 0.015);
+  EXPECT_LE(a.all_threads.speedup_median, 0.098 + 0.01);
+  EXPECT_LE(a.all_threads.speedup_p90, 0.298 + 0.03);
+  EXPECT_GE(a.all_threads.crossovers_within_25, 6u);
+  const OffloadAnalysis h = analyse_offload(read_offload_run(dir + "offload-holdout"), p, p, &gpu_run, &reference);
+  EXPECT_EQ(h.all_threads.decided, 135u);
+  EXPECT_GE(h.all_threads.accuracy, 134.0 / 135 - 0.015);
+  EXPECT_LE(h.all_threads.speedup_median, 0.101 + 0.01);
+  EXPECT_LE(h.all_threads.speedup_p90, 0.375 + 0.03);
+  EXPECT_GE(h.all_threads.crossovers_within_25, 5u);
+  EXPECT_GE(h.all_threads.crossovers_within_25_or_noise, 6u);
 }

@@ -75,8 +75,10 @@ double bytes_in(const std::string& k, double n) {
   return b;
 }
 
-std::optional<double> interpolated_crossing(const std::vector<std::pair<double, double>>& n_speedup, std::string& wins_above) {
-  for (std::size_t i = 1; i < n_speedup.size(); ++i) {
+// The final sign change of log speedup over the sizes (log-linear between the bracketing ones):
+// the size from which one side wins to the end of the range.
+std::optional<double> final_crossing(const std::vector<std::pair<double, double>>& n_speedup, std::string& wins_above) {
+  for (std::size_t i = n_speedup.size(); i-- > 1;) {
     const double a = std::log(n_speedup[i - 1].second), b = std::log(n_speedup[i].second);
     if ((a > 0) != (b > 0)) {
       const double u = a / (a - b);
@@ -85,6 +87,16 @@ std::optional<double> interpolated_crossing(const std::vector<std::pair<double, 
     }
   }
   return std::nullopt;
+}
+
+// The size from which `side` wins to the end of the sizes: the range's end where it does not win
+// at the last size, its start where it wins at every size.
+double side_wins_from(const std::vector<std::pair<double, double>>& n_speedup, const std::string& side) {
+  const auto wins = [&](double s) { return side == "gpu" ? s > 1 : s <= 1; };
+  if (!wins(n_speedup.back().second)) return n_speedup.back().first;
+  std::string above;
+  const std::optional<double> n = final_crossing(n_speedup, above);
+  return n ? *n : n_speedup.front().first;
 }
 
 }  // namespace
@@ -245,6 +257,24 @@ void write_offload_run(const std::string& dir, const OffloadRun& run) {
     s << ',' << no_commas(m.note) << "\n";
   }
   write_file_atomically((std::filesystem::path(dir) / kOffloadMeasurementsFile).string(), s.str());
+}
+
+MeasuredCrossing measured_crossing(const std::vector<std::pair<double, double>>& n_speedup, double band) {
+  MeasuredCrossing m;
+  if (n_speedup.size() < 2) return m;
+  std::vector<std::pair<double, double>> up = n_speedup, down = n_speedup;
+  for (auto& p : up) p.second *= 1 + band;
+  for (auto& p : down) p.second /= 1 + band;
+  std::string up_side, down_side;
+  m.n = final_crossing(n_speedup, m.wins_above);
+  const bool up_crosses = final_crossing(up, up_side).has_value(), down_crosses = final_crossing(down, down_side).has_value();
+  std::string side = m.wins_above;
+  if (side.empty()) side = up_crosses ? up_side : down_crosses ? down_side : "";
+  if (side.empty()) return m;  // no crossing within the noise either
+  m.side = side;
+  const double a = side_wins_from(up, side), b = side_wins_from(down, side);
+  m.low_n = std::min(a, b), m.high_n = std::max(a, b);
+  return m;
 }
 
 bool is_offload_run(const std::string& dir) { return std::filesystem::exists(std::filesystem::path(dir) / kOffloadMeasurementsFile); }
@@ -485,19 +515,33 @@ OffloadAnalysis analyse_offload(const OffloadRun& run, const Profile& cpu_profil
     c.threads = std::get<2>(key);
     std::vector<std::pair<double, double>> measured;
     for (const auto* p : pts) measured.push_back({static_cast<double>(p->n), p->measured_speedup});
-    c.measured_n = interpolated_crossing(measured, c.measured_wins_above);
+    const MeasuredCrossing mc = measured_crossing(measured);
+    c.measured_n = mc.n, c.measured_wins_above = mc.wins_above;
+    if (mc.high_n > 0) c.measured_low_n = mc.low_n, c.measured_high_n = mc.high_n;
     double from = 0, to = 0, multiple = 1;
     offload_size_range(c.c.kernel, from, to, multiple);
     const OffloadOptions o = options_for(c.c, *parse_host_memory(c.memory), c.threads);
-    const CrossoverResult pc = find_crossover(
-        [&](double n) {
-          const OffloadTerms t = predict_builtin_offload(cpu_profile, gpu_profile, c.c.kernel, n, o, resources).terms;
-          return t.cpu_s / t.gpu_s();
-        },
-        pts.front()->n, pts.back()->n, multiple);
-    if (!pc.crossings.empty()) c.predicted_n = pc.crossings.front().n, c.predicted_wins_above = pc.crossings.front().wins_above;
+    const auto predicted_speedup = [&](double n) {
+      const OffloadTerms t = predict_builtin_offload(cpu_profile, gpu_profile, c.c.kernel, n, o, resources).terms;
+      return t.cpu_s / t.gpu_s();
+    };
+    const CrossoverResult pc = find_crossover(predicted_speedup, pts.front()->n, pts.back()->n, multiple);
+    // The final crossing, as the advisor reports it (CrossoverResult::gpu_from_n).
+    if (!pc.crossings.empty()) c.predicted_n = pc.crossings.back().n, c.predicted_wins_above = pc.crossings.back().wins_above;
     // Compared only where both cross the same way (the same side wins above).
     if (c.measured_n && c.predicted_n && c.measured_wins_above == c.predicted_wins_above) c.error = *c.predicted_n / *c.measured_n - 1;
+    if (c.measured_high_n) {
+      // The side the measured crossing (or its noise) hands over to; the prediction's size from
+      // which that side wins to the end (the range's start or end where it crosses nowhere).
+      const std::string& side = mc.side;
+      double predicted_from = 0;
+      if (c.predicted_n && c.predicted_wins_above == side) predicted_from = *c.predicted_n;
+      else if (!c.predicted_n) {
+        const bool gpu_at_end = predicted_speedup(pts.back()->n) > 1;
+        predicted_from = (gpu_at_end == (side == "gpu")) ? pts.front()->n : pts.back()->n;
+      }
+      c.predicted_inside_measured = predicted_from > 0 && predicted_from >= *c.measured_low_n * (1 - 1e-9) && predicted_from <= *c.measured_high_n * (1 + 1e-9);
+    }
     a.crossovers.push_back(c);
   }
   const auto summarise = [&](bool all) {
@@ -525,6 +569,7 @@ OffloadAnalysis analyse_offload(const OffloadRun& run, const Profile& cpu_profil
       if (!c.measured_n && !c.predicted_n) continue;
       ++s.crossovers_compared;
       if (c.error && std::abs(*c.error) <= 0.25) ++s.crossovers_within_25;
+      if ((c.error && std::abs(*c.error) <= 0.25) || c.predicted_inside_measured) ++s.crossovers_within_25_or_noise;
     }
     return s;
   };
@@ -546,10 +591,13 @@ void write_offload_analysis(const std::string& dir, const OffloadRun& run, const
          << (p.speedup_low ? (p.inside_interval ? "true" : "false") : "") << "\n";
   write_file_atomically((std::filesystem::path(dir) / "offload_predictions.csv").string(), pred.str());
   std::ostringstream cr;
-  cr << "case,memory,threads,measured_crossover_n,measured_wins_above,predicted_crossover_n,predicted_wins_above,relative_error\n";
+  cr << "case,memory,threads,measured_crossover_n,measured_wins_above,predicted_crossover_n,predicted_wins_above,relative_error,"
+        "measured_crossover_low_n,measured_crossover_high_n,predicted_inside_measured_interval\n";
   for (const OffloadCrossoverCheck& c : a.crossovers)
     cr << c.c.label() << ',' << c.memory << ',' << c.threads << ',' << (c.measured_n ? g(*c.measured_n) : "") << ',' << c.measured_wins_above << ','
-       << (c.predicted_n ? g(*c.predicted_n) : "") << ',' << c.predicted_wins_above << ',' << (c.error ? g(*c.error) : "") << "\n";
+       << (c.predicted_n ? g(*c.predicted_n) : "") << ',' << c.predicted_wins_above << ',' << (c.error ? g(*c.error) : "") << ','
+       << (c.measured_low_n ? g(*c.measured_low_n) : "") << ',' << (c.measured_high_n ? g(*c.measured_high_n) : "") << ','
+       << (c.measured_high_n ? (c.predicted_inside_measured ? "true" : "false") : "") << "\n";
   write_file_atomically((std::filesystem::path(dir) / "offload_crossovers.csv").string(), cr.str());
 
   std::ostringstream md;
@@ -563,43 +611,64 @@ void write_offload_analysis(const std::string& dir, const OffloadRun& run, const
   const auto summary = [&](const char* title, const OffloadAnalysis::Summary& s) {
     md << "| " << title << " | " << s.cases << " | " << s.close << " | " << s.correct << " / " << s.decided << " (" << pct(s.accuracy) << ") | "
        << pct(s.speedup_median) << " | " << pct(s.speedup_p90) << " | " << s.crossovers_within_25 << " / " << s.crossovers_compared << " | "
+       << s.crossovers_within_25_or_noise << " / " << s.crossovers_compared << " | "
        << (s.with_interval ? std::to_string(s.inside_interval) + " / " + std::to_string(s.with_interval) : std::string("-")) << " |\n";
   };
   md << "## Summary\n\n| CPU side | comparisons | within 5 % (not decided) | decision correct | speedup \\|error\\| median | p90 | "
-        "crossovers within ±25 % | measured inside the predicted interval |\n|---|---|---|---|---|---|---|---|\n";
+        "crossovers within ±25 % | within ±25 % or inside the measured crossing's interval | measured inside the predicted interval |\n"
+        "|---|---|---|---|---|---|---|---|---|\n";
   summary("all threads", a.all_threads);
   summary("one thread", a.one_thread);
   md << "\nTargets (all threads): decision ≥ 97 %, speedup |error| median ≤ 10 %, p90 ≤ 25 %, every crossover within ±25 %. The predicted interval moves the CPU time "
         "by the p90 of the CPU model's ratio error on the bundled recorded offload run (per kernel, at one thread or at several; "
-        "for that run itself an in-sample level), the GPU and copy terms by their recorded levels (offload.hpp).\n\n";
-  md << "## Per case (all threads, pinned and pageable)\n\n| case | comparisons | decision correct | speedup \\|error\\| median | p90 | "
-        "CPU model \\|error\\| median | GPU side \\|error\\| median |\n|---|---|---|---|---|---|---|\n";
-  std::map<std::string, std::vector<const OffloadPointAnalysis*>> per;
-  std::vector<std::string> order;
-  for (const OffloadPointAnalysis& p : a.points) {
-    if (p.threads != run.cpu_threads) continue;
-    if (!per.count(p.c.label())) order.push_back(p.c.label());
-    per[p.c.label()].push_back(&p);
-  }
-  for (const std::string& label : order) {
-    std::vector<double> s, c, gg;
-    std::size_t decided = 0, correct = 0;
-    for (const auto* p : per[label]) {
-      s.push_back(std::abs(p->speedup_error));
-      c.push_back(std::abs(p->predicted_cpu_s / p->measured_cpu_s - 1));
-      gg.push_back(std::abs(p->predicted_gpu_s / p->measured_gpu_s - 1));
-      if (!p->close) ++decided, correct += p->correct ? 1 : 0;
+        "for that run itself an in-sample level), the GPU and copy terms by their recorded levels (offload.hpp). A crossover is the final "
+        "crossing over the measured sizes (the size from which one side wins to the end); the measured crossing's interval is where it "
+        "moves with every measured speedup 5 % higher or lower (the margin under which no decision is counted).\n\n";
+  // The speedup error split by side: predicted / measured − 1 of each side (signed median; p90 of
+  // its magnitude). With one side's times as measured the speedup's error is the other side's
+  // (its inverse for the GPU side): these columns are what each model alone leaves.
+  const auto per_case = [&](bool all) {
+    md << "## Per case (" << (all ? "all threads" : "one thread") << ", pinned and pageable)\n\n| case | comparisons | decision correct | "
+       << "speedup \\|error\\| median | p90 | CPU model error, signed median | CPU \\|error\\| p90 | GPU side error, signed median | "
+          "GPU \\|error\\| p90 |\n|---|---|---|---|---|---|---|---|---|\n";
+    std::map<std::string, std::vector<const OffloadPointAnalysis*>> per;
+    std::vector<std::string> order{""};
+    for (const OffloadPointAnalysis& p : a.points) {
+      if (all ? p.threads != run.cpu_threads : p.threads != 1) continue;
+      if (!per.count(p.c.label())) order.push_back(p.c.label());
+      per[p.c.label()].push_back(&p);
+      per[""].push_back(&p);
     }
-    md << "| " << label << " | " << s.size() << " | " << correct << " / " << decided << " | " << pct(summarize(s).median) << " | "
-       << pct(summarize(s).p90) << " | " << pct(summarize(c).median) << " | " << pct(summarize(gg).median) << " |\n";
-  }
-  md << "\n## Crossovers over the measured sizes\n\n| case | memory | threads | measured n | predicted n | error |\n|---|---|---|---|---|---|\n";
+    if (per[""].empty()) return;
+    order.push_back(order.front());
+    order.erase(order.begin());
+    for (const std::string& label : order) {
+      std::vector<double> s, c, cs, gg, gs;
+      std::size_t decided = 0, correct = 0;
+      for (const auto* p : per[label]) {
+        s.push_back(std::abs(p->speedup_error));
+        cs.push_back(p->predicted_cpu_s / p->measured_cpu_s - 1), c.push_back(std::abs(cs.back()));
+        gs.push_back(p->predicted_gpu_s / p->measured_gpu_s - 1), gg.push_back(std::abs(gs.back()));
+        if (!p->close) ++decided, correct += p->correct ? 1 : 0;
+      }
+      md << "| " << (label.empty() ? std::string("**all**") : label) << " | " << s.size() << " | " << correct << " / " << decided << " | "
+         << pct(summarize(s).median) << " | " << pct(summarize(s).p90) << " | " << pct(summarize(cs).median) << " | " << pct(summarize(c).p90)
+         << " | " << pct(summarize(gs).median) << " | " << pct(summarize(gg).p90) << " |\n";
+    }
+    md << "\n";
+  };
+  per_case(true);
+  per_case(false);
+  md << "## Crossovers over the measured sizes\n\n| case | memory | threads | measured n | measured n, speedups ±5 % | predicted n | error | "
+        "predicted inside the measured interval |\n|---|---|---|---|---|---|---|---|\n";
   for (const OffloadCrossoverCheck& c : a.crossovers) {
     const auto n_of = [](const std::optional<double>& n, const std::string& wins) {
       return n ? g3(*n) + " (" + (wins == "gpu" ? "GPU" : "CPU") + " wins above)" : std::string("none");
     };
     md << "| " << c.c.label() << " | " << c.memory << " | " << c.threads << " | " << n_of(c.measured_n, c.measured_wins_above) << " | "
-       << n_of(c.predicted_n, c.predicted_wins_above) << " | " << (c.error ? pct(*c.error) : "-") << " |\n";
+       << (c.measured_high_n ? g3(*c.measured_low_n) + " – " + g3(*c.measured_high_n) : std::string("-")) << " | "
+       << n_of(c.predicted_n, c.predicted_wins_above) << " | " << (c.error ? pct(*c.error) : "-") << " | "
+       << (c.measured_high_n ? (c.predicted_inside_measured ? "yes" : "no") : "-") << " |\n";
   }
   if (!run.notes.empty() || !a.notes.empty()) {
     md << "\n## Notes\n\n";

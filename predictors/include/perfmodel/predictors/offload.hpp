@@ -188,7 +188,9 @@ struct CrossoverResult {
   double from_n = 0, to_n = 0;  // the range searched
   std::vector<Crossing> crossings;
   std::string verdict;  // "gpu always wins in [a, b]", "GPU never wins in [a, b]", "GPU wins from n ≈ x" …
-  // The first size from which the GPU wins (to the end of the range), if any.
+  // The first size from which the GPU wins (to the end of the range), if any: the final crossing.
+  // `validate --only offload` compares this final crossing with the measured one
+  // (perfmodel/validate/offload_validation.hpp, MeasuredCrossing).
   std::optional<double> gpu_from_n() const;
 };
 // log speedup(n) sampled on `grid_points` log-spaced accepted sizes, each sign change refined by

@@ -112,13 +112,40 @@ struct OffloadPointAnalysis {
   bool inside_interval = false;
 };
 
+// A crossover over measured sizes is the final crossing: the size from which one side wins to the
+// end of the range (the advisor's `crossover_n`, CrossoverResult::gpu_from_n, when the GPU wins
+// above it). An earlier crossing where the speedup touches 1 and turns back (cg at 8 iterations:
+// 1.02 predicted at n = 512, 0.74–0.86 measured up to 1728, 1.76 from 2560) is not a crossover
+// a user acts on. Measured: log speedup interpolated linearly in log n between the bracketing
+// sizes.
+//
+// Its uncertainty: the measured speedups carry run-to-run noise; within `band` (5 %: the margin
+// under which the decision is not counted) the crossing is not resolved. The interval is the final
+// crossing with every measured speedup `band` higher (low end) and `band` lower (high end); where
+// the shifted series does not cross, the range's end (a crossing at or beyond the measured sizes).
+// A flat speedup gives a wide interval: cosine's measured speedup (all threads, pinned, GPU
+// a07c6e1d, 2026-11-27) is 0.92–1.21 from n = 52 to 558, and its crossover lies anywhere in
+// [58, 603].
+struct MeasuredCrossing {
+  std::optional<double> n;  // absent: no crossing of the measured speedups themselves
+  std::string wins_above;
+  std::string side;              // the side winning above the crossing or its noise ("" with no interval)
+  double low_n = 0, high_n = 0;  // the interval (0, 0: no series crosses)
+};
+MeasuredCrossing measured_crossing(const std::vector<std::pair<double, double>>& n_speedup, double band = 0.05);
+
 struct OffloadCrossoverCheck {
   OffloadCase c;
   std::string memory;
   int threads = 0;
-  std::optional<double> measured_n, predicted_n;  // interpolated crossing over the measured sizes
+  std::optional<double> measured_n, predicted_n;  // final crossing over the measured sizes (above)
   std::string measured_wins_above, predicted_wins_above;
   std::optional<double> error;                    // predicted / measured − 1
+  // The measured crossing's uncertainty interval (MeasuredCrossing; absent where neither the
+  // measured speedups nor the shifted ones cross), and whether the predicted crossing (same side
+  // winning above) lies in it.
+  std::optional<double> measured_low_n, measured_high_n;
+  bool predicted_inside_measured = false;
 };
 
 struct OffloadAnalysis {
@@ -130,6 +157,8 @@ struct OffloadAnalysis {
     double accuracy = 0;
     double speedup_median = 0, speedup_p90 = 0;  // of |error|
     std::size_t crossovers_compared = 0, crossovers_within_25 = 0;
+    // within ±25 % of the measured crossing, or inside its uncertainty interval
+    std::size_t crossovers_within_25_or_noise = 0;
     std::size_t with_interval = 0, inside_interval = 0;  // measured speedups inside the predicted interval
   };
   Summary all_threads, one_thread;
