@@ -113,7 +113,7 @@ FarmSchedule schedule_farm(const FarmPipeline& p, long long tasks, long long str
 
 double serial_farm_s(const FarmPipeline& p, long long tasks) {
   if (tasks < 1) throw InputError("a farm needs at least one task (--tasks)");
-  return static_cast<double>(tasks) * (p.h2d_s + p.kernel_s + p.d2h_s + p.serial_gap_s);
+  return static_cast<double>(tasks) * (p.h2d_s + p.kernel_s + p.d2h_s + p.serial_gap_s + p.kernel_wait_s);
 }
 
 double observed_queue_limit(const StreamCalibration& s, double kernel_slots) {
@@ -315,10 +315,21 @@ FarmPredictor::FarmPredictor(const Profile& profile, const FarmSetup& setup) : s
   pageable_.h2d_s = copy_s(Direction::h2d, HostMemory::pageable, bytes_in_);
   pageable_.d2h_s = copy_s(Direction::d2h, HostMemory::pageable, bytes_out_);
 
+  // The serial loop's copy-out waits for a running kernel: the calibration's serial task (an empty
+  // kernel, done before the host calls the synchronous D2H copy) never waits for one, every real
+  // task does, and pays one synchronisation round trip more, the part of a launch + synchronise
+  // beyond the host's enqueue (gpu.launch: launch_sync_s − empty_kernel_s). Pinned serial loop
+  // and data-parallel reference; the pageable form keeps its staged copies' own gap.
+  if (launch.launch_sync_s > launch.empty_kernel_s && launch.empty_kernel_s > 0) {
+    p.kernel_wait_s = launch.launch_sync_s - launch.empty_kernel_s;
+    assumptions_.push_back("serial loop: the copy-out's wait for the running kernel costs " + format_seconds(p.kernel_wait_s) +
+                           " per task (gpu.launch.launch_sync_s - empty_kernel_s), beyond the calibration's serial task");
+  }
+
   serial_s_ = serial_farm_s(p, setup.tasks);
   const HostMemory mem = setup.memory;
   data_parallel_s_ = copy_s(Direction::h2d, mem, bytes_in_ * L) + batch.seconds + copy_s(Direction::d2h, mem, bytes_out_ * L) +
-                     p.serial_gap_s;
+                     p.serial_gap_s + (mem == HostMemory::pinned ? p.kernel_wait_s : 0.0);
 }
 
 FarmPrediction FarmPredictor::predict(int streams) const {

@@ -106,6 +106,7 @@ struct FarmPipeline {
   double queues = 8;         // Q; 0: no queue limit (none observed)
   double link_factor = 0.5;  // κ
   double serial_gap_s = 0;   // g: what the serial loop adds per task beyond t_in + t_ker + t_out
+  double kernel_wait_s = 0;  // w: the serial loop's copy-out waiting for a running kernel (pinned)
   double chain_s = 0;        // δ: what one stream's chain adds per task beyond t_in + t_ker + t_out
   // Copies of different streams sharing the engines (gpu.streams.copies), by stream count
   // (ascending; the last entry at or below S applies): the engine's measured time per copy at the
