@@ -57,9 +57,13 @@ FarmSchedule schedule_farm(const FarmPipeline& p, long long tasks, long long str
   for (const FarmPipeline::Sharing& x : p.sharing)
     if (x.streams <= static_cast<double>(S)) share = x;
   const double link_gap = share.link_factor * (p.h2d_s + p.d2h_s);
-  const auto copy = [&](double ready, double& engine_free, double t, double ratio) {
+  // Each engine's floor while the other direction runs: the shared link's κ·(t_in + t_out), and its
+  // own copy at the bidirectional rate where gpu.streams.copies measured one (ρ·r·t).
+  const double in_gap = std::max(link_gap, share.bidir_slowdown * share.h2d_ratio * p.h2d_s),
+               out_gap = std::max(link_gap, share.bidir_slowdown * share.d2h_ratio * p.d2h_s);
+  const auto copy = [&](double ready, double& engine_free, double t, double ratio, double gap) {
     const double start = std::max(ready, engine_free);
-    engine_free = start + std::max(t * ratio, link_gap);
+    engine_free = start + std::max(t * ratio, gap);
     return start + t;
   };
   for (long long k = 0; k < tasks; ++k) {
@@ -67,7 +71,7 @@ FarmSchedule schedule_farm(const FarmPipeline& p, long long tasks, long long str
     host += p.issue_s;
     double ready = std::max(host, stream_end[s]);
     if (queue_limited) ready = std::max(ready, queue_kernel_end[q]);
-    const double in_end = copy(ready, h2d_free, p.h2d_s, share.h2d_ratio);
+    const double in_end = copy(ready, h2d_free, p.h2d_s, share.h2d_ratio, in_gap);
     const double slot = free_slots.top();
     free_slots.pop();
     const double kernel_start = std::max(in_end, slot);
@@ -76,7 +80,7 @@ FarmSchedule schedule_farm(const FarmPipeline& p, long long tasks, long long str
     const double kernel_end = std::max(kernel_start + std::max(p.kernel_s, group * p.full_gpu_s), full_gpu);
     free_slots.push(kernel_end);
     queue_kernel_end[q] = kernel_end;
-    const double out_end = copy(kernel_end, d2h_free, p.d2h_s, share.d2h_ratio);
+    const double out_end = copy(kernel_end, d2h_free, p.d2h_s, share.d2h_ratio, out_gap);
     stream_end[s] = out_end + p.chain_s;  // the stream's hand-offs (δ), paid before its next copy-in
     completion = std::max(completion, out_end);
     if (k == 0) first = out_end;
@@ -98,7 +102,7 @@ FarmSchedule schedule_farm(const FarmPipeline& p, long long tasks, long long str
       {"host issue", p.issue_s},
       {"H2D", p.h2d_s * share.h2d_ratio},
       {"D2H", p.d2h_s * share.d2h_ratio},
-      {"copy link", link_gap},
+      {"copy link", std::max(in_gap, out_gap)},
       {"GPU throughput", p.full_gpu_s},
       // Groups whose kernels together saturate the GPU are its throughput, not the slots.
       {m < Sd && std::min(m, arrivals) * p.full_gpu_s >= p.kernel_s ? "GPU throughput" : "kernel slots", kernel_stage},
@@ -274,6 +278,13 @@ FarmPredictor::FarmPredictor(const Profile& profile, const FarmSetup& setup) : s
         if (in > 0 && p.h2d_s > 0) x.h2d_ratio = in / p.h2d_s;
         if (out > 0 && p.d2h_s > 0) x.d2h_ratio = out / p.d2h_s;
         x.link_factor = pair > 0 && p.h2d_s + p.d2h_s > 0 ? pair / (p.h2d_s + p.d2h_s) : p.link_factor;
+        // ρ: how much a copy slows beside the other direction's, read where the bytes dominate the
+        // per-copy cost (the largest size measured): a pair's time over one copy's alone.
+        const double largest = std::max_element(s.copies.rows.begin(), s.copies.rows.end(), [&](const auto& a, const auto& b) {
+                                 return a[cb] < b[cb];
+                               })->at(cb);
+        const double alone_l = per_copy(S, largest, ch), pair_l = per_copy(S, largest, cp);
+        if (alone_l > 0 && pair_l > alone_l) x.bidir_slowdown = pair_l / alone_l;
         p.sharing.push_back(x);
       }
       assumptions_.push_back("copy engines: time per copy when S streams issue copies from gpu.streams.copies (" +

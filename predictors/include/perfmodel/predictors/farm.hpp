@@ -114,6 +114,9 @@ struct FarmPipeline {
   // Empty: r = 1 and link_factor.
   struct Sharing {
     double streams = 1, h2d_ratio = 1, d2h_ratio = 1, link_factor = 0.5;
+    // ρ: a copy's time beside the other direction's over its time alone (gpu.streams.copies at
+    // its largest size: the pair's time per pair over the H2D copy's); 0: not measured.
+    double bidir_slowdown = 0;
   };
   std::vector<Sharing> sharing;
 };
