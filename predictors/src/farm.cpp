@@ -279,12 +279,14 @@ FarmPredictor::FarmPredictor(const Profile& profile, const FarmSetup& setup) : s
         if (out > 0 && p.d2h_s > 0) x.d2h_ratio = out / p.d2h_s;
         x.link_factor = pair > 0 && p.h2d_s + p.d2h_s > 0 ? pair / (p.h2d_s + p.d2h_s) : p.link_factor;
         // ρ: how much a copy slows beside the other direction's, read where the bytes dominate the
-        // per-copy cost (the largest size measured): a pair's time over one copy's alone.
+        // per-copy cost (the largest size measured): a pair's time over one copy's alone. At one
+        // stream the pair's two copies share that stream and run one after the other (ρ ≈ 2.2):
+        // not a copy beside another, and one stream's chain orders its copies anyway.
         const double largest = std::max_element(s.copies.rows.begin(), s.copies.rows.end(), [&](const auto& a, const auto& b) {
                                  return a[cb] < b[cb];
                                })->at(cb);
         const double alone_l = per_copy(S, largest, ch), pair_l = per_copy(S, largest, cp);
-        if (alone_l > 0 && pair_l > alone_l) x.bidir_slowdown = pair_l / alone_l;
+        if (S >= 2 && alone_l > 0 && pair_l > alone_l) x.bidir_slowdown = pair_l / alone_l;
         p.sharing.push_back(x);
       }
       assumptions_.push_back("copy engines: time per copy when S streams issue copies from gpu.streams.copies (" +

@@ -42,7 +42,7 @@
 //   H_k      = H_{k−1} + h                                          host has issued task k
 //   ready_k  = max(H_k, D2H end of stream s's previous task + δ,
 //                  [S > Q] kernel end of queue q's previous task)    false serialisation in a queue
-//   in_k     = a_k + t_in,  a_k = max(ready_k, a_{k−1} + max(r·t_in, κ·(t_in + t_out)))
+//   in_k     = a_k + t_in,  a_k = max(ready_k, a_{k−1} + max(r·t_in, κ·(t_in + t_out), ρ·r·t_in))
 //                                                                    H2D engine, in issue order; back-
 //                                                                    to-back copies share the link
 //   K_k      = max(in_k, a kernel slot free) + d_k, and ≥ F_k = max(K_k start, F_{k−1}) + t_full
@@ -54,7 +54,7 @@
 //              With c = 128 resident grids and S ≥ 128 this is Cecconi's #SM bound in waves: ⌈L/c⌉
 //              waves of max(t_ker, n·t_full). Generalises Eq 3.3's worker stage from one time per
 //              worker to workers sharing one processor (and the data-parallel t_full, Eq 5.12).
-//   out_k    = b_k + t_out, b_k = max(K_k, b_{k−1} + max(r·t_out, κ·(t_in + t_out)))   D2H engine
+//   out_k    = b_k + t_out, b_k = max(K_k, b_{k−1} + max(r·t_out, κ·(t_in + t_out), ρ·r·t_out))  D2H
 //   The copy stage: a copy's latency is t_in (t_out), but its engine's occupancy is r·t_in, and a
 //   back-to-back H2D/D2H pair's is κ·(t_in + t_out), with r·t and κ·(t_in + t_out) the per-copy and
 //   per-pair times gpu.streams.copies measured when S streams issue copies (the largest measured
@@ -65,9 +65,15 @@
 //   table r = 1 and κ from gpu.overlap. Chosen on the first H100 farm run (2026-11-26, in-sample):
 //   ratios to the transfer model's copy time instead predicted copy-bound cases 1.5–2.8× slow;
 //   this form took the run's median error from 22.7 % to 11.3 % (p90 125 % → 33 %).
+//   ρ: a copy beside copies in the other direction moves its bytes at the bidirectional rate, its
+//   time alone r·t times ρ = (pair per pair) / (H2D copy alone) that gpu.streams.copies measured at
+//   its largest size (1 MiB: 1.10–1.14 on the H100s; S ≥ 2, at one stream the pair is serial). κ·(t_in + t_out) reads the pair at the
+//   mean of the two sizes, which shortens the larger copy of an unequal task (matmul: 2n² floats in,
+//   n² out); ρ·r·t keeps it whole. 0 (no floor) without the table. Chosen on the 2026-11-27 farm
+//   cases (GPU a07c6e1d): matmul 256² at S ≥ 8 from −19 % to −5 %; checked on the five other runs.
 //   T_c      = max_k out_k
 // Its steady state is the pipeline's slowest stage (Cecconi Eq 3.3 generalised):
-//   T_s = max{ h, r·t_in, r·t_out, κ·(t_in + t_out), t_full, K / L,
+//   T_s = max{ h, r·t_in, r·t_out, κ·(t_in + t_out), ρ·r·t_in, ρ·r·t_out, t_full, K / L,
 //              (t_in + t_ker + t_out + δ) / S,  [S > Q] (t_in + t_ker) / Q }
 //   K = ⌊L/m⌋·max(t_ker, n·t_full) + [r > 0] max(t_ker, min(r, n)·t_full), r = L − m⌊L/m⌋, n = min(m, Q, 1 + t_ker/h):
 //   the kernel slots in waves ("kernel slots"; "GPU throughput" when a group saturates the GPU,
@@ -77,11 +83,17 @@
 // streams bind (Eqs 3.5/5.8: T_seq / n_w + T_ov). The recurrence computes T_c exactly.
 // The bound stage is the term that sets T_s: "host issue", "H2D", "D2H", "copy link", "kernel slots",
 // "GPU throughput", "per-stream latency", "work queues".
-//   S = 0 (serial, Eq 3.4):  T = L · (t_in + t_ker + t_out + g),  g = gpu.streams.serial_task_s minus
-//     its tiny parts (two synchronous round trips per task; without the section: 2 · launch_sync_s)
+//   S = 0 (serial, Eq 3.4):  T = L · (t_in + t_ker + t_out + g + w),  g = gpu.streams.serial_task_s
+//     minus its tiny parts (two synchronous round trips per task; without the section:
+//     2 · launch_sync_s), w = gpu.launch.launch_sync_s − empty_kernel_s: the synchronous copy-out
+//     waits for the task's kernel, still running when the host calls it — one synchronisation
+//     round trip beyond the launch, which the calibration's serial task (an empty kernel, done
+//     before that call) never paid. Seen on all six recorded runs as a constant 5.5–5.8 µs a task
+//     under the prediction (matmul and cosine S = 0, four calibrations); w = 5.6–6.8 µs there.
 //   pageable host memory, any S: the copies return only once staged or done, so the host issues the
 //     next task after the previous one's copy-out: the serial form with the pageable curves
-//   data-parallel (Eq 5.12): T = T_H2D(L·b_in) + T_kernel(all L tasks, one launch) + T_D2H(L·b_out) + g
+//   data-parallel (Eq 5.12): T = T_H2D(L·b_in) + T_kernel(all L tasks, one launch) + T_D2H(L·b_out) + g + w
+//     (w for pinned memory: its copy-out waits for the one launch too)
 //   speedup over serial Sp(S) = T(0) / T(S), bounded by #SM for tasks of one block (Eq 5.9).
 // S may exceed L: streams beyond the L-th get no task, so T(S) = T(L).
 #include <optional>
