@@ -31,6 +31,11 @@ std::string sci(double v) {
 
 }  // namespace
 
+double FarmPipeline::round_wait_s(double streams) const {
+  const double s = connections > 0 ? std::min(streams, connections) : streams;
+  return std::max(0.0, s - 1) * handoff_s;
+}
+
 FarmSchedule schedule_farm(const FarmPipeline& p, long long tasks, long long streams) {
   if (tasks < 1) throw InputError("a farm needs at least one task (--tasks)");
   if (streams < 1) throw InputError("the schedule needs at least one stream (0 streams is the serial loop)");
@@ -61,6 +66,8 @@ FarmSchedule schedule_farm(const FarmPipeline& p, long long tasks, long long str
   // own copy at the bidirectional rate where gpu.streams.copies measured one (ρ·r·t).
   const double in_gap = std::max(link_gap, share.bidir_slowdown * share.h2d_ratio * p.h2d_s),
                out_gap = std::max(link_gap, share.bidir_slowdown * share.d2h_ratio * p.d2h_s);
+  // Each round a stream's task waits for the other streams' launches at the front end.
+  const double round_wait = p.round_wait_s(static_cast<double>(S));
   const auto copy = [&](double ready, double& engine_free, double t, double ratio, double gap) {
     const double start = std::max(ready, engine_free);
     engine_free = start + std::max(t * ratio, gap);
@@ -81,7 +88,7 @@ FarmSchedule schedule_farm(const FarmPipeline& p, long long tasks, long long str
     free_slots.push(kernel_end);
     queue_kernel_end[q] = kernel_end;
     const double out_end = copy(kernel_end, d2h_free, p.d2h_s, share.d2h_ratio, out_gap);
-    stream_end[s] = out_end + p.chain_s;  // the stream's hand-offs (δ), paid before its next copy-in
+    stream_end[s] = out_end + p.chain_s + round_wait;  // the stream's hand-offs (δ) and its wait among the others'
     completion = std::max(completion, out_end);
     if (k == 0) first = out_end;
   }
@@ -106,7 +113,7 @@ FarmSchedule schedule_farm(const FarmPipeline& p, long long tasks, long long str
       {"GPU throughput", p.full_gpu_s},
       // Groups whose kernels together saturate the GPU are its throughput, not the slots.
       {m < Sd && std::min(m, arrivals) * p.full_gpu_s >= p.kernel_s ? "GPU throughput" : "kernel slots", kernel_stage},
-      {"per-stream latency", (p.h2d_s + p.kernel_s + p.d2h_s + p.chain_s) / Sd},
+      {"per-stream latency", (p.h2d_s + p.kernel_s + p.d2h_s + p.chain_s + round_wait) / Sd},
   };
   if (queue_limited) terms.push_back({"work queues", (p.h2d_s + p.kernel_s) / static_cast<double>(Q)});
   const auto worst = std::max_element(terms.begin(), terms.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
@@ -202,6 +209,14 @@ FarmPredictor::FarmPredictor(const Profile& profile, const FarmSetup& setup) : s
   const double queued_kernel = launch.queued ? launch.queued->kernel_s : 0.0;
   FarmPipeline& p = pipeline_;
   p.kernel_s = alone.seconds - alone.launch_s + queued_kernel * static_cast<double>(one.phases.size());
+  // The front end's turn among the connections: q per launch of each other stream's task, up to
+  // C − 1 streams (a described task's kernels each count).
+  p.handoff_s = queued_kernel * static_cast<double>(one.phases.size());
+  p.connections = setup.connections.value_or(
+      gpu.streams && gpu.streams->connections > 0 ? static_cast<int>(gpu.streams->connections) : kDefaultConnections);
+  if (p.handoff_s > 0)
+    assumptions_.push_back("each round of S streams a task waits for the other streams' launches: (min(S, " + sci(p.connections) +
+                           ") - 1) x " + format_seconds(p.handoff_s) + " (gpu.launch.queued.kernel_s; CUDA_DEVICE_MAX_CONNECTIONS)");
   p.full_gpu_s = std::max(0.0, batch.seconds - batch.launch_s) / L;
   p.kernel_slots = std::max(1.0, std::min(kMaxResidentGrids, std::ceil(m.blocks_per_sm * sms_ / widest->blocks())));
   if (!missing.empty())

@@ -119,6 +119,13 @@ struct FarmPipeline {
   double link_factor = 0.5;  // κ
   double serial_gap_s = 0;   // g: what the serial loop adds per task beyond t_in + t_ker + t_out
   double kernel_wait_s = 0;  // w: the serial loop's copy-out waiting for a running kernel (pinned)
+  // The GPU's front end takes the connections' launches in turn: each round of S streams a task's
+  // hand-off waits for those of the other streams, (min(S, C) − 1)·q. q: gpu.launch.queued.kernel_s;
+  // C: CUDA_DEVICE_MAX_CONNECTIONS (0: no cap).
+  double handoff_s = 0;      // q
+  double connections = 0;    // C
+  // What S streams add to each stream's chain per task: (min(S, C) − 1)·q.
+  double round_wait_s(double streams) const;
   double chain_s = 0;        // δ: what one stream's chain adds per task beyond t_in + t_ker + t_out
   // Copies of different streams sharing the engines (gpu.streams.copies), by stream count
   // (ascending; the last entry at or below S applies): the engine's measured time per copy at the
