@@ -70,7 +70,7 @@
 //   its largest size (1 MiB: 1.10–1.14 on the H100s; S ≥ 2, at one stream the pair is serial). κ·(t_in + t_out) reads the pair at the
 //   mean of the two sizes, which shortens the larger copy of an unequal task (matmul: 2n² floats in,
 //   n² out); ρ·r·t keeps it whole. 0 (no floor) without the table. Chosen on the 2026-11-27 farm
-//   cases (GPU a07c6e1d): matmul 256² at S ≥ 8 from −19 % to −5 %; checked on the five other runs.
+//   cases (GPU a07c6e1d): matmul 256² at S ≥ 8 from −19 % to −9 %; checked on the five other runs.
 //   T_c      = max_k out_k
 // Its steady state is the pipeline's slowest stage (Cecconi Eq 3.3 generalised):
 //   T_s = max{ h, r·t_in, r·t_out, κ·(t_in + t_out), ρ·r·t_in, ρ·r·t_out, t_full, K / L,
