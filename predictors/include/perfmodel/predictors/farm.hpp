@@ -25,6 +25,13 @@
 //           stream's next copy-in; 8.5 µs a task on GPU-a8fb659b), or, negative, what the transfer
 //           curves' small copies overstate inside a stream (the bundled schema-3 profile's 9–10 µs
 //           copies: −3.3 µs). 0 without the section
+//   q, C    each round of S streams a task waits for the other streams' launches: the GPU's front
+//           end takes the connections' queued launches in turn, q = gpu.launch.queued.kernel_s each
+//           (the GPU's own cost of a launch queued behind work; × the task's kernels), from at most
+//           C − 1 others, C = CUDA_DEVICE_MAX_CONNECTIONS (round robin among C queues): (min(S, C) −
+//           1)·q on each stream's chain per task. The recorded runs measured S·T(S) − T(1) = 2.9 µs
+//           per other stream per round at S = 2–3, 1.7 at S = 4 (all six, cosine as matmul and blur;
+//           q = 1.86–1.99 µs); the schedule had none. Found and scored on the same runs (2026-11-27)
 //   Q       hardware work queues the streams are spread over: the largest S whose
 //           gpu.streams.concurrency time the schedule explains without a queue limit
 //           (observed_queue_limit; none seen: no limit, Q = ∞). Not the measured plateau
@@ -40,7 +47,7 @@
 // generalises Cecconi's pipeline, Eqs 3.2/3.3, from one worker per stage to S streams sharing two
 // copy engines and c kernel slots):
 //   H_k      = H_{k−1} + h                                          host has issued task k
-//   ready_k  = max(H_k, D2H end of stream s's previous task + δ,
+//   ready_k  = max(H_k, D2H end of stream s's previous task + δ + (min(S, C) − 1)·q,
 //                  [S > Q] kernel end of queue q's previous task)    false serialisation in a queue
 //   in_k     = a_k + t_in,  a_k = max(ready_k, a_{k−1} + max(r·t_in, κ·(t_in + t_out), ρ·r·t_in))
 //                                                                    H2D engine, in issue order; back-
@@ -74,7 +81,7 @@
 //   T_c      = max_k out_k
 // Its steady state is the pipeline's slowest stage (Cecconi Eq 3.3 generalised):
 //   T_s = max{ h, r·t_in, r·t_out, κ·(t_in + t_out), ρ·r·t_in, ρ·r·t_out, t_full, K / L,
-//              (t_in + t_ker + t_out + δ) / S,  [S > Q] (t_in + t_ker) / Q }
+//              (t_in + t_ker + t_out + δ + (min(S, C) − 1)·q) / S,  [S > Q] (t_in + t_ker) / Q }
 //   K = ⌊L/m⌋·max(t_ker, n·t_full) + [r > 0] max(t_ker, min(r, n)·t_full), r = L − m⌊L/m⌋, n = min(m, Q, 1 + t_ker/h):
 //   the kernel slots in waves ("kernel slots"; "GPU throughput" when a group saturates the GPU,
 //   n·t_full ≥ t_ker) where S > c; for S ≤ c the streams limit the kernels: K/L = t_ker / S.
