@@ -95,8 +95,9 @@
 //     2 · launch_sync_s), w = gpu.launch.launch_sync_s − empty_kernel_s: the synchronous copy-out
 //     waits for the task's kernel, still running when the host calls it — one synchronisation
 //     round trip beyond the launch, which the calibration's serial task (an empty kernel, done
-//     before that call) never paid. Seen on all six recorded runs as a constant 5.5–5.8 µs a task
-//     under the prediction (matmul and cosine S = 0, four calibrations); w = 5.6–6.8 µs there.
+//     before that call) never paid. Seen on all six recorded runs as 4–7 µs a task under the
+//     prediction at any size (run medians 3.8–6.7 µs, matmul and cosine S = 0, three calibrations);
+//     w = 5.6–6.8 µs there.
 //   pageable host memory, any S: the copies return only once staged or done, so the host issues the
 //     next task after the previous one's copy-out: the serial form with the pageable curves
 //   data-parallel (Eq 5.12): T = T_H2D(L·b_in) + T_kernel(all L tasks, one launch) + T_D2H(L·b_out) + g + w
