@@ -49,6 +49,7 @@ Record pipeline_meta(const FarmPredictor& p) {
           {"full_gpu_kernel_s", Cell(f.full_gpu_s, Unit::seconds)},
           {"issue_s", Cell(f.issue_s, Unit::seconds)},
           {"serial_gap_s", Cell(f.serial_gap_s, Unit::seconds)},
+          {"serial_kernel_wait_s", Cell(f.kernel_wait_s, Unit::seconds)},
           {"stream_chain_extra_s", Cell(f.chain_s, Unit::seconds)},
           {"kernel_slots", Cell(f.kernel_slots)},
           {"work_queues", f.queues > 0 ? Cell(f.queues) : Cell(nullptr)},

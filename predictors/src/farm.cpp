@@ -31,6 +31,11 @@ std::string sci(double v) {
 
 }  // namespace
 
+double FarmPipeline::round_wait_s(double streams) const {
+  const double s = connections > 0 ? std::min(streams, connections) : streams;
+  return std::max(0.0, s - 1) * handoff_s;
+}
+
 FarmSchedule schedule_farm(const FarmPipeline& p, long long tasks, long long streams) {
   if (tasks < 1) throw InputError("a farm needs at least one task (--tasks)");
   if (streams < 1) throw InputError("the schedule needs at least one stream (0 streams is the serial loop)");
@@ -57,9 +62,15 @@ FarmSchedule schedule_farm(const FarmPipeline& p, long long tasks, long long str
   for (const FarmPipeline::Sharing& x : p.sharing)
     if (x.streams <= static_cast<double>(S)) share = x;
   const double link_gap = share.link_factor * (p.h2d_s + p.d2h_s);
-  const auto copy = [&](double ready, double& engine_free, double t, double ratio) {
+  // Each engine's floor while the other direction runs: the shared link's κ·(t_in + t_out), and its
+  // own copy at the bidirectional rate where gpu.streams.copies measured one (ρ·r·t).
+  const double in_gap = std::max(link_gap, share.bidir_slowdown * share.h2d_ratio * p.h2d_s),
+               out_gap = std::max(link_gap, share.bidir_slowdown * share.d2h_ratio * p.d2h_s);
+  // Each round a stream's task waits for the other streams' launches at the front end.
+  const double round_wait = p.round_wait_s(static_cast<double>(S));
+  const auto copy = [&](double ready, double& engine_free, double t, double ratio, double gap) {
     const double start = std::max(ready, engine_free);
-    engine_free = start + std::max(t * ratio, link_gap);
+    engine_free = start + std::max(t * ratio, gap);
     return start + t;
   };
   for (long long k = 0; k < tasks; ++k) {
@@ -67,7 +78,7 @@ FarmSchedule schedule_farm(const FarmPipeline& p, long long tasks, long long str
     host += p.issue_s;
     double ready = std::max(host, stream_end[s]);
     if (queue_limited) ready = std::max(ready, queue_kernel_end[q]);
-    const double in_end = copy(ready, h2d_free, p.h2d_s, share.h2d_ratio);
+    const double in_end = copy(ready, h2d_free, p.h2d_s, share.h2d_ratio, in_gap);
     const double slot = free_slots.top();
     free_slots.pop();
     const double kernel_start = std::max(in_end, slot);
@@ -76,8 +87,8 @@ FarmSchedule schedule_farm(const FarmPipeline& p, long long tasks, long long str
     const double kernel_end = std::max(kernel_start + std::max(p.kernel_s, group * p.full_gpu_s), full_gpu);
     free_slots.push(kernel_end);
     queue_kernel_end[q] = kernel_end;
-    const double out_end = copy(kernel_end, d2h_free, p.d2h_s, share.d2h_ratio);
-    stream_end[s] = out_end + p.chain_s;  // the stream's hand-offs (δ), paid before its next copy-in
+    const double out_end = copy(kernel_end, d2h_free, p.d2h_s, share.d2h_ratio, out_gap);
+    stream_end[s] = out_end + p.chain_s + round_wait;  // the stream's hand-offs (δ) and its wait among the others'
     completion = std::max(completion, out_end);
     if (k == 0) first = out_end;
   }
@@ -98,11 +109,11 @@ FarmSchedule schedule_farm(const FarmPipeline& p, long long tasks, long long str
       {"host issue", p.issue_s},
       {"H2D", p.h2d_s * share.h2d_ratio},
       {"D2H", p.d2h_s * share.d2h_ratio},
-      {"copy link", link_gap},
+      {"copy link", std::max(in_gap, out_gap)},
       {"GPU throughput", p.full_gpu_s},
       // Groups whose kernels together saturate the GPU are its throughput, not the slots.
       {m < Sd && std::min(m, arrivals) * p.full_gpu_s >= p.kernel_s ? "GPU throughput" : "kernel slots", kernel_stage},
-      {"per-stream latency", (p.h2d_s + p.kernel_s + p.d2h_s + p.chain_s) / Sd},
+      {"per-stream latency", (p.h2d_s + p.kernel_s + p.d2h_s + p.chain_s + round_wait) / Sd},
   };
   if (queue_limited) terms.push_back({"work queues", (p.h2d_s + p.kernel_s) / static_cast<double>(Q)});
   const auto worst = std::max_element(terms.begin(), terms.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
@@ -113,7 +124,7 @@ FarmSchedule schedule_farm(const FarmPipeline& p, long long tasks, long long str
 
 double serial_farm_s(const FarmPipeline& p, long long tasks) {
   if (tasks < 1) throw InputError("a farm needs at least one task (--tasks)");
-  return static_cast<double>(tasks) * (p.h2d_s + p.kernel_s + p.d2h_s + p.serial_gap_s);
+  return static_cast<double>(tasks) * (p.h2d_s + p.kernel_s + p.d2h_s + p.serial_gap_s + p.kernel_wait_s);
 }
 
 double observed_queue_limit(const StreamCalibration& s, double kernel_slots) {
@@ -198,6 +209,14 @@ FarmPredictor::FarmPredictor(const Profile& profile, const FarmSetup& setup) : s
   const double queued_kernel = launch.queued ? launch.queued->kernel_s : 0.0;
   FarmPipeline& p = pipeline_;
   p.kernel_s = alone.seconds - alone.launch_s + queued_kernel * static_cast<double>(one.phases.size());
+  // The front end's turn among the connections: q per launch of each other stream's task, up to
+  // C − 1 streams (a described task's kernels each count).
+  p.handoff_s = queued_kernel * static_cast<double>(one.phases.size());
+  p.connections = setup.connections.value_or(
+      gpu.streams && gpu.streams->connections > 0 ? static_cast<int>(gpu.streams->connections) : kDefaultConnections);
+  if (p.handoff_s > 0)
+    assumptions_.push_back("each round of S streams a task waits for the other streams' launches: (min(S, " + sci(p.connections) +
+                           ") - 1) x " + format_seconds(p.handoff_s) + " (gpu.launch.queued.kernel_s; CUDA_DEVICE_MAX_CONNECTIONS)");
   p.full_gpu_s = std::max(0.0, batch.seconds - batch.launch_s) / L;
   p.kernel_slots = std::max(1.0, std::min(kMaxResidentGrids, std::ceil(m.blocks_per_sm * sms_ / widest->blocks())));
   if (!missing.empty())
@@ -274,6 +293,15 @@ FarmPredictor::FarmPredictor(const Profile& profile, const FarmSetup& setup) : s
         if (in > 0 && p.h2d_s > 0) x.h2d_ratio = in / p.h2d_s;
         if (out > 0 && p.d2h_s > 0) x.d2h_ratio = out / p.d2h_s;
         x.link_factor = pair > 0 && p.h2d_s + p.d2h_s > 0 ? pair / (p.h2d_s + p.d2h_s) : p.link_factor;
+        // ρ: how much a copy slows beside the other direction's, read where the bytes dominate the
+        // per-copy cost (the largest size measured): a pair's time over one copy's alone. At one
+        // stream the pair's two copies share that stream and run one after the other (ρ ≈ 2.2):
+        // not a copy beside another, and one stream's chain orders its copies anyway.
+        const double largest = std::max_element(s.copies.rows.begin(), s.copies.rows.end(), [&](const auto& a, const auto& b) {
+                                 return a[cb] < b[cb];
+                               })->at(cb);
+        const double alone_l = per_copy(S, largest, ch), pair_l = per_copy(S, largest, cp);
+        if (S >= 2 && alone_l > 0 && pair_l > alone_l) x.bidir_slowdown = pair_l / alone_l;
         p.sharing.push_back(x);
       }
       assumptions_.push_back("copy engines: time per copy when S streams issue copies from gpu.streams.copies (" +
@@ -315,10 +343,21 @@ FarmPredictor::FarmPredictor(const Profile& profile, const FarmSetup& setup) : s
   pageable_.h2d_s = copy_s(Direction::h2d, HostMemory::pageable, bytes_in_);
   pageable_.d2h_s = copy_s(Direction::d2h, HostMemory::pageable, bytes_out_);
 
+  // The serial loop's copy-out waits for a running kernel: the calibration's serial task (an empty
+  // kernel, done before the host calls the synchronous D2H copy) never waits for one, every real
+  // task does, and pays one synchronisation round trip more, the part of a launch + synchronise
+  // beyond the host's enqueue (gpu.launch: launch_sync_s − empty_kernel_s). Pinned serial loop
+  // and data-parallel reference; the pageable form keeps its staged copies' own gap.
+  if (launch.launch_sync_s > launch.empty_kernel_s && launch.empty_kernel_s > 0) {
+    p.kernel_wait_s = launch.launch_sync_s - launch.empty_kernel_s;
+    assumptions_.push_back("serial loop: the copy-out's wait for the running kernel costs " + format_seconds(p.kernel_wait_s) +
+                           " per task (gpu.launch.launch_sync_s - empty_kernel_s), beyond the calibration's serial task");
+  }
+
   serial_s_ = serial_farm_s(p, setup.tasks);
   const HostMemory mem = setup.memory;
   data_parallel_s_ = copy_s(Direction::h2d, mem, bytes_in_ * L) + batch.seconds + copy_s(Direction::d2h, mem, bytes_out_ * L) +
-                     p.serial_gap_s;
+                     p.serial_gap_s + (mem == HostMemory::pinned ? p.kernel_wait_s : 0.0);
 }
 
 FarmPrediction FarmPredictor::predict(int streams) const {

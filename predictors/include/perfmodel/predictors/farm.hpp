@@ -25,6 +25,13 @@
 //           stream's next copy-in; 8.5 µs a task on GPU-a8fb659b), or, negative, what the transfer
 //           curves' small copies overstate inside a stream (the bundled schema-3 profile's 9–10 µs
 //           copies: −3.3 µs). 0 without the section
+//   q, C    each round of S streams a task waits for the other streams' launches: the GPU's front
+//           end takes the connections' queued launches in turn, q = gpu.launch.queued.kernel_s each
+//           (the GPU's own cost of a launch queued behind work; × the task's kernels), from at most
+//           C − 1 others, C = CUDA_DEVICE_MAX_CONNECTIONS (round robin among C queues): (min(S, C) −
+//           1)·q on each stream's chain per task. The recorded runs measured S·T(S) − T(1) = 2.9 µs
+//           per other stream per round at S = 2–3, 1.7 at S = 4 (all six, cosine as matmul and blur;
+//           q = 1.86–1.99 µs); the schedule had none. Found and scored on the same runs (2026-11-27)
 //   Q       hardware work queues the streams are spread over: the largest S whose
 //           gpu.streams.concurrency time the schedule explains without a queue limit
 //           (observed_queue_limit; none seen: no limit, Q = ∞). Not the measured plateau
@@ -40,9 +47,9 @@
 // generalises Cecconi's pipeline, Eqs 3.2/3.3, from one worker per stage to S streams sharing two
 // copy engines and c kernel slots):
 //   H_k      = H_{k−1} + h                                          host has issued task k
-//   ready_k  = max(H_k, D2H end of stream s's previous task + δ,
+//   ready_k  = max(H_k, D2H end of stream s's previous task + δ + (min(S, C) − 1)·q,
 //                  [S > Q] kernel end of queue q's previous task)    false serialisation in a queue
-//   in_k     = a_k + t_in,  a_k = max(ready_k, a_{k−1} + max(r·t_in, κ·(t_in + t_out)))
+//   in_k     = a_k + t_in,  a_k = max(ready_k, a_{k−1} + max(r·t_in, κ·(t_in + t_out), ρ·r·t_in))
 //                                                                    H2D engine, in issue order; back-
 //                                                                    to-back copies share the link
 //   K_k      = max(in_k, a kernel slot free) + d_k, and ≥ F_k = max(K_k start, F_{k−1}) + t_full
@@ -54,7 +61,7 @@
 //              With c = 128 resident grids and S ≥ 128 this is Cecconi's #SM bound in waves: ⌈L/c⌉
 //              waves of max(t_ker, n·t_full). Generalises Eq 3.3's worker stage from one time per
 //              worker to workers sharing one processor (and the data-parallel t_full, Eq 5.12).
-//   out_k    = b_k + t_out, b_k = max(K_k, b_{k−1} + max(r·t_out, κ·(t_in + t_out)))   D2H engine
+//   out_k    = b_k + t_out, b_k = max(K_k, b_{k−1} + max(r·t_out, κ·(t_in + t_out), ρ·r·t_out))  D2H
 //   The copy stage: a copy's latency is t_in (t_out), but its engine's occupancy is r·t_in, and a
 //   back-to-back H2D/D2H pair's is κ·(t_in + t_out), with r·t and κ·(t_in + t_out) the per-copy and
 //   per-pair times gpu.streams.copies measured when S streams issue copies (the largest measured
@@ -65,10 +72,16 @@
 //   table r = 1 and κ from gpu.overlap. Chosen on the first H100 farm run (2026-11-26, in-sample):
 //   ratios to the transfer model's copy time instead predicted copy-bound cases 1.5–2.8× slow;
 //   this form took the run's median error from 22.7 % to 11.3 % (p90 125 % → 33 %).
+//   ρ: a copy beside copies in the other direction moves its bytes at the bidirectional rate, its
+//   time alone r·t times ρ = (pair per pair) / (H2D copy alone) that gpu.streams.copies measured at
+//   its largest size (1 MiB: 1.10–1.14 on the H100s; S ≥ 2, at one stream the pair is serial). κ·(t_in + t_out) reads the pair at the
+//   mean of the two sizes, which shortens the larger copy of an unequal task (matmul: 2n² floats in,
+//   n² out); ρ·r·t keeps it whole. 0 (no floor) without the table. Chosen on the 2026-11-27 farm
+//   cases (GPU a07c6e1d): matmul 256² at S ≥ 8 from −19 % to −9 %; checked on the five other runs.
 //   T_c      = max_k out_k
 // Its steady state is the pipeline's slowest stage (Cecconi Eq 3.3 generalised):
-//   T_s = max{ h, r·t_in, r·t_out, κ·(t_in + t_out), t_full, K / L,
-//              (t_in + t_ker + t_out + δ) / S,  [S > Q] (t_in + t_ker) / Q }
+//   T_s = max{ h, r·t_in, r·t_out, κ·(t_in + t_out), ρ·r·t_in, ρ·r·t_out, t_full, K / L,
+//              (t_in + t_ker + t_out + δ + (min(S, C) − 1)·q) / S,  [S > Q] (t_in + t_ker) / Q }
 //   K = ⌊L/m⌋·max(t_ker, n·t_full) + [r > 0] max(t_ker, min(r, n)·t_full), r = L − m⌊L/m⌋, n = min(m, Q, 1 + t_ker/h):
 //   the kernel slots in waves ("kernel slots"; "GPU throughput" when a group saturates the GPU,
 //   n·t_full ≥ t_ker) where S > c; for S ≤ c the streams limit the kernels: K/L = t_ker / S.
@@ -77,11 +90,18 @@
 // streams bind (Eqs 3.5/5.8: T_seq / n_w + T_ov). The recurrence computes T_c exactly.
 // The bound stage is the term that sets T_s: "host issue", "H2D", "D2H", "copy link", "kernel slots",
 // "GPU throughput", "per-stream latency", "work queues".
-//   S = 0 (serial, Eq 3.4):  T = L · (t_in + t_ker + t_out + g),  g = gpu.streams.serial_task_s minus
-//     its tiny parts (two synchronous round trips per task; without the section: 2 · launch_sync_s)
+//   S = 0 (serial, Eq 3.4):  T = L · (t_in + t_ker + t_out + g + w),  g = gpu.streams.serial_task_s
+//     minus its tiny parts (two synchronous round trips per task; without the section:
+//     2 · launch_sync_s), w = gpu.launch.launch_sync_s − empty_kernel_s: the synchronous copy-out
+//     waits for the task's kernel, still running when the host calls it — one synchronisation
+//     round trip beyond the launch, which the calibration's serial task (an empty kernel, done
+//     before that call) never paid. Seen on all six recorded runs as 4–7 µs a task under the
+//     prediction at any size (run medians 3.8–6.7 µs, matmul and cosine S = 0, three calibrations);
+//     w = 5.6–6.8 µs there.
 //   pageable host memory, any S: the copies return only once staged or done, so the host issues the
 //     next task after the previous one's copy-out: the serial form with the pageable curves
-//   data-parallel (Eq 5.12): T = T_H2D(L·b_in) + T_kernel(all L tasks, one launch) + T_D2H(L·b_out) + g
+//   data-parallel (Eq 5.12): T = T_H2D(L·b_in) + T_kernel(all L tasks, one launch) + T_D2H(L·b_out) + g + w
+//     (w for pinned memory: its copy-out waits for the one launch too)
 //   speedup over serial Sp(S) = T(0) / T(S), bounded by #SM for tasks of one block (Eq 5.9).
 // S may exceed L: streams beyond the L-th get no task, so T(S) = T(L).
 #include <optional>
@@ -106,6 +126,14 @@ struct FarmPipeline {
   double queues = 8;         // Q; 0: no queue limit (none observed)
   double link_factor = 0.5;  // κ
   double serial_gap_s = 0;   // g: what the serial loop adds per task beyond t_in + t_ker + t_out
+  double kernel_wait_s = 0;  // w: the serial loop's copy-out waiting for a running kernel (pinned)
+  // The GPU's front end takes the connections' launches in turn: each round of S streams a task's
+  // hand-off waits for those of the other streams, (min(S, C) − 1)·q. q: gpu.launch.queued.kernel_s;
+  // C: CUDA_DEVICE_MAX_CONNECTIONS (0: no cap).
+  double handoff_s = 0;      // q
+  double connections = 0;    // C
+  // What S streams add to each stream's chain per task: (min(S, C) − 1)·q.
+  double round_wait_s(double streams) const;
   double chain_s = 0;        // δ: what one stream's chain adds per task beyond t_in + t_ker + t_out
   // Copies of different streams sharing the engines (gpu.streams.copies), by stream count
   // (ascending; the last entry at or below S applies): the engine's measured time per copy at the
@@ -113,6 +141,9 @@ struct FarmPipeline {
   // Empty: r = 1 and link_factor.
   struct Sharing {
     double streams = 1, h2d_ratio = 1, d2h_ratio = 1, link_factor = 0.5;
+    // ρ: a copy's time beside the other direction's over its time alone (gpu.streams.copies at
+    // its largest size: the pair's time per pair over the H2D copy's); 0: not measured.
+    double bidir_slowdown = 0;
   };
   std::vector<Sharing> sharing;
 };
