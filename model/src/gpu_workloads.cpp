@@ -660,7 +660,7 @@ GpuWorkload describe(const std::string& kernel, double n, const KernelConfig& c,
 
 }  // namespace
 
-GpuWorkload describe_gpu_kernel(const std::string& kernel, double n, const KernelConfig& config, const ResourceTable& resources,
+GpuWorkload describe_gpu_kernel_counted(const std::string& kernel, double n, const KernelConfig& config, const ResourceTable& resources,
                                 double l2_bytes_capacity, std::vector<std::string>* missing) {
   const GpuKernelSpec& spec = gpu_kernel_spec(kernel);
   const std::string problem = config_problem(spec, n, config);

@@ -39,6 +39,10 @@ struct AccessDescription {
   double count = 0;            // lane accesses per launch
   double active_lanes = 32;
   double stride = 1;           // strided: elements between neighbouring lanes
+  // Coalesced or broadcast: the lanes form runs of this many (a 2-D block narrower than a warp:
+  // its x extent), each run at its own row, so in its own lines and sectors; a broadcast run
+  // shares one address. 0: one run of all active lanes. `contiguous_lanes` in format 2.
+  double contiguous_lanes = 0;
   double footprint = 0;        // bytes the addresses range over (0: the pattern's default)
   double sectors_per_warp = 32;  // random/gather
   double window = 0;           // random/gather/atomic: bytes addressed at one time (0: the footprint)

@@ -1,0 +1,228 @@
+// Workload descriptors of the GPU reference kernels (kernels/cuda), written as format-2 kernel
+// descriptions (model/include/perfmodel/model/kernel_description.hpp) and derived by the same
+// derive_gpu_phase that reads a user's workload file: accesses with their space, kind, pattern,
+// count, footprint and conflict degree, work by type, the chain. Nothing here counts lines,
+// sectors or DRAM bytes; those come from the shared rules (docs/workload-format.md, "How
+// accesses become traffic").
+//
+// Given values, not derived (each stated where it is given):
+//  - warp_instructions: the compiled kernels' instruction counts per loop (read off the H100
+//    build's SASS, or Nsight Compute's count for the convolutions);
+//  - chain: the compiled loops' dependent rounds (mv-opt's from its SASS: kMvOptLoadRounds);
+//  - request_bytes where the compiled requests differ from what the reads' sectors give;
+//  - registers and shared memory: the compiled kernel's (`resources`), the estimate here where
+//    the run recorded none;
+//  - the staged-tile and serial-tile forms (staged_tiles, fetch_rounds_in_chain), chosen by the
+//    validations predictors/gpu_compute.hpp states.
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numeric>
+
+#include "perfmodel/model/errors.hpp"
+#include "perfmodel/model/gpu_kernels.hpp"
+#include "perfmodel/model/kernel_description.hpp"
+#include "perfmodel/model/kernel_workload.hpp"
+
+namespace perfmodel {
+
+// The hand-counted descriptors of the families not yet written as descriptions
+// (model/src/gpu_workloads.cpp).
+GpuWorkload describe_gpu_kernel_counted(const std::string& kernel, double n, const KernelConfig& config, const ResourceTable& resources,
+                                        double l2_bytes_capacity, std::vector<std::string>* missing);
+
+namespace {
+
+constexpr double kF = 4;  // bytes per float
+constexpr double kWarp = 32;
+
+AccessDescription access(const std::string& name, AccessKind kind, double count, const std::string& array = "") {
+  AccessDescription a;
+  a.name = name;
+  a.array = array;
+  a.kind = kind;
+  a.count = count;
+  return a;
+}
+AccessDescription read(const std::string& name, double count, const std::string& array = "") {
+  return access(name, AccessKind::read, count, array);
+}
+AccessDescription write(const std::string& name, double count, const std::string& array = "") {
+  return access(name, AccessKind::write, count, array);
+}
+// A shared-memory access of `count` lane accesses of `element_bytes` at `degree`-way conflicts.
+AccessDescription shared(const std::string& name, AccessKind kind, double count, double degree = 1, double element_bytes = 4) {
+  AccessDescription a = access(name, kind, count);
+  a.space = AccessSpace::shared;
+  a.conflict_degree = degree;
+  a.element_bytes = element_bytes;
+  return a;
+}
+
+// What every family's descriptor is a function of.
+struct Request {
+  std::string kernel;
+  double n, X, Y, threads, l2;  // X, Y: the block; l2: the L2 capacity in bytes
+  KernelConfig config;
+  std::vector<std::string> names;  // phase kernel names
+  const ResourceTable& resources;
+  std::vector<std::string>* missing;
+
+  // A kernel of grid (gx, gy), block (bx, by) with the compiled registers and shared memory of
+  // `name`, or the estimates where the run recorded none (the name is then listed as missing).
+  KernelDescription launch(const std::string& name, double gx, double gy, double bx, double by, double est_regs, double est_shared) const {
+    KernelDescription k;
+    k.name = name;
+    k.grid[0] = gx, k.grid[1] = gy, k.block[0] = bx, k.block[1] = by;
+    const auto it = resources.find(name);
+    if (it != resources.end()) {
+      k.registers = it->second.registers_per_thread;
+      k.shared_bytes = it->second.static_shared_bytes;
+    } else {
+      k.registers = est_regs, k.shared_bytes = est_shared;
+      if (missing) missing->push_back(name);
+    }
+    return k;
+  }
+  GpuPhase derive(const KernelDescription& k) const { return derive_gpu_phase(k, DerivationContext{l2, nullptr}); }
+};
+
+ChainDescription chain_fma_l2(double fma, double l2_loads) {
+  ChainDescription c;
+  c.fp32 = fma, c.l2_loads = l2_loads;
+  return c;
+}
+
+AccessDescription with_footprint(AccessDescription a, double footprint) {
+  a.footprint = footprint;
+  return a;
+}
+
+// C = A·B, n×n floats, row-major.
+void describe_mm(const Request& req, GpuWorkload& w) {
+  const std::string& kernel = req.kernel;
+  const double n = req.n, X = req.X, Y = req.Y, threads = req.threads;
+  w.flops = 2 * n * n * n;
+  w.algorithmic_bytes = 3 * kF * n * n;
+  w.h2d_bytes = 2 * kF * n * n, w.d2h_bytes = kF * n * n;
+  const double matrix = kF * n * n, warps = n * n / kWarp;
+  if (kernel == "mm-global" || kernel == "matmul") {
+    // Thread (x, y) computes C[row][col] over k: per k, A[row][k] (one address per row its warp
+    // spans: a broadcast per row; the next 7 k come from the same sector in L1) and B[k][col..]
+    // (the block's x extent; the warp's rows read the same segment, the block's other warps
+    // find it in L1). B is swept whole by every row of blocks.
+    const double bx = kernel == "matmul" ? 32 : X, by = kernel == "matmul" ? 32 : Y, lanes = std::min(kWarp, bx);
+    KernelDescription k = req.launch(req.names[0], std::ceil(n / bx), std::ceil(n / by), bx, by, 32, 0);
+    AccessDescription a = with_footprint(read("a", n * n * n, "A"), matrix);
+    a.pattern = AccessPattern::broadcast, a.pattern_given = true;
+    a.contiguous_lanes = bx;
+    a.l1_hit = 7.0 / 8;
+    // The warp's rows read one segment: `lanes` distinct lanes a warp access.
+    AccessDescription b = with_footprint(read("b", n * n * n * lanes / kWarp, "B"), matrix);
+    b.active_lanes = lanes;
+    b.l1_hit = 1 - kWarp / (bx * by);
+    b.sweep = matrix;
+    AccessDescription c = write("c", n * n, "C");
+    c.contiguous_lanes = bx;
+    k.accesses = {a, b, c};
+    k.work.fp32 = 2 * n * n * n;
+    // SASS: 3.5 warp instructions per k (4 in matmul's loop).
+    k.warp_instructions = warps * n * (kernel == "matmul" ? 4.0 : 3.5);
+    k.request_bytes = kF * lanes;  // B's segment: A's broadcasts are L1 hits
+    k.chain = chain_fma_l2(n, 0);
+    w.phases.push_back(req.derive(k));
+    return;
+  }
+  if (kernel == "mm-shared") {
+    // Two t×t tiles staged per step (data/workloads/reference/mm-shared-32x32.yaml is the same
+    // description at t = 32); per k a B row, the A row 4 k-values at a time (LDS.128, as
+    // compiled: two passes even as it broadcasts).
+    const double t = X, tiles = n / t;
+    KernelDescription k = req.launch(req.names[0], n / t, n / t, t, t, 32, 2 * t * t * kF);
+    k.staged_tiles = true;
+    AccessDescription a = with_footprint(read("a_tile", n * n * n / t, "A"), matrix);
+    AccessDescription b = with_footprint(read("b_tile", n * n * n / t, "B"), matrix);
+    a.contiguous_lanes = b.contiguous_lanes = t;
+    b.sweep = matrix;
+    AccessDescription c = write("c", n * n, "C");
+    c.contiguous_lanes = t;
+    k.accesses = {a, b, c, shared("tile_stores", AccessKind::write, 2 * n * n * n / t), shared("b_row", AccessKind::read, n * n * n),
+                  shared("a_row", AccessKind::read, n * n * n / 4, 2)};
+    k.work.fp32 = 2 * n * n * n;
+    k.warp_instructions = warps * tiles * (8 + 2.25 * t);  // SASS: per tile and warp
+    k.chain = chain_fma_l2(n, tiles);
+    w.phases.push_back(req.derive(k));
+    return;
+  }
+  // mm-opt<X,Y,NE> (White (2013) Listing 4.17): each thread computes NE results of a column; per
+  // tile of X k-values a block stages an NE×X tile of A (NE/Y loads a thread) and each thread
+  // reads X values of B from global memory (bytes 4n³(1/(XY) + 1/NE), White (2013) Eq 4.9/4.10).
+  const double ne = req.config.p, tiles = n / X, lanes = std::min(kWarp, threads);
+  KernelDescription k = req.launch(req.names[0], n / (X * Y), n / ne, X, Y, 64, ne * X * kF);
+  k.staged_tiles = true;
+  const double tw = (n / (X * Y)) * (n / ne) * std::ceil(threads / kWarp);  // warps (a 16-thread block fills half of one)
+  const double a_loads = tw * tiles * (ne / Y), b_loads = tw * tiles * X;  // warp accesses
+  AccessDescription a = with_footprint(read("a_tile", a_loads * lanes, "A"), matrix);
+  a.active_lanes = lanes, a.contiguous_lanes = X;
+  AccessDescription b = with_footprint(read("b", b_loads * lanes, "B"), matrix);
+  b.active_lanes = lanes;
+  b.independent = X;  // the X loads of a tile's column before the first FMA
+  b.sweep = matrix;
+  AccessDescription c = write("c", n * n, "C");
+  c.active_lanes = lanes;
+  AccessDescription store = shared("tile_store", AccessKind::write, a_loads * lanes);
+  // 128-bit broadcast reads of 4 k-values: two passes each
+  AccessDescription load = shared("tile_read", AccessKind::read, tw * tiles * X * ne / 4 * lanes, 2);
+  store.active_lanes = load.active_lanes = lanes;
+  k.accesses = {a, b, c, store, load};
+  k.work.fp32 = 2 * n * n * n;
+  k.warp_instructions = tw * tiles * (2 * ne / Y + X + X * ne * 1.25 + 4);  // SASS: per tile and warp
+  k.chain = chain_fma_l2(n, tiles);
+  w.phases.push_back(req.derive(k));
+}
+
+// y[i] = cos applied kCosineRepeats times to x[i] (Cecconi's task).
+void describe_cosine(const Request& req, GpuWorkload& w) {
+  const double n = req.n, X = req.X;
+  w.flops = 10.0 * kCosineRepeats * n;
+  w.algorithmic_bytes = 2 * kF * n;
+  w.h2d_bytes = kF * n, w.d2h_bytes = kF * n;
+  KernelDescription k = req.launch(req.names[0], std::ceil(n / X), 1, X, 1, 16, 0);
+  k.accesses = {read("x", n), write("y", n)};
+  k.work.special = kCosineRepeats * n;
+  // Per call, besides the call's own instructions (in the cosf ceiling): the loop counter,
+  // compare and branch and cosf's argument-range test (SASS: ≈ 5).
+  k.warp_instructions = std::ceil(n / kWarp) * (12 + 5.0 * kCosineRepeats);
+  ChainDescription c;
+  c.special = kCosineRepeats, c.l2_loads = 2;
+  k.chain = c;
+  w.phases.push_back(req.derive(k));
+}
+
+using Describe = void (*)(const Request&, GpuWorkload&);
+const std::map<std::string, Describe>& families() {
+  static const std::map<std::string, Describe> f = {{"mm", describe_mm}, {"cosine", describe_cosine}};
+  return f;
+}
+
+}  // namespace
+
+GpuWorkload describe_gpu_kernel(const std::string& kernel, double n, const KernelConfig& config, const ResourceTable& resources,
+                                double l2_bytes_capacity, std::vector<std::string>* missing) {
+  const GpuKernelSpec& spec = gpu_kernel_spec(kernel);
+  const auto it = families().find(spec.family);
+  if (it == families().end()) return describe_gpu_kernel_counted(kernel, n, config, resources, l2_bytes_capacity, missing);
+  const std::string problem = config_problem(spec, n, config);
+  if (!problem.empty()) throw InputError(kernel + ": " + problem);
+  GpuWorkload w;
+  w.kernel = kernel;
+  w.n = n;
+  w.config = config;
+  const double l2 = l2_bytes_capacity > 0 ? l2_bytes_capacity : 50e6;
+  const Request r{kernel, n, static_cast<double>(config.bx), static_cast<double>(config.by), static_cast<double>(config.bx) * config.by,
+                  l2, config, phase_kernel_names(kernel, config), resources, missing};
+  it->second(r, w);
+  return w;
+}
+
+}  // namespace perfmodel
