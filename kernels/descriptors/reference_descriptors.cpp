@@ -98,6 +98,145 @@ AccessDescription with_footprint(AccessDescription a, double footprint) {
   return a;
 }
 
+// Dependent rounds of global loads per tile in the main loop of mv_opt<X,Y,const> as compiled for
+// sm_90 by nvcc 13 (-O3): the compiler unrolls the tile loop and hoists the next tiles' loads above
+// the barrier by a factor it picks per instantiation, so a tile of 32x16 waits for a quarter of a
+// round trip and one of 64x16 for one and a half. Generated from the SASS recorded with every
+// validation run by scripts/sass_load_rounds.py (data/profiles/runs/2026-11-23-h100-sass.txt.gz);
+// the test sass_load_rounds_table fails when the two differ.
+struct LoadRounds {
+  int x, y;
+  double per_tile;
+};
+constexpr LoadRounds kMvOptLoadRounds[] = {
+    {64, 16, 1.5},  // LDGs per round [4, 2, 2]
+    {64, 8, 1},  // LDGs per round [8]
+    {64, 4, 2},  // LDGs per round [12, 4]
+    {64, 2, 3},  // LDGs per round [11, 11, 10]
+    {64, 1, 2},  // LDGs per round [51, 13]
+    {32, 32, 0.3125},  // LDGs per round [4, 4, 4, 2, 2]
+    {32, 16, 0.25},  // LDGs per round [8]
+    {32, 8, 0.5},  // LDGs per round [8]
+    {32, 4, 1},  // LDGs per round [8]
+    {32, 2, 2},  // LDGs per round [7, 9]
+    {32, 1, 1},  // LDGs per round [32]
+    {16, 16, 0.3125},  // LDGs per round [4, 4, 4, 2, 2]
+    {16, 8, 0.25},  // LDGs per round [8]
+    {16, 4, 0.5},  // LDGs per round [8]
+    {16, 2, 1},  // LDGs per round [8]
+    {16, 1, 1},  // LDGs per round [16]
+};
+
+// b read by every product: from constant memory (one address a warp access), or from global
+// memory (CG's p: the block's warps find it in L1 but for the first touch of each sector).
+AccessDescription vector_b(double count, double n, double block_x, bool global_b) {
+  AccessDescription b = with_footprint(read("b", count), kF * n);
+  b.pattern = AccessPattern::broadcast, b.pattern_given = true;
+  if (global_b)
+    b.l1_hit = 1 - 4 / block_x;  // a block's n·X/32 warp accesses touch its n/8 sectors once each
+  else
+    b.space = AccessSpace::constant;
+  return b;
+}
+
+// mv-opt<X,Y>: Y threads per row, an X×X tile of A staged through shared memory (padded), R = X/Y
+// products per thread and tile; b in constant memory (White (2013) Listing 4.16) or read from
+// global memory (CG's variant).
+GpuPhase mv_opt_phase(const Request& req, const std::string& name, double n, double x, double y, bool global_b) {
+  const double threads = x * y, blocks = n / x, r = x / y, tiles = n / x, lanes = std::min(kWarp, threads);
+  KernelDescription k = req.launch(name, blocks, 1, x, y, 32, (x * (x + 1)) * kF);
+  k.staged_tiles = true;
+  const double warps = blocks * std::ceil(threads / kWarp);
+  const double loads = warps * tiles * r;  // warp-wide A loads (= tile stores = tile reads)
+  AccessDescription a = read("a", loads * lanes, "A");
+  a.active_lanes = lanes, a.contiguous_lanes = x, a.independent = r;
+  AccessDescription b = vector_b(loads * lanes, n, x, global_b);
+  b.active_lanes = lanes;
+  AccessDescription store = shared("tile_store", AccessKind::write, loads * lanes), load = shared("tile_read", AccessKind::read, loads * lanes);
+  store.active_lanes = load.active_lanes = lanes;
+  AccessDescription reduce = shared("row_reduce", AccessKind::read, blocks * y * kWarp);  // the final Y-way reduction
+  k.accesses = {a, b, write("c", n), store, load, reduce};
+  k.work.fp32 = 2 * n * n;
+  k.warp_instructions = loads * (global_b ? 6.5 : 5.5) + warps * tiles * 3;  // SASS: per tile load and per tile
+  // A tile row narrower than a line (X = 16: 64 B) is fetched from DRAM as the whole line, and
+  // the next tile finds its half in L2: a request brings a line per row it touches, and every
+  // other tile's round trip ends in L2 (mv-opt 16x8 at n = 1024 ran in 16 µs, 87 % under what
+  // 64-byte requests and a DRAM round trip per tile allowed).
+  const double wf_per_load = std::ceil(lanes / x), row_bytes = kF * std::min(x, kWarp), line_share = std::min(1.0, row_bytes / 128);
+  k.request_bytes = wf_per_load * 128;
+  // A one-warp block issues all R tile loads before its first shared store (SASS: LDG ×R, then
+  // STS ×R), and they are in flight together: 32x1 at n = 4096 ran in 130 µs, where 4.5 requests
+  // per warp would allow no less than 370 µs. Several warps per block do not show it (32x4).
+  k.loads_issued_together = y == 1;
+  // Per tile, a thread waits one round trip for its loads, then runs its R products in order,
+  // each waiting on a shared-memory (and constant- or L1-cached b) load: R L1 latencies.
+  ChainDescription c;
+  c.dram_loads = tiles * line_share;
+  c.l2_loads = tiles * (1 - line_share);
+  c.shared_loads = tiles * r;
+  // With b in constant memory the compiled loop's own rounds are known (kMvOptLoadRounds), and each
+  // tile also waits once for b: its X new floats miss the constant cache after the barrier and
+  // come from L2 (the tile experiment: 64x16 at n = 4096 took 71 µs with b in constant memory,
+  // 53 µs with b read through L1). CG's variant (b from global memory) keeps one round trip per
+  // tile: its b loads share the rounds with A's and hit L1, which the round count cannot tell.
+  if (!global_b)
+    for (const LoadRounds& lr : kMvOptLoadRounds)
+      if (lr.x == x && lr.y == y) {
+        c.dram_loads = tiles * lr.per_tile * line_share;
+        c.l2_loads = tiles * lr.per_tile * (1 - line_share) + tiles;
+        k.fetch_rounds_in_chain = true;
+      }
+  k.chain = c;
+  return req.derive(k);
+}
+
+// c = A·b, n×n floats.
+void describe_mv(const Request& req, GpuWorkload& w) {
+  const std::string& kernel = req.kernel;
+  const double n = req.n, X = req.X, Y = req.Y;
+  w.flops = 2 * n * n;
+  w.algorithmic_bytes = kF * (n * n + 2 * n);
+  w.h2d_bytes = kF * (n * n + n), w.d2h_bytes = kF * n;
+  if (kernel == "mv-opt") {
+    w.phases.push_back(mv_opt_phase(req, req.names[0], n, X, Y, false));
+    return;
+  }
+  if (kernel == "mv-global" || kernel == "mv-constant") {
+    // Thread i runs over row i: lane i reads A[i][k], n floats from its neighbour (32 lines a
+    // warp access; each lane's sector serves its next 7 k from L1), and b[k] (one address).
+    const bool global_b = kernel == "mv-global";
+    KernelDescription k = req.launch(req.names[0], n / X, 1, X, 1, 32, 0);
+    AccessDescription a = with_footprint(read("a", n * n, "A"), kF * n * n);
+    a.pattern = AccessPattern::strided, a.stride = n;
+    a.l1_hit = 7.0 / 8;
+    k.accesses = {a, vector_b(n * n, n, X, global_b), write("c", n)};
+    k.work.fp32 = 2 * n * n;
+    k.warp_instructions = n / kWarp * n * (global_b ? 3.5 : 3.0);  // SASS: per k and warp
+    k.request_bytes = kWarp * 32;  // a miss brings one sector per lane
+    k.chain = chain_fma_l2(n, 0);
+    w.phases.push_back(req.derive(k));
+    return;
+  }
+  // mv-shared<X>: a block of X threads stages an X×X tile of A row by row, then each thread reads
+  // its row down a column: X-way (per warp: lanes·gcd(X,32)/32) bank conflicts.
+  const double lanes = std::min(kWarp, X), tiles = n / X;
+  KernelDescription k = req.launch(req.names[0], n / X, 1, X, 1, 32, X * X * kF);
+  k.staged_tiles = true;
+  const double warps = (n / X) * std::ceil(X / kWarp);
+  const double accesses = warps * tiles * X;  // per warp: X loads, X stores, X reads per tile
+  const double degree = lanes * std::gcd(static_cast<long>(X), 32L) / kWarp;
+  AccessDescription a = read("a", accesses * lanes, "A");
+  a.active_lanes = lanes, a.independent = std::min(X, 8.0);
+  AccessDescription store = shared("tile_store", AccessKind::write, accesses * lanes),
+                    load = shared("tile_read", AccessKind::read, accesses * lanes, degree);
+  store.active_lanes = load.active_lanes = lanes;
+  k.accesses = {a, vector_b(n * n, n, X, false), write("c", n), store, load};
+  k.work.fp32 = 2 * n * n;
+  k.warp_instructions = accesses * 5.5 + warps * tiles * 4;  // SASS: per tile access and per tile
+  k.chain = chain_fma_l2(n, tiles);
+  w.phases.push_back(req.derive(k));
+}
+
 // C = A·B, n×n floats, row-major.
 void describe_mm(const Request& req, GpuWorkload& w) {
   const std::string& kernel = req.kernel;
@@ -201,7 +340,7 @@ void describe_cosine(const Request& req, GpuWorkload& w) {
 
 using Describe = void (*)(const Request&, GpuWorkload&);
 const std::map<std::string, Describe>& families() {
-  static const std::map<std::string, Describe> f = {{"mm", describe_mm}, {"cosine", describe_cosine}};
+  static const std::map<std::string, Describe> f = {{"mv", describe_mv}, {"mm", describe_mm}, {"cosine", describe_cosine}};
   return f;
 }
 
@@ -211,7 +350,8 @@ GpuWorkload describe_gpu_kernel(const std::string& kernel, double n, const Kerne
                                 double l2_bytes_capacity, std::vector<std::string>* missing) {
   const GpuKernelSpec& spec = gpu_kernel_spec(kernel);
   const auto it = families().find(spec.family);
-  if (it == families().end()) return describe_gpu_kernel_counted(kernel, n, config, resources, l2_bytes_capacity, missing);
+  if (it == families().end() || kernel == "mv-global")
+    return describe_gpu_kernel_counted(kernel, n, config, resources, l2_bytes_capacity, missing);
   const std::string problem = config_problem(spec, n, config);
   if (!problem.empty()) throw InputError(kernel + ": " + problem);
   GpuWorkload w;

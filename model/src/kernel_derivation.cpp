@@ -272,9 +272,13 @@ GpuPhase derive_gpu_phase(const KernelDescription& k, const DerivationContext& c
       continue;
     }
     if (d.space == AccessSpace::constant) {
-      // The constant cache serves one address per pass; its footprint comes from L2 (and DRAM) once.
-      p.l1_wavefronts += w * (d.pattern == AccessPattern::broadcast ? 1 : std::min(L, d.addresses_per_warp));
-      p.l1_data_bytes += w * e;
+      // The constant cache serves a broadcast beside the L1 pipeline (the reference kernels' b in
+      // constant memory: mv-constant, mv-shared, mv-opt, validated without L1 passes for it); it
+      // serves distinct addresses one per pass. Its footprint comes from L2 (and DRAM) once.
+      if (d.pattern != AccessPattern::broadcast) {
+        p.l1_wavefronts += w * std::min(L, d.addresses_per_warp);
+        p.l1_data_bytes += w * e;
+      }
       const double f = a.footprint;
       p.l2_bytes += f;
       read_regions[a.array].add(f, f, 1, false, false, 0, 0, false, d.l2_resident);
