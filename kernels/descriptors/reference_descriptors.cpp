@@ -320,6 +320,76 @@ void describe_mm(const Request& req, GpuWorkload& w) {
   w.phases.push_back(req.derive(k));
 }
 
+// Column-major C ← α·A·B + β·C, M = N = K = n (Bayerl (2012)'s listings). Each block stages
+// tiles of A and B (or streams A) per k-step; both operands are swept once per block row or
+// column, C is read and written once.
+void describe_sgemm(const Request& req, GpuWorkload& w) {
+  const std::string& kernel = req.kernel;
+  const double n = req.n, matrix = kF * n * n;
+  w.flops = 2 * n * n * n + 3 * n * n;
+  w.algorithmic_bytes = 4 * kF * n * n;
+  w.h2d_bytes = 3 * kF * n * n, w.d2h_bytes = kF * n * n;
+  // C is read in the epilogue, after the main loop's tile loads have all returned (one level
+  // after them: its load is not in flight with theirs).
+  AccessDescription c = access("c", AccessKind::read_modify_write, n * n, "C");
+  c.after = "a";
+  const auto swept = [&](AccessDescription a) {
+    a.footprint = matrix, a.sweep = matrix;
+    return a;
+  };
+  KernelDescription k;
+  double warps = 0, steps = 0;
+  if (kernel == "sgemm-256x16") {
+    // (16,16) threads, a 256×16 tile of C, k-step 128; per step a warp loads 128 A words a lane
+    // (whole lines; A streamed from global memory), 8 words of B that it stores into the slab (row
+    // stride 16 words: 16-way conflicts) and reads as 128-bit broadcasts, 4 per k (512 a step).
+    k = req.launch(req.names[0], n / 256, n / 16, 16, 16, 64, 128 * 16 * kF);
+    warps = n * n / 512, steps = n / 128;
+    AccessDescription a = swept(read("a", warps * steps * 128 * kWarp, "A"));
+    a.independent = 4;
+    a.after = "b";  // issued after the slab's barrier, which waits for B's loads
+    AccessDescription b = with_footprint(read("b", warps * steps * 8 * kWarp, "B"), matrix);
+    k.accesses = {a, b, c, shared("slab_store", AccessKind::write, warps * steps * 8 * kWarp, 16),
+                  shared("slab_read", AccessKind::read, warps * steps * 512 * kWarp, 2)};
+    k.warp_instructions = warps * steps * (2048 + 512 + 136 + 8 + 40);  // SASS: per k-step and warp
+  } else if (kernel == "sgemm-tiled") {
+    // (32,8) threads, a 32×32 tile, k-step 8: per step a warp loads a row of the A tile (one
+    // line) and a row of the B tile across 32 columns (32 lines; the block's 8 warps read the 8
+    // k of the same sectors); the compiled code reads the tiles with 8 LDS and 9 LDS.128 per
+    // k-step (each 128-bit read of 32 distinct rows takes two passes).
+    k = req.launch(req.names[0], n / 32, n / 32, 32, 8, 40, 2 * 32 * 9 * kF);
+    warps = n * n / 128, steps = n / 8;
+    AccessDescription a = swept(read("a", warps * steps * kWarp, "A"));
+    AccessDescription b = swept(read("b", warps * steps * kWarp, "B"));
+    b.pattern = AccessPattern::strided, b.stride = n;
+    b.l1_hit = 7.0 / 8;
+    k.accesses = {a, b, c, shared("tile_store", AccessKind::write, warps * steps * 2 * kWarp),
+                  shared("tile_read", AccessKind::read, warps * steps * 8 * kWarp),
+                  shared("tile_read_128", AccessKind::read, warps * steps * 9 * kWarp, 2)};
+    k.warp_instructions = warps * steps * 64;  // SASS: per k-step and warp
+  } else {
+    // sgemm-64: (16,16) threads, a 64×64 tile, k-step 16, 4×4 results a thread; per step 4 loads
+    // of A (a line each) and 4 of B (two 64-byte rows each), into registers first (prefetch).
+    k = req.launch(req.names[0], n / 64, n / 64, 16, 16, 64, (16 * 64 + 64 * 17) * kF);
+    warps = n * n / 512, steps = n / 16;
+    AccessDescription a = swept(read("a", warps * steps * 4 * kWarp, "A"));
+    AccessDescription b = swept(read("b", warps * steps * 4 * kWarp, "B"));
+    a.independent = b.independent = 4;
+    b.contiguous_lanes = 16;
+    k.accesses = {a, b, c,
+                  shared("a_store", AccessKind::write, warps * steps * 4 * kWarp),
+                  shared("b_read", AccessKind::read, warps * steps * 64 * kWarp),  // two addresses a warp: broadcast
+                  shared("b_store", AccessKind::write, warps * steps * 4 * kWarp, 2),
+                  shared("a_read_128", AccessKind::read, warps * steps * 16 * kWarp, 2)};
+    k.warp_instructions = warps * steps * 362;  // SASS: per k-step and warp
+  }
+  k.staged_tiles = true;
+  k.work.fp32 = 2 * n * n * n + 3 * n * n;
+  k.request_bytes = kF * kWarp;  // the compiled tile loads: a line a warp access
+  k.chain = chain_fma_l2(n, steps);
+  w.phases.push_back(req.derive(k));
+}
+
 // y[i] = cos applied kCosineRepeats times to x[i] (Cecconi's task).
 void describe_cosine(const Request& req, GpuWorkload& w) {
   const double n = req.n, X = req.X;
@@ -340,7 +410,7 @@ void describe_cosine(const Request& req, GpuWorkload& w) {
 
 using Describe = void (*)(const Request&, GpuWorkload&);
 const std::map<std::string, Describe>& families() {
-  static const std::map<std::string, Describe> f = {{"mv", describe_mv}, {"mm", describe_mm}, {"cosine", describe_cosine}};
+  static const std::map<std::string, Describe> f = {{"mv", describe_mv}, {"mm", describe_mm}, {"sgemm", describe_sgemm}, {"cosine", describe_cosine}};
   return f;
 }
 
