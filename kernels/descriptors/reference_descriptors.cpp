@@ -142,7 +142,8 @@ AccessDescription vector_b(double count, double n, double block_x, bool global_b
 // mv-opt<X,Y>: Y threads per row, an X×X tile of A staged through shared memory (padded), R = X/Y
 // products per thread and tile; b in constant memory (White (2013) Listing 4.16) or read from
 // global memory (CG's variant).
-GpuPhase mv_opt_phase(const Request& req, const std::string& name, double n, double x, double y, bool global_b) {
+GpuPhase mv_opt_phase(const Request& req, const std::string& name, double n, double x, double y, bool global_b,
+                      bool a_in_l2 = false) {
   const double threads = x * y, blocks = n / x, r = x / y, tiles = n / x, lanes = std::min(kWarp, threads);
   KernelDescription k = req.launch(name, blocks, 1, x, y, 32, (x * (x + 1)) * kF);
   k.staged_tiles = true;
@@ -150,6 +151,7 @@ GpuPhase mv_opt_phase(const Request& req, const std::string& name, double n, dou
   const double loads = warps * tiles * r;  // warp-wide A loads (= tile stores = tile reads)
   AccessDescription a = read("a", loads * lanes, "A");
   a.active_lanes = lanes, a.contiguous_lanes = x, a.independent = r;
+  a.l2_resident = a_in_l2;
   AccessDescription b = vector_b(loads * lanes, n, x, global_b);
   b.active_lanes = lanes;
   AccessDescription store = shared("tile_store", AccessKind::write, loads * lanes), load = shared("tile_read", AccessKind::read, loads * lanes);
@@ -186,6 +188,7 @@ GpuPhase mv_opt_phase(const Request& req, const std::string& name, double n, dou
         c.l2_loads = tiles * lr.per_tile * (1 - line_share) + tiles;
         k.fetch_rounds_in_chain = true;
       }
+  if (a_in_l2) c.l2_loads += c.dram_loads, c.dram_loads = 0;  // each tile's round trip ends in L2
   k.chain = c;
   return req.derive(k);
 }
@@ -390,6 +393,84 @@ void describe_sgemm(const Request& req, GpuWorkload& w) {
   w.phases.push_back(req.derive(k));
 }
 
+// cudaMemsetAsync before a kernel that accumulates (not a kernel: its launch cost only).
+GpuPhase memset_phase() {
+  GpuPhase p;
+  p.name = "memset";
+  p.block_x = 32;
+  return p;
+}
+
+// Dot product of n floats, block B, grid g (ECEC 622 (2013)): grid-stride partial sums (the loop
+// unrolled 4 times, two loads each, as compiled), a shared-memory tree, one atomicAdd per block.
+GpuPhase dot_phase(const Request& req, const std::string& name, double n, double block, double grid) {
+  KernelDescription k = req.launch(name, grid, 1, block, 1, 16, block * kF);
+  const double warps = grid * block / kWarp, iterations = std::ceil(n / (grid * block)), tree = std::log2(block);
+  AccessDescription x = read("x", warps * iterations * kWarp), y = read("y", warps * iterations * kWarp);
+  x.independent = y.independent = 4;
+  AccessDescription total = with_footprint(access("total", AccessKind::atomic, grid), kF);
+  total.active_lanes = 1, total.addresses_per_warp = 1, total.atomic_type = "fp32";
+  // The tree: a store, then load/load/store per level (upper levels partially idle).
+  k.accesses = {x, y, shared("tree", AccessKind::read, warps * (1 + 3 * tree) * kWarp), total};
+  k.work.fp32 = 2 * n;
+  k.warp_instructions = warps * (iterations * 6 + tree * 6 + 8);  // SASS: per iteration, tree level and warp
+  ChainDescription c;
+  c.fp32 = iterations;
+  c.l2_loads = 2 + tree / 4;  // the last loads, the tree's barrier round trips, the atomic
+  k.chain = c;
+  return req.derive(k);
+}
+
+void describe_dot(const Request& req, GpuWorkload& w) {
+  const double n = req.n;
+  w.flops = 2 * n;
+  w.algorithmic_bytes = 2 * kF * n;
+  w.h2d_bytes = 2 * kF * n, w.d2h_bytes = kF;
+  w.phases.push_back(memset_phase());
+  w.phases.push_back(dot_phase(req, req.names[0], n, req.X, req.config.p));
+}
+
+// An element-wise kernel over n floats: `reads` and `writes` streams, `instructions` warp
+// instructions per warp (SASS), `flops` in all.
+GpuPhase vector_phase(const Request& req, const std::string& name, double n, double block, int reads, int writes, double instructions,
+                      double flops) {
+  KernelDescription k = req.launch(name, std::ceil(n / block), 1, block, 1, 16, 0);
+  for (int i = 0; i < reads; ++i) k.accesses.push_back(read("in" + std::to_string(i), n));
+  for (int i = 0; i < writes; ++i) k.accesses.push_back(write("out" + std::to_string(i), n));
+  k.work.fp32 = flops;
+  k.warp_instructions = std::ceil(n / kWarp) * instructions;
+  k.chain = chain_fma_l2(0, 1);
+  return req.derive(k);
+}
+
+// Ten conjugate-gradient iterations on the GPU: per iteration two dot products, A·p (mv-opt with
+// p read from global memory), the x/r update and the p update; scalars stay on the device.
+void describe_cg(const Request& req, GpuWorkload& w) {
+  const double n = req.n;
+  const double it = kCgIterations, grid = std::min(std::ceil(n / 256), 528.0);  // dot blocks, as kernels/cuda runs it
+  w.flops = it * (2 * n * n + 10 * n);
+  w.algorithmic_bytes = kF * (n * n + 5 * n);
+  w.h2d_bytes = kF * (n * n + n), w.d2h_bytes = kF * n;
+  GpuPhase dots = dot_phase(req, req.names[0], n, 256, grid);
+  dots.launches = 1 + 2 * it;
+  w.phases.push_back(dots);
+  // The first product reads A from DRAM (the L2 is flushed before a run); the others find it in
+  // L2 when it fits in the share a swept operand keeps (three quarters: the vectors and what the
+  // other kernels write take the rest), and each tile's round trip ends there.
+  GpuPhase mv = mv_opt_phase(req, req.names[1], n, req.X, req.Y, true, false);
+  w.phases.push_back(mv);
+  const bool resident = kF * n * n <= 0.75 * req.l2;
+  GpuPhase again = mv_opt_phase(req, req.names[1], n, req.X, req.Y, true, resident);
+  again.launches = it - 1;
+  w.phases.push_back(again);
+  GpuPhase xr = vector_phase(req, req.names[2], n, 256, 4, 2, 12, 4 * n);
+  xr.launches = it;
+  w.phases.push_back(xr);
+  GpuPhase pu = vector_phase(req, req.names[3], n, 256, 2, 1, 8, 2 * n);
+  pu.launches = it;
+  w.phases.push_back(pu);
+}
+
 // y[i] = cos applied kCosineRepeats times to x[i] (Cecconi's task).
 void describe_cosine(const Request& req, GpuWorkload& w) {
   const double n = req.n, X = req.X;
@@ -410,7 +491,7 @@ void describe_cosine(const Request& req, GpuWorkload& w) {
 
 using Describe = void (*)(const Request&, GpuWorkload&);
 const std::map<std::string, Describe>& families() {
-  static const std::map<std::string, Describe> f = {{"mv", describe_mv}, {"mm", describe_mm}, {"sgemm", describe_sgemm}, {"cosine", describe_cosine}};
+  static const std::map<std::string, Describe> f = {{"mv", describe_mv}, {"mm", describe_mm}, {"sgemm", describe_sgemm}, {"dot", describe_dot}, {"cg", describe_cg}, {"cosine", describe_cosine}};
   return f;
 }
 
