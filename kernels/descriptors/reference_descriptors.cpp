@@ -27,7 +27,7 @@
 namespace perfmodel {
 
 // The hand-counted descriptors of the families not yet written as descriptions
-// (model/src/gpu_workloads.cpp).
+// (counted_descriptors.cpp: mv-global, conv2d, cholesky, blur).
 GpuWorkload describe_gpu_kernel_counted(const std::string& kernel, double n, const KernelConfig& config, const ResourceTable& resources,
                                         double l2_bytes_capacity, std::vector<std::string>* missing);
 
