@@ -215,7 +215,6 @@ void describe_mv(const Request& req, GpuWorkload& w) {
     k.accesses = {a, vector_b(n * n, n, X, global_b), write("c", n)};
     k.work.fp32 = 2 * n * n;
     k.warp_instructions = n / kWarp * n * (global_b ? 3.5 : 3.0);  // SASS: per k and warp
-    k.request_bytes = kWarp * 32;  // a miss brings one sector per lane
     k.chain = chain_fma_l2(n, 0);
     w.phases.push_back(req.derive(k));
     return;
@@ -501,7 +500,7 @@ GpuWorkload describe_gpu_kernel(const std::string& kernel, double n, const Kerne
                                 double l2_bytes_capacity, std::vector<std::string>* missing) {
   const GpuKernelSpec& spec = gpu_kernel_spec(kernel);
   const auto it = families().find(spec.family);
-  if (it == families().end() || kernel == "mv-global")
+  if (it == families().end())
     return describe_gpu_kernel_counted(kernel, n, config, resources, l2_bytes_capacity, missing);
   const std::string problem = config_problem(spec, n, config);
   if (!problem.empty()) throw InputError(kernel + ": " + problem);
