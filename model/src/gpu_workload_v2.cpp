@@ -101,7 +101,7 @@ Access read_access(const yaml::Value& a, std::size_t index, const Reader& r) {
   a.expect_map();
   a.allow_only({"name", "array", "space", "kind", "element_bytes", "count", "active_lanes", "pattern", "stride", "footprint",
                 "sectors_per_warp", "independent", "after", "index", "l1_hit", "conflict_degree", "addresses_per_warp", "window", "atomic_type", "warp_aggregated",
-                "l2_resident", "sweep", "contiguous_lanes"});
+                "l2_resident", "sweep", "contiguous_lanes", "offset"});
   Access x(a);
   x.d.name = a.has("name") ? a.get("name").as_string() : "access" + std::to_string(index);
   x.d.array = a.has("array") ? a.get("array").as_string() : x.d.name;
@@ -174,6 +174,9 @@ Access read_access(const yaml::Value& a, std::size_t index, const Reader& r) {
   only_if("contiguous_lanes", x.memory_path() && (x.d.pattern == Pattern::coalesced || x.d.pattern == Pattern::broadcast) && x.d.kind != Kind::atomic,
           "only meaningful for coalesced or broadcast global or local accesses");
   if (a.has("contiguous_lanes")) x.d.contiguous_lanes = r.whole(a.get("contiguous_lanes"), 1, 32);
+  only_if("offset", x.memory_path() && (x.d.pattern == Pattern::coalesced || x.d.pattern == Pattern::strided) && x.d.kind != Kind::atomic,
+          "only meaningful for coalesced or strided global or local accesses");
+  if (a.has("offset")) x.d.offset = r.in_range(a.get("offset"), -kAbsurd, kAbsurd);
   return x;
 }
 

@@ -36,6 +36,23 @@ constexpr double kRandomWriteBackReads = 5;
 // n = 4096 21–23 % under their measured times (2026-11-27 run, GPU 6fc1c3de).
 constexpr double kSweptL2Share = 0.75;
 
+// Units (lines of 128 bytes or sectors of 32) that a run of `span` contiguous bytes touches, on
+// average over where the runs start: consecutive runs start `span` bytes apart, shifted by
+// `shift` bytes (a stencil's neighbour), so they cycle through the positions of k·span + shift
+// within a unit. An aligned run whose span is a multiple of the unit touches span/unit.
+double units_touched(double span, double shift, double unit) {
+  double sum = 0;
+  int positions = 0;
+  const double first = std::fmod(std::fmod(shift, unit) + unit, unit);
+  double start = first;
+  do {
+    sum += std::ceil((start + span) / unit - 1e-9);
+    ++positions;
+    start = std::fmod(start + span, unit);
+  } while (std::abs(start - first) > 1e-9 && positions < 256);
+  return sum / positions;
+}
+
 // An access with the format's defaults applied (docs: "Footprint defaults").
 struct Access {
   const AccessDescription& d;
@@ -292,10 +309,13 @@ GpuPhase derive_gpu_phase(const KernelDescription& k, const DerivationContext& c
     } else {
       // Runs of contiguous lanes, each at its own row (contiguous_lanes; one run by default).
       const double run = d.contiguous_lanes > 0 ? std::min(d.contiguous_lanes, L) : L, runs = std::ceil(L / run);
+      const double shift = d.offset * e;
       switch (d.pattern) {
-        case AccessPattern::coalesced: sectors = runs * std::ceil(run * e / kSector), lines = runs * std::ceil(run * e / kLine); break;
+        case AccessPattern::coalesced:
+          sectors = runs * units_touched(run * e, shift, kSector), lines = runs * units_touched(run * e, shift, kLine);
+          break;
         case AccessPattern::strided:
-          sectors = std::min(L, std::ceil(L * d.stride * e / kSector)), lines = std::min(L, std::ceil(L * d.stride * e / kLine));
+          sectors = std::min(L, units_touched(L * d.stride * e, shift, kSector)), lines = std::min(L, units_touched(L * d.stride * e, shift, kLine));
           break;
         case AccessPattern::random: case AccessPattern::gather: sectors = lines = a.sectors_per_warp; break;
         case AccessPattern::broadcast: sectors = lines = runs; break;

@@ -43,6 +43,10 @@ struct AccessDescription {
   // its x extent), each run at its own row, so in its own lines and sectors; a broadcast run
   // shares one address. 0: one run of all active lanes. `contiguous_lanes` in format 2.
   double contiguous_lanes = 0;
+  // Coalesced or strided: the access's runs start this many elements past where consecutive runs
+  // would (a stencil's neighbour at x − 2: −2); lines and sectors are counted where the runs fall,
+  // averaged over the positions they cycle through within a line. `offset` in format 2.
+  double offset = 0;
   double footprint = 0;        // bytes the addresses range over (0: the pattern's default)
   double sectors_per_warp = 32;  // random/gather
   double window = 0;           // random/gather/atomic: bytes addressed at one time (0: the footprint)
