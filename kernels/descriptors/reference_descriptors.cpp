@@ -392,6 +392,68 @@ void describe_sgemm(const Request& req, GpuWorkload& w) {
   w.phases.push_back(req.derive(k));
 }
 
+// 2-D convolution of an n×n image with a 5×5 filter (White (2013) Listings 5.1 and 5.3).
+void describe_conv2d(const Request& req, GpuWorkload& w) {
+  const std::string& kernel = req.kernel;
+  const double n = req.n, X = req.X, Y = req.Y;
+  static_assert(kConvFilter == 5, "the convolutions' instruction counts below were counted for a 5x5 filter");
+  const double fs = kConvFilter, r = (fs - 1) / 2, taps = fs * fs;
+  w.flops = 2 * taps * n * n;
+  w.algorithmic_bytes = kF * (2 * n * n + taps);
+  w.h2d_bytes = kF * (n * n + taps), w.d2h_bytes = kF * n * n;
+  const double warps = n * n / kWarp, blocks = (n / X) * (n / Y), lanes = std::min(kWarp, X);
+  const double rows = std::ceil(std::min(kWarp, X * Y) / X);  // rows of the block one warp spans
+  KernelDescription k;
+  AccessDescription out = write("c", n * n, "C");
+  out.contiguous_lanes = X;
+  if (kernel == "conv2d-global") {
+    // Per tap (k, l) a thread reads A[row + l − 2][col + k − 2] and f[l·5 + k] from global memory:
+    // per column shift k one access of 5 rows, its runs shifted by k − 2 floats. A block reads its
+    // (Y+4)×(X+4) halo from L2 once; its other taps find the sectors in L1.
+    k = req.launch(req.names[0], n / X, n / Y, X, Y, 32, 0);
+    const double hit = 1 - (Y + fs - 1) * (X + fs - 1) / (taps * X * Y);
+    for (double o = -r; o <= r; ++o) {
+      AccessDescription a = with_footprint(read("a" + std::to_string(static_cast<int>(o + r)), fs * n * n, "A"), kF * n * n);
+      a.contiguous_lanes = X, a.offset = o, a.independent = fs, a.l1_hit = hit;
+      k.accesses.push_back(a);
+    }
+    AccessDescription f = with_footprint(read("f", taps * n * n), kF * taps);
+    f.pattern = AccessPattern::broadcast, f.pattern_given = true, f.l1_hit = 1;
+    k.accesses.push_back(f);
+    k.accesses.push_back(out);
+    // Nsight Compute (data/experiments/2026-11-23-h100-ncu): 282 warp instructions per output warp
+    // at every size and block shape (the 25 taps' bounds checks and index arithmetic included).
+    k.warp_instructions = warps * 282;
+    k.chain = chain_fma_l2(taps, 1);
+  } else {
+    // conv2d-shared<X,Y>: per filter row two staged loads of A (columns col − 2 and col − 2 + X)
+    // and the filter row (the ty = 0 warp), then 5 taps from shared memory. X = 16 tiles (rows of
+    // 2X = 32 words) put a warp's two rows on the same banks: its tile stores and window reads are
+    // 2-way (Nsight Compute: 96.3 shared wavefronts per output warp at 16x4, n = 4096; these
+    // counts give 97.5, 85 with the stores conflict-free). A block's rows overlap from one filter
+    // row to the next: it reads its (Y+4)×2X window from L2 once.
+    k = req.launch(req.names[0], n / X, n / Y, X, Y, 32, (2 * X * Y + X) * kF);
+    const double degree = std::fmod(2 * X, kWarp) == 0 ? rows : 1, hit = 1 - (Y + fs - 1) / (fs * Y);
+    AccessDescription left = with_footprint(read("a_left", fs * n * n, "A"), kF * n * n);
+    AccessDescription right = with_footprint(read("a_right", fs * n * n, "A"), kF * n * n);
+    left.contiguous_lanes = right.contiguous_lanes = X;
+    left.offset = -r, right.offset = X - r;
+    left.l1_hit = right.l1_hit = hit;
+    k.accesses = {left, right, out, shared("filter_store", AccessKind::write, blocks * fs * kWarp),
+                  shared("filter_read", AccessKind::read, warps * taps * kWarp),  // a broadcast
+                  shared("tile_store", AccessKind::write, warps * fs * 2 * kWarp, degree),
+                  shared("window_read", AccessKind::read, warps * fs * fs * kWarp, degree)};
+    // Nsight Compute (data/experiments/2026-11-23-h100-ncu): 209 warp instructions per output warp
+    // plus 45 per block (the filter-row stores of the ty = 0 warp), within 2 % for every block shape
+    // but 64x1 (5 % under).
+    k.warp_instructions = warps * 209 + blocks * 45;
+    k.chain = chain_fma_l2(taps, fs);
+  }
+  k.work.fp32 = 2 * taps * n * n;
+  k.request_bytes = kF * lanes * rows;  // a warp's row segments of A
+  w.phases.push_back(req.derive(k));
+}
+
 // cudaMemsetAsync before a kernel that accumulates (not a kernel: its launch cost only).
 GpuPhase memset_phase() {
   GpuPhase p;
@@ -490,7 +552,7 @@ void describe_cosine(const Request& req, GpuWorkload& w) {
 
 using Describe = void (*)(const Request&, GpuWorkload&);
 const std::map<std::string, Describe>& families() {
-  static const std::map<std::string, Describe> f = {{"mv", describe_mv}, {"mm", describe_mm}, {"sgemm", describe_sgemm}, {"dot", describe_dot}, {"cg", describe_cg}, {"cosine", describe_cosine}};
+  static const std::map<std::string, Describe> f = {{"mv", describe_mv}, {"mm", describe_mm}, {"sgemm", describe_sgemm}, {"conv2d", describe_conv2d}, {"dot", describe_dot}, {"cg", describe_cg}, {"cosine", describe_cosine}};
   return f;
 }
 
