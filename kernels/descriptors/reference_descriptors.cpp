@@ -454,6 +454,39 @@ void describe_conv2d(const Request& req, GpuWorkload& w) {
   w.phases.push_back(req.derive(k));
 }
 
+// Box blur of an n×n RGB image (bytes), radius kBlurRadius (Cecconi's task): thread p sums the
+// window's pixels channel by channel (three byte loads a pixel: lane i at byte 3i + c) and
+// writes its three bytes.
+void describe_blur(const Request& req, GpuWorkload& w) {
+  const double n = req.n, X = req.X;
+  const double side = 2.0 * kBlurRadius + 1, window = side * side, pixels = n * n;
+  w.flops = 3 * window * pixels;  // integer adds
+  w.algorithmic_bytes = 6 * pixels;
+  w.h2d_bytes = 3 * pixels, w.d2h_bytes = 3 * pixels;
+  KernelDescription k = req.launch(req.names[0], std::ceil(pixels / X), 1, X, 1, 32, 0);
+  const auto bytes = [](AccessDescription a) {
+    a.element_bytes = 1, a.pattern = AccessPattern::strided, a.stride = 3;
+    a.footprint = 0;
+    return a;
+  };
+  // A block's threads cover ceil(X/n) image rows of min(X, n) pixels: it reads its 11 rows of
+  // them (and the 10 pixels of halo) from L2 once; its other window reads find them in L1. A
+  // warp access moves 3 bytes of sectors a lane (its channel's byte and the other two's).
+  const double tile = side * std::ceil(X / n) * (std::min(X, n) + 2 * kBlurRadius);
+  AccessDescription in = bytes(read("in", 3 * window * pixels));
+  in.footprint = 3 * pixels;
+  in.independent = 3;  // the three channels of a pixel
+  in.l1_hit = 1 - 3 * tile / (3 * window * X * 3);
+  AccessDescription out = bytes(write("out", 3 * pixels));
+  out.footprint = 3 * pixels;
+  k.accesses = {in, out};
+  // SASS: 261 instructions per window column of 11 pixels (a 4-way unrolled loop of 83 for 4
+  // pixels, twice, the 3-pixel remainder, the column overhead): ≈ 24 per window pixel.
+  k.warp_instructions = std::ceil(pixels / kWarp) * (window * 261.0 / 11 + 60);
+  k.chain = chain_fma_l2(0, 1);
+  w.phases.push_back(req.derive(k));
+}
+
 // cudaMemsetAsync before a kernel that accumulates (not a kernel: its launch cost only).
 GpuPhase memset_phase() {
   GpuPhase p;
@@ -552,7 +585,7 @@ void describe_cosine(const Request& req, GpuWorkload& w) {
 
 using Describe = void (*)(const Request&, GpuWorkload&);
 const std::map<std::string, Describe>& families() {
-  static const std::map<std::string, Describe> f = {{"mv", describe_mv}, {"mm", describe_mm}, {"sgemm", describe_sgemm}, {"conv2d", describe_conv2d}, {"dot", describe_dot}, {"cg", describe_cg}, {"cosine", describe_cosine}};
+  static const std::map<std::string, Describe> f = {{"mv", describe_mv}, {"mm", describe_mm}, {"sgemm", describe_sgemm}, {"conv2d", describe_conv2d}, {"dot", describe_dot}, {"cg", describe_cg}, {"cosine", describe_cosine}, {"blur", describe_blur}};
   return f;
 }
 
