@@ -618,7 +618,7 @@ TEST(WorkloadFormat2, ReferenceKeysDeriveAsStated) {
   // Errors name the file's line: sweep on a random read, contiguous_lanes on a strided one.
   EXPECT_THROW(parse(kKernelHead + "    accesses:\n      - {count: n, pattern: random, sweep: 4*n}\n", gpu), InputError);
   EXPECT_THROW(parse(kKernelHead + "    accesses:\n      - {count: n, pattern: strided, stride: 2, contiguous_lanes: 8}\n", gpu), InputError);
-  EXPECT_THROW(parse(kKernelHead + "    accesses:\n      - {count: n, kind: write, l2_resident: true}\n", gpu), InputError);
+  EXPECT_THROW(parse(kKernelHead + "    accesses:\n      - {count: n, space: shared, l2_resident: true}\n", gpu), InputError);
 }
 
 // Every `format: 2` example of docs/workload-format.md, and every workload file under

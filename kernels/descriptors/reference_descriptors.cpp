@@ -487,6 +487,73 @@ void describe_blur(const Request& req, GpuWorkload& w) {
   w.phases.push_back(req.derive(k));
 }
 
+// Cholesky factorisation U of an n×n SPD matrix, row-major, in place (ECEC 622 (2013)). Per
+// column k: the pivot row is divided by √u_kk, then every row i > k below is updated from
+// column i on: u_ij −= u_ki·u_kj. The matrix stays in L2 from one column to the next when it
+// fits in the share a swept operand keeps (three quarters).
+void describe_cholesky(const Request& req, GpuWorkload& w) {
+  const std::string& kernel = req.kernel;
+  const double n = req.n, X = req.X, matrix = kF * n * n;
+  w.flops = n * n * n / 3;
+  w.algorithmic_bytes = 2 * kF * n * n;
+  w.h2d_bytes = kF * n * n, w.d2h_bytes = kF * n * n;
+  const bool fits = matrix <= 0.75 * req.l2;
+  if (kernel == "cholesky-single") {
+    // One block; thread t updates rows k+1+t, k+1+t+B, … along j: lane t's u_ij is n floats from
+    // its neighbour's (32 lines a warp access, each lane's sector serving its next 7 j from L1),
+    // u_kj one address for the warp.
+    KernelDescription k = req.launch(req.names[0], 1, 1, X, 1, 32, 0);
+    const double updates = n * n * n / 6;
+    AccessDescription uij = with_footprint(access("u_ij", AccessKind::read_modify_write, updates, "U"), matrix);
+    uij.pattern = AccessPattern::strided, uij.stride = n, uij.l1_hit = 7.0 / 8;
+    if (!fits) uij.sweep = matrix;  // the trailing matrix, swept once per column
+    AccessDescription ukj = with_footprint(read("u_kj", updates, "U"), matrix);
+    ukj.pattern = AccessPattern::broadcast, ukj.pattern_given = true, ukj.l1_hit = 7.0 / 8;
+    k.accesses = {uij, ukj};
+    k.work.fp32 = 2 * updates;
+    k.warp_instructions = updates / kWarp * 7 + n * 40;  // SASS: per warp step, and per column
+    k.chain = chain_fma_l2(0, 4 * n);  // per column: the pivot's read, the divisions, the barriers' round trips
+    w.phases.push_back(req.derive(k));
+    return;
+  }
+  // cholesky-opt: per column k a division kernel (one block) and an elimination kernel (n−k−1
+  // blocks, block i updates row i from column i on, its threads striding along the row). Columns
+  // are grouped in 64 buckets of equal launches, each described at its mean column. Where the
+  // matrix (or the trailing triangle still updated) fits, it stays in L2 across the launches
+  // (`l2_resident`): a launch reads it from L2 and leaves its writes there.
+  const double buckets = std::min(n, 64.0), per = n / buckets;
+  for (double bk = 0; bk < buckets; ++bk) {
+    const double col = (bk + 0.5) * per, rest = n - col;  // rows below and including the mean column
+    KernelDescription d = req.launch(req.names[0], 1, 1, X, 1, 16, 0);
+    d.launches = per;
+    AccessDescription row = with_footprint(access("pivot_row", AccessKind::read_modify_write, rest, "U"), kF * rest);
+    AccessDescription pivot = with_footprint(read("pivot", rest, "P"), kF);
+    pivot.pattern = AccessPattern::broadcast, pivot.pattern_given = true;
+    row.l2_resident = pivot.l2_resident = fits;
+    d.accesses = {row, pivot};
+    d.work.fp32 = rest;
+    d.warp_instructions = std::ceil(rest / kWarp) * 8 + 40;  // SASS
+    d.chain = chain_fma_l2(0, 3);
+    w.phases.push_back(req.derive(d));
+    const double rows = std::max(1.0, rest - 1);
+    KernelDescription e = req.launch(req.names[1], rows, 1, X, 1, 16, 0);
+    e.launches = bk + 1 < buckets ? per : std::max(0.0, per - 1);
+    const double elements = rows * (rows + 1) / 2;                    // Σ over rows of the row's length
+    const double lane_steps = elements + rows * X / 2;                 // plus the idle lanes of each row's last pass
+    // Rows start at column i: unaligned, half a line on average.
+    AccessDescription ukj = with_footprint(read("u_kj", lane_steps, "Uk"), kF * rest);
+    AccessDescription uij = with_footprint(access("u_ij", AccessKind::read_modify_write, lane_steps, "U"), kF * elements);
+    ukj.offset = uij.offset = 16;
+    const bool trailing_fits = fits || 2 * rest * rest <= 0.75 * req.l2;
+    ukj.l2_resident = uij.l2_resident = trailing_fits;
+    e.accesses = {ukj, uij};
+    e.work.fp32 = 2 * elements;
+    e.warp_instructions = lane_steps / kWarp * 6 + rows * (X / kWarp) * 10;  // SASS: per warp step, and per row
+    e.chain = chain_fma_l2(0, 2 + std::ceil(rows / X));
+    w.phases.push_back(req.derive(e));
+  }
+}
+
 // cudaMemsetAsync before a kernel that accumulates (not a kernel: its launch cost only).
 GpuPhase memset_phase() {
   GpuPhase p;
@@ -585,7 +652,7 @@ void describe_cosine(const Request& req, GpuWorkload& w) {
 
 using Describe = void (*)(const Request&, GpuWorkload&);
 const std::map<std::string, Describe>& families() {
-  static const std::map<std::string, Describe> f = {{"mv", describe_mv}, {"mm", describe_mm}, {"sgemm", describe_sgemm}, {"conv2d", describe_conv2d}, {"dot", describe_dot}, {"cg", describe_cg}, {"cosine", describe_cosine}, {"blur", describe_blur}};
+  static const std::map<std::string, Describe> f = {{"mv", describe_mv}, {"mm", describe_mm}, {"sgemm", describe_sgemm}, {"conv2d", describe_conv2d}, {"dot", describe_dot}, {"cg", describe_cg}, {"cholesky", describe_cholesky}, {"cosine", describe_cosine}, {"blur", describe_blur}};
   return f;
 }
 
@@ -595,7 +662,7 @@ GpuWorkload describe_gpu_kernel(const std::string& kernel, double n, const Kerne
                                 double l2_bytes_capacity, std::vector<std::string>* missing) {
   const GpuKernelSpec& spec = gpu_kernel_spec(kernel);
   const auto it = families().find(spec.family);
-  if (it == families().end())
+  if (it == families().end() || kernel == "cholesky-single")
     return describe_gpu_kernel_counted(kernel, n, config, resources, l2_bytes_capacity, missing);
   const std::string problem = config_problem(spec, n, config);
   if (!problem.empty()) throw InputError(kernel + ": " + problem);

@@ -166,7 +166,7 @@ Access read_access(const yaml::Value& a, std::size_t index, const Reader& r) {
     x.d.warp_aggregated = boolean(a.get("warp_aggregated")) ? 1 : 0;
   }
   if (a.has("footprint")) x.d.footprint = r.positive(a.get("footprint"));
-  only_if("l2_resident", x.reads() && x.d.kind != Kind::atomic, "only meaningful for reads");
+  only_if("l2_resident", x.memory_path() && x.d.kind != Kind::atomic, "only meaningful for global or local reads and writes");
   if (a.has("l2_resident")) x.d.l2_resident = boolean(a.get("l2_resident"));
   only_if("sweep", x.reads() && x.memory_path() && (x.d.pattern == Pattern::coalesced || x.d.pattern == Pattern::strided),
           "only meaningful for coalesced or strided global or local reads (random ones give window)");

@@ -159,7 +159,8 @@ struct Region {
   // before it comes back (`sweep`): a re-touch misses only when that exceeds L2.
   double window = 0;
   bool swept = false;
-  // Reads only: the region is in L2 when the launch starts (`l2_resident`): no first touch from DRAM.
+  // The region lives in L2 across the task's launches (`l2_resident`): reads find it there (no
+  // first touch from DRAM), writes stay there (no write-back by this launch).
   bool resident = false;
   void add(double d, double t, double phi, bool is_random, bool is_partial = false, double written = 0, double win = 0,
            bool is_swept = false, bool is_resident = false) {
@@ -365,7 +366,8 @@ GpuPhase derive_gpu_phase(const KernelDescription& k, const DerivationContext& c
       // Bytes of each touched sector one warp access writes: fewer than 32 leaves the sector
       // partly written unless other accesses complete it (Region::partial_share).
       const double per_sector = d.kind == AccessKind::atomic ? kSector : std::min(kSector, L * e / std::max(1.0, sectors));
-      write_regions[a.array].add(distinct, moved, 1, is_random, per_sector < kSector, d.count * e, is_random ? a.window : 0);
+      write_regions[a.array].add(distinct, moved, 1, is_random, per_sector < kSector, d.count * e, is_random ? a.window : 0, false,
+                                 d.l2_resident);
       if (d.kind == AccessKind::atomic) {
         read_regions[a.array].add(distinct, moved, 1, is_random);
         // The updates of every warp access spread over the footprint's sectors; the L2 applies
@@ -391,6 +393,7 @@ GpuPhase derive_gpu_phase(const KernelDescription& k, const DerivationContext& c
   // write-back takes kRandomWriteBackReads of them.
   const double phi_random = measured_strided ? (4 / kSector) / efficiency(1e9, 4) : 1.0;
   for (const auto& [array, region] : write_regions) {
+    if (region.resident) continue;  // it stays in L2 after the launch: no write-back here
     const double bytes = region.dram(l2_capacity), partial = bytes * region.partial_share(l2_capacity);
     const double written = region.random ? (bytes - partial) + partial * phi_random * kRandomWriteBackReads : bytes + partial;
     p.dram_bytes += written;

@@ -57,8 +57,9 @@ struct AccessDescription {
   double addresses_per_warp = 32;  // atomics and non-broadcast constant reads
   int warp_aggregated = -1;    // global atomics: -1 the default rule, 0 no, 1 yes
   std::string atomic_type;     // atomics: int32, fp32, fp64 ("" → fp64 for 8-byte elements, else int32)
-  // The array is in L2 when the launch starts (an earlier kernel of the same task left it there,
-  // and it fits): its first touches come from L2, not DRAM. `l2_resident` in format 2.
+  // The array lives in L2 across the task's launches (an earlier kernel left it there, a later one
+  // uses it again, and it fits): its reads' first touches come from L2, not DRAM, and its writes
+  // stay in L2 (no write-back by this launch). `l2_resident` in format 2.
   bool l2_resident = false;
   // A coalesced or strided read whose re-touches come back only after the launch has swept
   // `sweep` bytes of the array (a matrix operand every row of blocks reads whole): a re-touch
