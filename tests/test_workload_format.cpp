@@ -21,6 +21,7 @@
 #include "perfmodel/model/profile_io.hpp"
 #include "perfmodel/model/workload_expression.hpp"
 #include "perfmodel/predictors/gpu_compute.hpp"
+#include "perfmodel/validate/analysis.hpp"
 
 using namespace perfmodel;
 
@@ -579,6 +580,90 @@ TEST(WorkloadFormat2, ReferenceDescriptorsGoThroughTheSharedDerivation) {
       ASSERT_EQ(d.phases.size(), 1u);
       expect_same_phase(f.workload.phases[0], d.phases[0], "cosine n=" + std::to_string(n) + " block=" + std::to_string(block));
     }
+}
+
+// A kernel description written as a format-2 kernel (the keys of docs/workload-format.md), every
+// number at full precision.
+std::string format2_kernel(const KernelDescription& k) {
+  std::ostringstream o;
+  o.precision(17);
+  const auto space = [](AccessSpace x) { return x == AccessSpace::global ? "global" : x == AccessSpace::shared ? "shared" : x == AccessSpace::constant ? "constant" : "local"; };
+  const auto kind = [](AccessKind x) { return x == AccessKind::read ? "read" : x == AccessKind::write ? "write" : x == AccessKind::atomic ? "atomic" : "read-modify-write"; };
+  const auto pattern = [](AccessPattern x) {
+    return x == AccessPattern::coalesced ? "coalesced" : x == AccessPattern::strided ? "strided" : x == AccessPattern::random ? "random"
+           : x == AccessPattern::broadcast ? "broadcast" : "gather";
+  };
+  o << "  - name: '" << k.name << "'\n    launches: " << k.launches << "\n    grid: [" << k.grid[0] << ", " << k.grid[1] << ", " << k.grid[2]
+    << "]\n    block: [" << k.block[0] << ", " << k.block[1] << ", " << k.block[2] << "]\n    registers: " << k.registers
+    << "\n    shared_bytes: " << k.shared_bytes << "\n    staged_tiles: " << (k.staged_tiles ? "true" : "false")
+    << "\n    fetch_rounds_in_chain: " << (k.fetch_rounds_in_chain ? "true" : "false")
+    << "\n    loads_issued_together: " << (k.loads_issued_together ? "true" : "false") << "\n";
+  if (k.warp_instructions) o << "    warp_instructions: " << *k.warp_instructions << "\n";
+  if (k.request_bytes) o << "    request_bytes: " << *k.request_bytes << "\n";
+  o << "    accesses:\n";
+  for (const AccessDescription& a : k.accesses) {
+    o << "      - {name: " << a.name << ", space: " << space(a.space) << ", kind: " << kind(a.kind) << ", element_bytes: " << a.element_bytes
+      << ", count: " << a.count << ", active_lanes: " << a.active_lanes;
+    if (!a.array.empty()) o << ", array: " << a.array;
+    if (a.pattern_given || a.pattern != AccessPattern::coalesced) o << ", pattern: " << pattern(a.pattern);
+    if (a.pattern == AccessPattern::strided) o << ", stride: " << a.stride;
+    if (a.footprint > 0) o << ", footprint: " << a.footprint;
+    if (a.independent != 1) o << ", independent: " << a.independent;
+    if (!a.after.empty()) o << ", after: " << a.after;
+    if (a.l1_hit > 0) o << ", l1_hit: " << a.l1_hit;
+    if (a.space == AccessSpace::shared) o << ", conflict_degree: " << a.conflict_degree;
+    if (a.kind == AccessKind::atomic) o << ", addresses_per_warp: " << a.addresses_per_warp << ", atomic_type: " << a.atomic_type;
+    if (a.contiguous_lanes > 0) o << ", contiguous_lanes: " << a.contiguous_lanes;
+    if (a.offset != 0) o << ", offset: " << a.offset;
+    if (a.sweep > 0) o << ", sweep: " << a.sweep;
+    if (a.l2_resident) o << ", l2_resident: true";
+    o << "}\n";
+  }
+  const WorkDescription& w = k.work;
+  o << "    work: {fp32: " << w.fp32 << ", special: " << w.special << "}\n";
+  if (k.chain)
+    o << "    chain: {fp32: " << k.chain->fp32 << ", special: " << k.chain->special << ", shared_loads: " << k.chain->shared_loads
+      << ", l1_loads: " << k.chain->l1_loads << ", l2_loads: " << k.chain->l2_loads << ", dram_loads: " << k.chain->dram_loads << "}\n";
+  return o.str();
+}
+
+// Every reference kernel's descriptor is expressible in format 2: its kernel descriptions, written
+// as a workload file and read back by the format-2 reader, give the descriptor describe_gpu_kernel
+// gives, field for field (cudaMemsetAsync is no kernel; cholesky-single's count is given by hand).
+TEST(WorkloadFormat2, EveryReferenceDescriptorIsAFormat2Workload) {
+  const Profile profile = load_profile(bundled_profile());
+  const GpuCalibration& gpu = profile.require_gpu();
+  const ResourceTable resources = read_validation_run(kData + "/validation/2026-11-27-h100-a07c6e1d/reference").resource_table();
+  int kernels = 0;
+  for (const GpuKernelSpec& spec : gpu_kernel_specs()) {
+    if (spec.name == "cholesky-single") continue;
+    for (const double n : {static_cast<double>(spec.min_n), 4096.0}) {
+      if (!config_problem(spec, n, default_config(spec, n)).empty()) continue;
+      const KernelConfig c = default_config(spec, n);
+      const std::string label = spec.name + " n=" + std::to_string(static_cast<int>(n));
+      const std::vector<KernelDescription> descriptions = reference_kernel_descriptions(spec.name, n, c, resources, gpu.device.l2_cache_bytes);
+      std::string text = "format: 2\nname: " + spec.name + "\nkernels:\n";
+      for (const KernelDescription& k : descriptions) text += format2_kernel(k);
+      GpuWorkloadFile f;
+      try {
+        f = parse_gpu_workload(text, label, gpu);
+      } catch (const std::exception& e) {
+        ADD_FAILURE() << label << ": " << e.what() << "\n" << text;
+        continue;
+      }
+      const GpuWorkload d = describe_gpu_kernel(spec.name, n, c, resources, gpu.device.l2_cache_bytes);
+      std::vector<const GpuPhase*> kernel_phases;
+      for (const GpuPhase& p : d.phases)
+        if (p.name != "memset") kernel_phases.push_back(&p);
+      ASSERT_EQ(f.workload.phases.size(), kernel_phases.size()) << label;
+      for (std::size_t i = 0; i < kernel_phases.size(); ++i) {
+        expect_same_phase(f.workload.phases[i], *kernel_phases[i], label + " phase " + std::to_string(i));
+        EXPECT_EQ(f.workload.phases[i].atomics.size(), kernel_phases[i]->atomics.size()) << label;
+      }
+      ++kernels;
+    }
+  }
+  EXPECT_GE(kernels, 30);
 }
 
 // The C++ description API and the file reader agree key for key on the keys the reference

@@ -79,7 +79,11 @@ struct Request {
     }
     return k;
   }
-  GpuPhase derive(const KernelDescription& k) const { return derive_gpu_phase(k, DerivationContext{l2, nullptr}); }
+  std::vector<KernelDescription>* descriptions = nullptr;  // when set, every description derived is recorded here
+  GpuPhase derive(const KernelDescription& k) const {
+    if (descriptions) descriptions->push_back(k);
+    return derive_gpu_phase(k, DerivationContext{l2, nullptr});
+  }
 };
 
 ChainDescription chain_fma_l2(double fma, double l2_loads) {
@@ -138,14 +142,15 @@ AccessDescription vector_b(double count, double n, double block_x, bool global_b
 // products per thread and tile; b in constant memory (White (2013) Listing 4.16) or read from
 // global memory (CG's variant).
 GpuPhase mv_opt_phase(const Request& req, const std::string& name, double n, double x, double y, bool global_b,
-                      bool a_in_l2 = false) {
+                      bool a_in_l2 = false, double launches = 1) {
   const double threads = x * y, blocks = n / x, r = x / y, tiles = n / x, lanes = std::min(kWarp, threads);
   KernelDescription k = req.launch(name, blocks, 1, x, y, 32, (x * (x + 1)) * kF);
+  k.launches = launches;
   k.staged_tiles = true;
   const double warps = blocks * std::ceil(threads / kWarp);
   const double loads = warps * tiles * r;  // warp-wide A loads (= tile stores = tile reads)
   AccessDescription a = read("a", loads * lanes, "A");
-  a.active_lanes = lanes, a.contiguous_lanes = x, a.independent = r;
+  a.active_lanes = lanes, a.contiguous_lanes = std::min(x, kWarp), a.independent = r;
   a.l2_resident = a_in_l2;
   AccessDescription b = vector_b(loads * lanes, n, x, global_b);
   b.active_lanes = lanes;
@@ -251,7 +256,7 @@ void describe_mm(const Request& req, GpuWorkload& w) {
     KernelDescription k = req.launch(req.names[0], std::ceil(n / bx), std::ceil(n / by), bx, by, 32, 0);
     AccessDescription a = with_footprint(read("a", n * n * n, "A"), matrix);
     a.pattern = AccessPattern::broadcast, a.pattern_given = true;
-    a.contiguous_lanes = bx;
+    a.contiguous_lanes = lanes;
     a.l1_hit = 7.0 / 8;
     // The warp's rows read one segment: `lanes` distinct lanes a warp access.
     AccessDescription b = with_footprint(read("b", n * n * n * lanes / kWarp, "B"), matrix);
@@ -259,7 +264,7 @@ void describe_mm(const Request& req, GpuWorkload& w) {
     b.l1_hit = 1 - kWarp / (bx * by);
     b.sweep = matrix;
     AccessDescription c = write("c", n * n, "C");
-    c.contiguous_lanes = bx;
+    c.contiguous_lanes = lanes;
     k.accesses = {a, b, c};
     k.work.fp32 = 2 * n * n * n;
     // SASS: 3.5 warp instructions per k (4 in matmul's loop).
@@ -278,10 +283,10 @@ void describe_mm(const Request& req, GpuWorkload& w) {
     k.staged_tiles = true;
     AccessDescription a = with_footprint(read("a_tile", n * n * n / t, "A"), matrix);
     AccessDescription b = with_footprint(read("b_tile", n * n * n / t, "B"), matrix);
-    a.contiguous_lanes = b.contiguous_lanes = t;
+    a.contiguous_lanes = b.contiguous_lanes = std::min(t, kWarp);
     b.sweep = matrix;
     AccessDescription c = write("c", n * n, "C");
-    c.contiguous_lanes = t;
+    c.contiguous_lanes = std::min(t, kWarp);
     k.accesses = {a, b, c, shared("tile_stores", AccessKind::write, 2 * n * n * n / t), shared("b_row", AccessKind::read, n * n * n),
                   shared("a_row", AccessKind::read, n * n * n / 4, 2)};
     k.work.fp32 = 2 * n * n * n;
@@ -299,7 +304,7 @@ void describe_mm(const Request& req, GpuWorkload& w) {
   const double tw = (n / (X * Y)) * (n / ne) * std::ceil(threads / kWarp);  // warps (a 16-thread block fills half of one)
   const double a_loads = tw * tiles * (ne / Y), b_loads = tw * tiles * X;  // warp accesses
   AccessDescription a = with_footprint(read("a_tile", a_loads * lanes, "A"), matrix);
-  a.active_lanes = lanes, a.contiguous_lanes = X;
+  a.active_lanes = lanes, a.contiguous_lanes = std::min(X, kWarp);
   AccessDescription b = with_footprint(read("b", b_loads * lanes, "B"), matrix);
   b.active_lanes = lanes;
   b.independent = X;  // the X loads of a tile's column before the first FMA
@@ -400,7 +405,7 @@ void describe_conv2d(const Request& req, GpuWorkload& w) {
   const double rows = std::ceil(std::min(kWarp, X * Y) / X);  // rows of the block one warp spans
   KernelDescription k;
   AccessDescription out = write("c", n * n, "C");
-  out.contiguous_lanes = X;
+  out.contiguous_lanes = lanes;
   if (kernel == "conv2d-global") {
     // Per tap (k, l) a thread reads A[row + l − 2][col + k − 2] and f[l·5 + k] from global memory:
     // per column shift k one access of 5 rows, its runs shifted by k − 2 floats. A block reads its
@@ -409,7 +414,7 @@ void describe_conv2d(const Request& req, GpuWorkload& w) {
     const double hit = 1 - (Y + fs - 1) * (X + fs - 1) / (taps * X * Y);
     for (double o = -r; o <= r; ++o) {
       AccessDescription a = with_footprint(read("a" + std::to_string(static_cast<int>(o + r)), fs * n * n, "A"), kF * n * n);
-      a.contiguous_lanes = X, a.offset = o, a.independent = fs, a.l1_hit = hit;
+      a.contiguous_lanes = lanes, a.offset = o, a.independent = fs, a.l1_hit = hit;
       k.accesses.push_back(a);
     }
     AccessDescription f = with_footprint(read("f", taps * n * n), kF * taps);
@@ -431,7 +436,7 @@ void describe_conv2d(const Request& req, GpuWorkload& w) {
     const double degree = std::fmod(2 * X, kWarp) == 0 ? rows : 1, hit = 1 - (Y + fs - 1) / (fs * Y);
     AccessDescription left = with_footprint(read("a_left", fs * n * n, "A"), kF * n * n);
     AccessDescription right = with_footprint(read("a_right", fs * n * n, "A"), kF * n * n);
-    left.contiguous_lanes = right.contiguous_lanes = X;
+    left.contiguous_lanes = right.contiguous_lanes = lanes;
     left.offset = -r, right.offset = X - r;
     left.l1_hit = right.l1_hit = hit;
     k.accesses = {left, right, out, shared("filter_store", AccessKind::write, blocks * fs * kWarp),
@@ -503,7 +508,7 @@ void describe_cholesky(const Request& req, GpuWorkload& w) {
     // count is 8–18 % under. Counted: each lane's store writes its sector through to L2 (32 bytes),
     // each load 4 bytes after L1.
     KernelDescription k = req.launch(req.names[0], 1, 1, X, 1, 32, 0);
-    GpuPhase p = req.derive(k);
+    GpuPhase p = derive_gpu_phase(k, DerivationContext{req.l2, nullptr});  // the launch only
     const double updates = n * n * n / 6, warp_steps = updates / kWarp;
     p.flops_fp32 = 2 * updates;
     p.l1_wavefronts = warp_steps * (kWarp + 2 + kWarp) + n * n / kWarp;
@@ -565,8 +570,9 @@ GpuPhase memset_phase() {
 
 // Dot product of n floats, block B, grid g (ECEC 622 (2013)): grid-stride partial sums (the loop
 // unrolled 4 times, two loads each, as compiled), a shared-memory tree, one atomicAdd per block.
-GpuPhase dot_phase(const Request& req, const std::string& name, double n, double block, double grid) {
+GpuPhase dot_phase(const Request& req, const std::string& name, double n, double block, double grid, double launches = 1) {
   KernelDescription k = req.launch(name, grid, 1, block, 1, 16, block * kF);
+  k.launches = launches;
   const double warps = grid * block / kWarp, iterations = std::ceil(n / (grid * block)), tree = std::log2(block);
   AccessDescription x = read("x", warps * iterations * kWarp), y = read("y", warps * iterations * kWarp);
   x.independent = y.independent = 4;
@@ -595,8 +601,9 @@ void describe_dot(const Request& req, GpuWorkload& w) {
 // An element-wise kernel over n floats: `reads` and `writes` streams, `instructions` warp
 // instructions per warp (SASS), `flops` in all.
 GpuPhase vector_phase(const Request& req, const std::string& name, double n, double block, int reads, int writes, double instructions,
-                      double flops) {
+                      double flops, double launches) {
   KernelDescription k = req.launch(name, std::ceil(n / block), 1, block, 1, 16, 0);
+  k.launches = launches;
   for (int i = 0; i < reads; ++i) k.accesses.push_back(read("in" + std::to_string(i), n));
   for (int i = 0; i < writes; ++i) k.accesses.push_back(write("out" + std::to_string(i), n));
   k.work.fp32 = flops;
@@ -613,23 +620,15 @@ void describe_cg(const Request& req, GpuWorkload& w) {
   w.flops = it * (2 * n * n + 10 * n);
   w.algorithmic_bytes = kF * (n * n + 5 * n);
   w.h2d_bytes = kF * (n * n + n), w.d2h_bytes = kF * n;
-  GpuPhase dots = dot_phase(req, req.names[0], n, 256, grid);
-  dots.launches = 1 + 2 * it;
-  w.phases.push_back(dots);
+  w.phases.push_back(dot_phase(req, req.names[0], n, 256, grid, 1 + 2 * it));
   // The first product reads A from DRAM (the L2 is flushed before a run); the others find it in
   // L2 when it fits in the share a swept operand keeps (three quarters: the vectors and what the
   // other kernels write take the rest), and each tile's round trip ends there.
-  GpuPhase mv = mv_opt_phase(req, req.names[1], n, req.X, req.Y, true, false);
-  w.phases.push_back(mv);
+  w.phases.push_back(mv_opt_phase(req, req.names[1], n, req.X, req.Y, true, false, 1));
   const bool resident = kF * n * n <= 0.75 * req.l2;
-  GpuPhase again = mv_opt_phase(req, req.names[1], n, req.X, req.Y, true, resident);
-  again.launches = it - 1;
-  w.phases.push_back(again);
-  GpuPhase xr = vector_phase(req, req.names[2], n, 256, 4, 2, 12, 4 * n);
-  xr.launches = it;
-  w.phases.push_back(xr);
-  GpuPhase pu = vector_phase(req, req.names[3], n, 256, 2, 1, 8, 2 * n);
-  pu.launches = it;
+  w.phases.push_back(mv_opt_phase(req, req.names[1], n, req.X, req.Y, true, resident, it - 1));
+  w.phases.push_back(vector_phase(req, req.names[2], n, 256, 4, 2, 12, 4 * n, it));
+  const GpuPhase pu = vector_phase(req, req.names[3], n, 256, 2, 1, 8, 2 * n, it);
   w.phases.push_back(pu);
 }
 
@@ -659,8 +658,10 @@ const std::map<std::string, Describe>& families() {
 
 }  // namespace
 
-GpuWorkload describe_gpu_kernel(const std::string& kernel, double n, const KernelConfig& config, const ResourceTable& resources,
-                                double l2_bytes_capacity, std::vector<std::string>* missing) {
+namespace {
+
+GpuWorkload describe(const std::string& kernel, double n, const KernelConfig& config, const ResourceTable& resources,
+                     double l2_bytes_capacity, std::vector<std::string>* missing, std::vector<KernelDescription>* descriptions) {
   const GpuKernelSpec& spec = gpu_kernel_spec(kernel);
   const auto it = families().find(spec.family);
   if (it == families().end()) throw InputError("no workload descriptor for GPU kernel '" + kernel + "'");
@@ -671,10 +672,25 @@ GpuWorkload describe_gpu_kernel(const std::string& kernel, double n, const Kerne
   w.n = n;
   w.config = config;
   const double l2 = l2_bytes_capacity > 0 ? l2_bytes_capacity : 50e6;
-  const Request r{kernel, n, static_cast<double>(config.bx), static_cast<double>(config.by), static_cast<double>(config.bx) * config.by,
-                  l2, config, phase_kernel_names(kernel, config), resources, missing};
+  Request r{kernel, n, static_cast<double>(config.bx), static_cast<double>(config.by), static_cast<double>(config.bx) * config.by,
+            l2, config, phase_kernel_names(kernel, config), resources, missing};
+  r.descriptions = descriptions;
   it->second(r, w);
   return w;
+}
+
+}  // namespace
+
+GpuWorkload describe_gpu_kernel(const std::string& kernel, double n, const KernelConfig& config, const ResourceTable& resources,
+                                double l2_bytes_capacity, std::vector<std::string>* missing) {
+  return describe(kernel, n, config, resources, l2_bytes_capacity, missing, nullptr);
+}
+
+std::vector<KernelDescription> reference_kernel_descriptions(const std::string& kernel, double n, const KernelConfig& config,
+                                                             const ResourceTable& resources, double l2_bytes_capacity) {
+  std::vector<KernelDescription> out;
+  describe(kernel, n, config, resources, l2_bytes_capacity, nullptr, &out);
+  return out;
 }
 
 }  // namespace perfmodel

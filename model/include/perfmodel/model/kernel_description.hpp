@@ -119,4 +119,11 @@ GpuPhase derive_gpu_phase(const KernelDescription& kernel, const DerivationConte
 // The flops of one launch of the description (FP32, FP64, FP16/BF16 and mma; for flop/s).
 double description_flops(const KernelDescription& kernel);
 
+// A reference kernel's phases as the kernel descriptions its descriptor derives them from
+// (kernels/descriptors/reference_descriptors.cpp), in the order of describe_gpu_kernel's phases:
+// every phase but a cudaMemsetAsync (no kernel) and cholesky-single's (counted by hand, stated
+// there). Throws InputError as describe_gpu_kernel.
+std::vector<KernelDescription> reference_kernel_descriptions(const std::string& kernel, double n, const KernelConfig& config,
+                                                             const ResourceTable& resources, double l2_bytes_capacity);
+
 }  // namespace perfmodel
