@@ -98,7 +98,7 @@ if has validate; then
   if command -v cuobjdump > /dev/null; then
     cuobjdump -sass "$bin" 2> /dev/null | gzip > "$runs/$day-h100-sass.txt.gz"
     # mv-opt's load-round table must describe the code that ran
-    python3 scripts/sass_load_rounds.py --check "$runs/$day-h100-sass.txt.gz" model/src/gpu_workloads.cpp 2>&1 |
+    python3 scripts/sass_load_rounds.py --check "$runs/$day-h100-sass.txt.gz" kernels/descriptors/reference_descriptors.cpp 2>&1 |
       tee "$runs/$day-h100-sass-check.log"
   fi
 fi

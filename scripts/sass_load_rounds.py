@@ -10,7 +10,7 @@ before an instruction reads a register one of them loads (the warp waits there f
 trip). rounds per tile = rounds in the body / (LDGs in the body / (X / Y) loads per tile).
 
   scripts/sass_load_rounds.py SASS.txt[.gz]|-          prints the C++ table rows (- : stdin)
-  scripts/sass_load_rounds.py --check SASS.txt[.gz] model/src/gpu_workloads.cpp
+  scripts/sass_load_rounds.py --check SASS.txt[.gz] kernels/descriptors/reference_descriptors.cpp
       exits 1 (naming the row) unless the table in the source file equals the SASS's
 
 Get the SASS of a build with: cuobjdump -sass build/kernels/libperfmodel_kernels_cuda.a

@@ -85,11 +85,17 @@ TEST(ExecutionMetrics, WavesAndFragmentFollowS0Eq38To311) {
 
 TEST(GpuWorkloads, DescriptorsMatchTheSeedsClosedForms) {
   const ResourceTable none;
-  // mm-opt: global bytes 4n³(1/(XY) + 1/NE) (S0 Eq 4.9/4.10 in bytes) plus the C writes.
+  // mm-opt: global bytes 4n³(1/(XY) + 1/NE) (S0 Eq 4.9/4.10 in bytes) plus the C writes, which
+  // format 2's derivation charges 148 bytes of L2 a written line (docs/workload-format.md). At
+  // X = 16 a warp's A rows fill their sectors; at X = 8 its four 32-byte rows each take a line
+  // request's 64-byte minimum, twice their bytes.
   const double n = 2048;
+  const GpuWorkload mm16 = describe_gpu_kernel("mm-opt", n, {16, 4, 16}, none, 50e6);
+  ASSERT_EQ(mm16.phases.size(), 1u);
+  EXPECT_NEAR(mm16.phases[0].l2_bytes, 4 * n * n * n * (1.0 / 64 + 1.0 / 16) + 4 * n * n * 148 / 128, 1);
   const GpuWorkload mm = describe_gpu_kernel("mm-opt", n, {8, 8, 16}, none, 50e6);
   ASSERT_EQ(mm.phases.size(), 1u);
-  EXPECT_NEAR(mm.phases[0].l2_bytes, 4 * n * n * n * (1.0 / 64 + 1.0 / 16) + 4 * n * n, 1);
+  EXPECT_NEAR(mm.phases[0].l2_bytes, 4 * n * n * n * (2.0 / 64 + 1.0 / 16) + 4 * n * n * 148 / 128, 1);
   EXPECT_DOUBLE_EQ(mm.phases[0].flops_fp32, 2 * n * n * n);
   EXPECT_EQ(mm.phases[0].grid_x, n / 64);
   EXPECT_EQ(mm.phases[0].grid_y, n / 16);

@@ -580,7 +580,11 @@ TEST(OffloadValidation, RecordedA8fb659bProfileRunsHoldTheirErrors) {
   EXPECT_EQ(a.all_threads.cases, 160u);
   EXPECT_EQ(a.all_threads.decided, 156u);
   EXPECT_GE(a.all_threads.accuracy, 146.0 / 156 - 0.015);
-  EXPECT_LE(a.all_threads.speedup_median, 0.220 + 0.01);
+  // 22.0 % before the reference kernels went through format 2's derivation (2026-11-27): their
+  // cholesky-opt at n = 4096 is now predicted +4 % on the GPU where it was +19 %, and the CPU
+  // prediction's own error, which the old GPU error offset, shows in the speedup (+13 → +29 %);
+  // the holdout plan's median went 12.5 → 11.9 %.
+  EXPECT_LE(a.all_threads.speedup_median, 0.231 + 0.01);
   EXPECT_LE(a.all_threads.speedup_p90, 0.693 + 0.03);
   EXPECT_GE(a.all_threads.crossovers_within_25, 5u);
   EXPECT_GE(a.one_thread.accuracy, 136.0 / 141 - 0.015);

@@ -153,7 +153,9 @@ KernelConfig default_config(const GpuKernelSpec& spec, double n);
 // Compiled resources per CUDA kernel name (recorded by `perfmodel validate` on the GPU).
 using ResourceTable = std::map<std::string, KernelResources>;
 
-// The workload descriptor of one run. `resources` supplies registers and static shared memory
+// The workload descriptor of one run (kernels/descriptors/reference_descriptors.cpp: each kernel
+// written as a format-2 kernel description and derived by derive_gpu_phase, kernel_description.hpp;
+// cholesky-single's count is the one given by hand). `resources` supplies registers and static shared memory
 // per phase kernel; a kernel missing from it gets the descriptor's own estimate and the phase
 // name is listed in `missing` (when given). `l2_bytes_capacity` decides what stays in L2.
 GpuWorkload describe_gpu_kernel(const std::string& kernel, double n, const KernelConfig& config,
