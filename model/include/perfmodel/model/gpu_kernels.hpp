@@ -52,9 +52,6 @@ struct GpuPhase {
   double l1_data_bytes = 0;        // distinct bytes those accesses move through L1's data path (a broadcast: 4)
   std::map<double, double> shared_accesses;  // conflict degree → warp-wide shared accesses (4-byte words)
   double loads_in_flight = 1;      // independent global loads a thread has outstanding
-  // Of those, the loads that reach DRAM (the rest hit L1 or L2): the DRAM curve is read at these
-  // bytes in flight, the L2 latency limit at all of them. 0: all of them reach DRAM.
-  double dram_loads_in_flight = 0;
   double request_bytes = 128;      // bytes one warp-wide load request moves from L2/DRAM
   // The compiled kernel issues all loads_in_flight loads before it uses the first (SASS), and the
   // measured runs show them in flight together: the calibrated per-warp request limit, which the

@@ -48,10 +48,7 @@
 //                when k is a multiple of S_k; 192 blocks on 132 SMs put two on 60 of them, s = 1/96)
 //     q_blk    = warps per block · min(loads_in_flight, R) · request_bytes   (bytes one block has in
 //                flight; R: the fitted per-warp request limit, not applied where the kernel issues its
-//                loads together). T_dram reads the curve at the loads that reach DRAM
-//                (dram_loads_in_flight: a stencil's neighbours hit L1/L2; chosen on the suite's
-//                stencils of halves A–C, 2026-11-27: −27 → −14 % on stencil2d_5pt), T_l2's latency
-//                limit at all of them
+//                loads together)
 //     T_dram   = f · dram_bytes / BW(k · q_blk)   BW: the fitted saturation curve (Little's law, knee)
 //                at the bytes the wave's k blocks have in flight, on however many SMs (a streaming read
 //                on 64 SMs with 16 KiB each reaches what 132 SMs with the same total do: data/experiments/
