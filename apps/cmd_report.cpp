@@ -12,7 +12,10 @@
 #include "perfmodel/model/atomic_file.hpp"
 #include "perfmodel/model/errors.hpp"
 #include "perfmodel/model/units.hpp"
+#include "perfmodel/report/cpu_plot.hpp"
 #include "perfmodel/report/gnuplot.hpp"
+#include "perfmodel/report/microbench_plot.hpp"
+#include "perfmodel/report/transfer_plot.hpp"
 #include "perfmodel/report/page.hpp"
 #include "perfmodel/report/profile_report.hpp"
 #include "perfmodel/report/roofline_report.hpp"
@@ -73,9 +76,9 @@ int cmd_report(const Invocation& inv) {
   const std::string dir = stage.path();
 
   // Every figure first, each in its own folder with its data and script.
-  run_plot(plot_microbench, {"--out", dir + "/microbench", "--profile", loaded.path}, inv);
-  if (profile.pcie) run_plot(cmd_plot, {"transfers", "--out", dir + "/transfers", "--profile", loaded.path}, inv);
-  run_plot(plot_cpu, {"--out", dir + "/cpu", "--profile", loaded.path}, inv);
+  write_microbench_plot(dir + "/microbench", loaded.gpu(), microbench_inputs(loaded, std::nullopt), profile.provenance);
+  if (profile.pcie) write_transfer_plot(dir + "/transfers", *profile.pcie, transfer_plot_inputs(loaded, std::nullopt), profile.provenance);
+  write_cpu_plot(dir + "/cpu", cpu_plot_inputs(loaded), profile.provenance);
   const ValidationAnalysis analysis = analyse_validation(run, profile);
   const std::string plot_note = write_validation_outputs(dir + "/validation", run, analysis, loaded.path);
   if (!plot_note.empty()) throw RuntimeFailure("report: " + plot_note);
