@@ -13,6 +13,7 @@
 #include "perfmodel/model/errors.hpp"
 #include "perfmodel/model/units.hpp"
 #include "perfmodel/report/cpu_plot.hpp"
+#include "perfmodel/report/farm_report.hpp"
 #include "perfmodel/report/gnuplot.hpp"
 #include "perfmodel/report/microbench_plot.hpp"
 #include "perfmodel/report/transfer_plot.hpp"
@@ -26,17 +27,6 @@
 #include "perfmodel/validate/farm.hpp"
 
 namespace perfmodel::cli {
-namespace {
-
-// Runs one of the CLI's plot commands in-process; its errors are the report's, with their kind
-// (bad input stays bad input, exit 1).
-void run_plot(int (*plot)(const Invocation&), const std::vector<std::string>& args, const Invocation& inv) {
-  std::ostringstream out, err;
-  const int code = plot({args, inv.command_line, out, err});
-  if (code != kExitOk) throw RuntimeFailure("report: " + err.str());
-}
-
-}  // namespace
 
 int cmd_report(const Invocation& inv) {
   po::options_description options("perfmodel report options");
@@ -84,9 +74,8 @@ int cmd_report(const Invocation& inv) {
   if (!plot_note.empty()) throw RuntimeFailure("report: " + plot_note);
   const RooflineOutputs roof = write_roofline(dir + "/roofline", profile, &run, {});
   const SpeedupOutputs speed = write_speedup(dir + "/speedup", profile, loaded.path, &run, HostMemory::pinned);
-  std::vector<std::string> farm_plot = {"farm", "--out", dir + "/farm", "--profile", loaded.path};
-  if (!farm_dir.empty()) farm_plot.insert(farm_plot.end(), {"--from", farm_dir});
-  run_plot(cmd_plot, farm_plot, inv);
+  const std::optional<FarmRun> farm_run = farm_dir.empty() ? std::nullopt : std::optional<FarmRun>(read_farm_run(farm_dir));
+  write_farm_plot(dir + "/farm", profile, farm_run ? &*farm_run : nullptr);
 
   Page page;
   page.dir = dir;
