@@ -133,15 +133,7 @@ int cmd_validate(const Invocation& inv) {
 
   Report report;
   add_profile_meta(report, loaded);
-  report.meta.push_back({"prediction_of", Cell("one launch of each reference kernel timed with CUDA events around it, right after an L2 flush")});
-  report.meta.push_back({"measured_on", Cell(run.provenance.device_name + ", " + run.provenance.date_utc)});
-  report.meta.push_back({"points", Cell(static_cast<std::int64_t>(analysis.points.size()))});
-  report.meta.push_back({"validation_wall_s", Cell(run.wall_s, Unit::seconds)});
-  report.tables.push_back(error_table(analysis));
-  report.notes.push_back("wrote " + out_dir + "/{measurements.csv,resources.csv,predictions.csv,report.md,validation.gp}" +
-                         (plot_note.empty() ? " and validation.{svg,png}" : ""));
-  if (!plot_note.empty()) report.notes.push_back(plot_note);
-  for (const std::string& f : failures) report.notes.push_back("FAILED: " + f);
+  add_validation_summary(report, run, analysis, out_dir, plot_note, failures);
   render(report, format, inv.out);
   return failures.empty() ? kExitOk : kExitRuntimeFailure;
 }
