@@ -11,6 +11,7 @@
 #include "perfmodel/model/errors.hpp"
 #include "perfmodel/model/profile.hpp"
 #include "perfmodel/model/transfer_samples.hpp"
+#include "perfmodel/report/profile_report.hpp"
 #include "perfmodel/report/report.hpp"
 
 namespace perfmodel::cli {
