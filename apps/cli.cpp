@@ -198,12 +198,7 @@ LoadedProfile load_selected_profile(const po::variables_map& vm) {
 }
 
 void add_profile_meta(Report& report, const LoadedProfile& loaded) {
-  report.notes.push_back(loaded.note());
-  report.meta.push_back({"profile", Cell(loaded.path)});
-  report.meta.push_back({"profile_source", Cell(loaded.bundled ? "bundled" : "user")});
-  const std::string& device = loaded.profile.provenance.device_name;  // a CPU-only profile names no GPU
-  report.meta.push_back({"device", device.empty() ? Cell(nullptr) : Cell(device)});
-  report.meta.push_back({"host_cpu", Cell(loaded.profile.provenance.host_cpu)});
+  add_profile_header(report, loaded.path, loaded.bundled, loaded.profile.provenance, loaded.note());
 }
 
 double parse_positive_number(const std::string& text, const std::string& what) {

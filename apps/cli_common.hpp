@@ -2,11 +2,16 @@
 // Pieces every subcommand shares: option parsing with --help, the profile to use, output format.
 #include <boost/program_options.hpp>
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "perfmodel/model/atomic_file.hpp"
+#include "perfmodel/model/benchmark_samples.hpp"
+#include "perfmodel/model/errors.hpp"
 #include "perfmodel/model/profile.hpp"
+#include "perfmodel/model/transfer_samples.hpp"
+#include "perfmodel/report/profile_report.hpp"
 #include "perfmodel/report/report.hpp"
 
 namespace perfmodel::cli {
@@ -55,6 +60,13 @@ double parse_whole_number(const std::string& text, const std::string& what, doub
 // naming the field (exit 1) instead of printing inf or nan with exit 0.
 void require_finite(const Report& report);
 
+// The calibration plots' inputs (plot_inputs.cpp), shared by `plot` and `report`: the raw
+// samples (samples_given, else the profile's own file, checked to be of the profile's run) and the
+// profile's sections each plot needs. InputError naming the profile or the file otherwise.
+GpuSampleFile microbench_inputs(const LoadedProfile& loaded, const std::optional<std::string>& samples_given);
+TransferSampleFile transfer_plot_inputs(const LoadedProfile& loaded, const std::optional<std::string>& samples_given);
+const CpuCalibration& cpu_plot_inputs(const LoadedProfile& loaded);
+
 // The bundled profiles folder: $PERFMODEL_DATA_DIR/profiles, <exe>/../share/perfmodel/profiles,
 // or the source tree's data/profiles, whichever exists first.
 std::string bundled_profiles_dir();
@@ -64,6 +76,8 @@ std::string bundled_profile_path();
 std::string bundled_validation_dir();
 
 Format selected_format(const po::variables_map& vm);
+// The value of an optional string option, if given.
+std::optional<std::string> optional_value(const po::variables_map& vm, const char* name);
 
 // Two-word commands ("predict transfer", "plot transfers", "profile show"): runs the handler
 // named by the first argument with the rest. Throws InputError for a missing or unknown target.

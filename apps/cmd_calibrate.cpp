@@ -18,6 +18,7 @@
 #include "perfmodel/model/profile_io.hpp"
 #include "perfmodel/model/provenance.hpp"
 #include "perfmodel/model/version.hpp"
+#include "perfmodel/report/benchmark_list.hpp"
 #include "perfmodel/report/profile_report.hpp"
 
 namespace perfmodel::cli {
@@ -46,18 +47,9 @@ int cmd_calibrate(const Invocation& inv) {
   const Format format = selected_format(vm);
   const BenchmarkRegistry registry = make_default_registry();
   if (vm.count("list")) {
-    Report report;
-    report.meta.push_back({"built_with_cuda", Cell(built_with_cuda())});
-    Table table{"benchmarks", {}};
-    for (const auto& b : registry.all()) {
-      const auto why = b->unavailable_reason();
-      table.rows.push_back({{"key", Cell(b->key())},
-                            {"runs_here", Cell(!why.has_value())},
-                            {"description", Cell(b->description())},
-                            {"why_not", Cell(why.value_or(""))}});
-    }
-    if (registry.all().empty()) report.notes.push_back(*gpu_unavailable_reason());
-    report.tables.push_back(std::move(table));
+    std::vector<BenchmarkListing> listing;
+    for (const auto& b : registry.all()) listing.push_back({b->key(), b->description(), b->unavailable_reason()});
+    const Report report = benchmark_list_report(built_with_cuda(), listing, registry.all().empty() ? *gpu_unavailable_reason() : "");
     render(report, format, inv.out);
     return kExitOk;
   }

@@ -8,7 +8,6 @@
 #include <optional>
 #include <ostream>
 #include <set>
-#include <sstream>
 
 #include "offload_cli.hpp"
 #include "perfmodel/model/errors.hpp"
@@ -20,16 +19,10 @@
 #include "perfmodel/predictors/offload.hpp"
 #include "perfmodel/validate/analysis.hpp"
 #include "perfmodel/validate/offload_validation.hpp"
+#include "perfmodel/report/offload_report.hpp"
 
 namespace perfmodel::cli {
 namespace {
-
-std::string format_number(double v) {
-  std::ostringstream o;
-  o.precision(3);
-  o << v;
-  return o.str();
-}
 
 struct OffloadProfiles {
   LoadedProfile cpu, gpu;
@@ -68,24 +61,9 @@ OffloadProfiles load_offload_profiles(const po::variables_map& vm, bool need_cpu
   return p;
 }
 
-void add_offload_meta(Report& report, const OffloadProfiles& p, bool cpu_used) {
-  // The common header (docs/output.md): the profile is the GPU side's; bundled only when every side used is.
-  report.meta.push_back({"profile", Cell(p.gpu.path)});
-  report.meta.push_back({"profile_source", Cell(p.gpu.bundled && (!cpu_used || p.cpu.bundled) ? "bundled" : "user")});
-  report.meta.push_back({"gpu_profile", Cell(p.gpu.path)});
-  report.meta.push_back({"device", Cell(p.gpu.profile.provenance.device_name)});
-  report.meta.push_back({"gpu_host", Cell(p.gpu.profile.provenance.host_name + " (" + p.gpu.profile.provenance.host_cpu + ")")});
-  if (cpu_used) {
-    report.meta.push_back({"cpu_profile", Cell(p.cpu.path)});
-    report.meta.push_back({"host_cpu", Cell(p.cpu.profile.provenance.host_cpu)});
-    report.meta.push_back({"cpu_host", Cell(p.cpu.profile.provenance.host_name)});
-    const Provenance &a = p.cpu.profile.provenance, &b = p.gpu.profile.provenance;
-    if (p.cpu.path != p.gpu.path && (a.host_name != b.host_name || a.host_cpu != b.host_cpu))
-      report.notes.push_back("warning: the CPU profile (host " + a.host_name + ", " + a.host_cpu + ") and the GPU profile (host " + b.host_name + ", " +
-                             b.host_cpu + ") come from different hosts: the CPU time is the first host's, the copies and kernels the second's");
-  }
-  report.notes.push_back("GPU side: " + p.gpu.note());
-  if (cpu_used && p.cpu.path != p.gpu.path) report.notes.push_back("CPU side: " + p.cpu.note());
+// Each side's profile as the report names it.
+OffloadSides sides(const OffloadProfiles& p) {
+  return {{p.cpu.path, p.cpu.bundled, &p.cpu.profile, p.cpu.note()}, {p.gpu.path, p.gpu.bundled, &p.gpu.profile, p.gpu.note()}};
 }
 
 // The bundled recorded GPU validation run: the compiled kernels' resources and the GPU model's
@@ -118,52 +96,6 @@ void gpu_error_level(const Profile& gpu, const std::string& gpu_kernel, OffloadE
   offload_gpu_error_level(gpu, *bundled_gpu_run(), gpu_kernel, e);
 }
 
-Cell opt(const std::optional<double>& v, Unit u = Unit::none) { return v ? Cell(*v, u) : Cell(nullptr); }
-
-Record decision_record(const OffloadDecision& d) {
-  return {{"cpu_s", Cell(d.terms.cpu_s, Unit::seconds)},
-          {"gpu_kernels_s", Cell(d.terms.kernels_s, Unit::seconds)},
-          {"h2d_s", Cell(d.terms.h2d_s, Unit::seconds)},
-          {"d2h_s", Cell(d.terms.d2h_s, Unit::seconds)},
-          {"gpu_s", Cell(d.terms.gpu_s(), Unit::seconds)},
-          {"speedup", Cell(d.speedup)},
-          {"speedup_low", Cell(d.speedup_low)},
-          {"speedup_high", opt(d.speedup_high)},
-          {"decision", Cell(d.decision)},
-          {"firm", Cell(d.firm)},
-          {"dominant", Cell(d.dominant)},
-          {"reason", Cell(d.reason)}};
-}
-
-Table error_table(const OffloadErrorLevels& e) {
-  return {"error_levels",
-          {{{"term", Cell("cpu")}, {"relative_error", Cell(e.cpu, Unit::percent)}, {"source", Cell(e.cpu_source)}},
-           {{"term", Cell("gpu_kernels")}, {"relative_error", Cell(e.gpu, Unit::percent)}, {"source", Cell(e.gpu_source)}},
-           {{"term", Cell("copies")}, {"relative_error", Cell(e.copies, Unit::percent)}, {"source", Cell(e.copies_source)}}}};
-}
-
-Table overlap_table(const OverlapResult& o) {
-  return {"overlap",
-          {{{"possible", Cell(o.possible)},
-            {"copy_engines", o.possible ? Cell(o.copy_engines) : Cell(nullptr)},
-            {"chunks", o.possible ? Cell(static_cast<std::int64_t>(o.chunks)) : Cell(nullptr)},
-            {"serial_s", Cell(o.serial_s, Unit::seconds)},
-            {"overlapped_s", o.possible ? Cell(o.overlapped_s, Unit::seconds) : Cell(nullptr)},
-            {"note", Cell(o.possible ? "copies in chunks on pinned memory (cudaMemcpyAsync), each chunk's kernel behind its copy; not measured" : o.why_not)}}}};
-}
-
-Table split_table(const SplitResult& s) {
-  return {"split",
-          {{{"possible", Cell(s.possible)},
-            {"cpu_fraction", s.possible ? Cell(s.cpu_fraction, Unit::ratio) : Cell(nullptr)},
-            {"split_s", s.possible ? Cell(s.split_s, Unit::seconds) : Cell(nullptr)},
-            {"best_alone_s", s.possible ? Cell(s.best_alone_s, Unit::seconds) : Cell(nullptr)},
-            {"saved_s", s.possible ? Cell(s.saved_s, Unit::seconds) : Cell(nullptr)},
-            {"saved_fraction", s.possible ? Cell(s.saved_fraction, Unit::ratio) : Cell(nullptr)},
-            {"note", Cell(s.possible ? "f of the rows on the CPU while the GPU does the rest (its copies included), concurrently; not measured"
-                                     : s.why_not)}}}};
-}
-
 int offload_builtin(const Invocation& inv, const po::variables_map& vm, Format format) {
   const std::string kernel = vm["kernel"].as<std::string>();
   offload_gpu_kernel(kernel);  // unknown kernel → exit 1 before any work
@@ -191,35 +123,17 @@ int offload_builtin(const Invocation& inv, const po::variables_map& vm, Format f
     return t.cpu_s / t.gpu_s();
   };
 
-  Report report;
   const std::string gk = offload_gpu_kernel(kernel);
-  report.meta.push_back({"prediction_of", Cell("one offloaded " + kernel + ": the host's clock around the copies in, the " + gk +
-                                               " kernels and the copies out (blocking cudaMemcpy, " + to_string(*memory) +
-                                               " memory), against the CPU reference kernel")});
-  report.meta.push_back({"kernel", Cell(kernel)});
-  report.meta.push_back({"gpu_kernel", Cell(gk)});
-  if (kernel == "cg") report.meta.push_back({"iterations", Cell(static_cast<std::int64_t>(iterations))});
-  add_offload_meta(report, p, true);
-
-  const CrossoverResult cross = find_crossover(speedup, from, to, multiple);
-  Table ct{"crossover", {}};
-  if (cross.crossings.empty())
-    ct.rows.push_back({{"crossover_n", Cell(nullptr)}, {"wins_above", Cell(nullptr)}, {"from_n", Cell(cross.from_n)}, {"to_n", Cell(cross.to_n)},
-                       {"verdict", Cell(cross.verdict)}});
-  for (const Crossing& c : cross.crossings)
-    ct.rows.push_back({{"crossover_n", Cell(c.n)}, {"wins_above", Cell(c.wins_above)}, {"from_n", Cell(cross.from_n)}, {"to_n", Cell(cross.to_n)},
-                       {"verdict", Cell(cross.verdict)}});
-
+  const OffloadSides both = sides(p);
+  BuiltinOffloadView view{kernel, gk, *memory, iterations, both, find_crossover(speedup, from, to, multiple), std::nullopt, std::nullopt};
+  const CrossoverResult& cross = view.crossover;
   if (vm.count("n")) {
-    const double n = parse_positive_number(vm["n"].as<std::string>(), "--n");
-    const BuiltinOffload o = predict_builtin_offload(cpu, gpu, kernel, n, options, resources);
-    report.meta.push_back({"n", Cell(n)});
-    report.meta.push_back({"cpu_threads", Cell(o.cpu.threads)});
-    if (o.cpu.outside_fitted_sizes)
-      report.notes.push_back("warning: the CPU working set lies outside the sizes the CPU model of " + kernel +
-                             " was fitted on: its efficiency is held at the nearest fitted size (an extrapolation)");
-    if (o.cpu.extrapolated_threads) report.notes.push_back("warning: more CPU threads than the calibration measured");
-    OffloadErrorLevels e;
+    BuiltinOffloadAtN at;
+    at.n = parse_positive_number(vm["n"].as<std::string>(), "--n");
+    const double n = at.n;
+    at.offload = predict_builtin_offload(cpu, gpu, kernel, n, options, resources);
+    const BuiltinOffload& o = at.offload;
+    OffloadErrorLevels& e = at.errors;
     CpuSide side;
     side.kernel = kernel, side.n = n, side.iterations = iterations, side.threads = threads;
     // The CPU level: the bundled offload run's spread for this kernel when the CPU side is the
@@ -231,54 +145,28 @@ int offload_builtin(const Invocation& inv, const po::variables_map& vm, Format f
     std::vector<Transfer> all = o.gpu.copies_in;
     all.insert(all.end(), o.gpu.copies_out.begin(), o.gpu.copies_out.end());
     offload_copy_error_level(gpu, all, e);
-    const OffloadDecision d = decide_offload(o.terms, e);
-    Record r = {{"n", Cell(n)}};
-    for (auto& c : decision_record(d)) r.push_back(c);
-    report.tables.push_back({"offload", {r}});
-    Table parts{"gpu_kernels", {}};
-    for (const auto& [name, s] : o.kernel_phases_s) parts.rows.push_back({{"phase_kernel", Cell(name)}, {"predicted_s", Cell(s, Unit::seconds)}});
-    parts.rows.push_back({{"phase_kernel", Cell("(bound: " + o.gpu_bound + ")")}, {"predicted_s", Cell(o.terms.kernels_s, Unit::seconds)}});
-    report.tables.push_back(parts);
-    Table mem{"host_memory", {}};
+    at.decision = decide_offload(o.terms, e);
     for (HostMemory m : {HostMemory::pinned, HostMemory::pageable}) {
       OffloadOptions om = options;
       om.memory = m;
       try {
-        const BuiltinOffload x = predict_builtin_offload(cpu, gpu, kernel, n, om, resources);
-        mem.rows.push_back({{"memory", Cell(to_string(m))}, {"copies_s", Cell(x.terms.h2d_s + x.terms.d2h_s, Unit::seconds)},
-                            {"gpu_s", Cell(x.terms.gpu_s(), Unit::seconds)}, {"speedup", Cell(x.terms.cpu_s / x.terms.gpu_s())}});
+        at.memories.push_back({m, predict_builtin_offload(cpu, gpu, kernel, n, om, resources).terms, ""});
       } catch (const InputError& err) {
-        mem.rows.push_back({{"memory", Cell(to_string(m))}, {"copies_s", Cell(nullptr)}, {"gpu_s", Cell(nullptr)}, {"speedup", Cell(nullptr)}});
-        report.notes.push_back(std::string(to_string(m)) + ": " + err.what());
+        at.memories.push_back({m, std::nullopt, err.what()});
       }
     }
-    report.tables.push_back(mem);
-    report.tables.push_back(error_table(e));
-    report.tables.push_back(ct);
-    if (kernel == "cg") {
-      const ReuseResult reuse = reuse_break_even([&](int i) {
+    if (kernel == "cg")
+      at.reuse = reuse_break_even([&](int i) {
         OffloadOptions oi = options;
         oi.iterations = i;
         return predict_builtin_offload(cpu, gpu, kernel, n, oi, resources).terms;
       });
-      report.tables.push_back({"reuse",
-                               {{{"break_even_iterations", opt(reuse.break_even_iterations)},
-                                 {"cpu_fixed_s", Cell(reuse.cpu_fixed_s, Unit::seconds)},
-                                 {"cpu_per_iteration_s", Cell(reuse.cpu_per_iteration_s, Unit::seconds)},
-                                 {"gpu_fixed_s", Cell(reuse.gpu_fixed_s, Unit::seconds)},
-                                 {"gpu_per_iteration_s", Cell(reuse.gpu_per_iteration_s, Unit::seconds)},
-                                 {"verdict", Cell(reuse.verdict)}}}});
-    }
-    report.tables.push_back(overlap_table(overlap_builtin_offload(gpu, o, *memory)));
-    report.tables.push_back(split_table(split_builtin_offload(cpu, gpu, o, options)));
-    report.notes.push_back("decision: " + std::string(d.decision == "gpu" ? "offload to the GPU" : "keep on the CPU") + " (speedup " +
-                           format_number(d.speedup) + ", " + (d.firm ? "firm" : "within the models' error: a close call") + "): " + d.reason);
-  } else {
-    report.tables.push_back(ct);
+    at.overlap = overlap_builtin_offload(gpu, o, *memory);
+    at.split = split_builtin_offload(cpu, gpu, o, options);
+    view.at_n = std::move(at);
   }
-  report.notes.push_back("sizes: " + cross.verdict);
   if (vm.count("sweep")) {
-    Table sw{"sweep", {}};
+    view.sweep.emplace();
     const int points = 16;
     std::set<double> sizes;
     for (int i = 0; i < points; ++i) {
@@ -288,17 +176,12 @@ int offload_builtin(const Invocation& inv, const po::variables_map& vm, Format f
     }
     for (double n : sizes) {
       try {
-        const BuiltinOffload o = predict_builtin_offload(cpu, gpu, kernel, n, options, resources);
-        const double s = o.terms.cpu_s / o.terms.gpu_s();
-        sw.rows.push_back({{"n", Cell(n)}, {"cpu_s", Cell(o.terms.cpu_s, Unit::seconds)}, {"gpu_kernels_s", Cell(o.terms.kernels_s, Unit::seconds)},
-                           {"copies_s", Cell(o.terms.h2d_s + o.terms.d2h_s, Unit::seconds)}, {"gpu_s", Cell(o.terms.gpu_s(), Unit::seconds)},
-                           {"speedup", Cell(s)}, {"decision", Cell(s > 1 ? "gpu" : "cpu")}});
-      } catch (const InputError&) {
+        view.sweep->push_back({n, predict_builtin_offload(cpu, gpu, kernel, n, options, resources).terms});
+      } catch (const InputError&) {  // a size the GPU kernel does not run: no row
       }
     }
-    report.tables.push_back(sw);
   }
-  render(report, format, inv.out);
+  render(offload_builtin_report(view), format, inv.out);
   return kExitOk;
 }
 
@@ -337,20 +220,10 @@ int offload_workload(const Invocation& inv, const po::variables_map& vm, Format 
   all.insert(all.end(), out.begin(), out.end());
   if (!all.empty()) offload_copy_error_level(gpu, all, e);
   else e.copies_source = "the workload has no transfers";
-  const OffloadDecision d = decide_offload(terms, e);
-
-  Report report;
-  report.meta.push_back({"prediction_of", Cell("the workload " + f.gpu.name + " offloaded: its transfers (blocking copies) around its kernels, against its CPU side (" + ct.model + ")")});
-  report.meta.push_back({"workload", Cell(path)});
-  report.meta.push_back({"cpu_threads", ct.threads > 0 ? Cell(ct.threads) : Cell(nullptr)});
-  add_offload_meta(report, p, side.kind != CpuSide::Kind::measured);
-  report.tables.push_back({"offload", {decision_record(d)}});
-  Table parts{"gpu_kernels", {}};
-  for (const GpuPhasePrediction& ph : g.phases) parts.rows.push_back({{"phase_kernel", Cell(ph.name)}, {"predicted_s", Cell(ph.seconds, Unit::seconds)}, {"bound", Cell(ph.bound)}});
-  report.tables.push_back(parts);
-  report.tables.push_back(error_table(e));
+  const OffloadSides both = sides(p);
+  WorkloadOffloadView view{path, f.gpu.name, both, side.kind != CpuSide::Kind::measured, ct, g, e, decide_offload(terms, e), std::nullopt, std::nullopt};
   if (f.splittable) {
-    report.tables.push_back(overlap_table(chunked_overlap(gpu, {}, in, out, g.seconds, in.empty() ? HostMemory::pinned : in.front().key.memory)));
+    view.overlap = chunked_overlap(gpu, {}, in, out, g.seconds, in.empty() ? HostMemory::pinned : in.front().key.memory);
     const double launch = std::min(g.launch_s, g.seconds);
     const auto gpu_of = [&](double x) {
       if (x <= 0) return 0.0;
@@ -372,14 +245,9 @@ int offload_workload(const Invocation& inv, const po::variables_map& vm, Format 
       w.bytes_read *= x, w.bytes_written *= x, w.flops *= x, w.serial_flops *= x, w.working_set_bytes *= x;
       return predict_cpu(cpu, s.kernel, s.n, w, s.threads).seconds;
     };
-    report.tables.push_back(split_table(split_work(cpu_of, gpu_of)));
-  } else {
-    report.notes.push_back("overlap and split: not evaluated (the `cpu:` section does not say `splittable: true`)");
+    view.split = split_work(cpu_of, gpu_of);
   }
-  report.notes.push_back("sizes: a workload file describes one size; a crossover over n needs a workload written in n");
-  report.notes.push_back("decision: " + std::string(d.decision == "gpu" ? "offload to the GPU" : "keep on the CPU") + " (speedup " + format_number(d.speedup) +
-                         ", " + (d.firm ? "firm" : "within the models' error: a close call") + "): " + d.reason);
-  render(report, format, inv.out);
+  render(offload_workload_report(view), format, inv.out);
   return kExitOk;
 }
 
@@ -438,34 +306,7 @@ int validate_offload(const Invocation& inv, const po::variables_map& vm, Format 
   write_offload_analysis(out_dir, run, a, loaded.note());
   Report report;
   add_profile_meta(report, loaded);
-  report.meta.push_back({"measured_on", Cell(run.provenance.device_name + ", " + run.provenance.date_utc)});
-  report.meta.push_back({"cpu_threads", Cell(static_cast<std::int64_t>(run.cpu_threads))});
-  report.meta.push_back({"validation_wall_s", Cell(run.wall_s, Unit::seconds)});
-  Table t{"offload_validation", {}};
-  for (const auto& [name, s] : {std::pair<std::string, OffloadAnalysis::Summary>{"all threads", a.all_threads}, {"one thread", a.one_thread}})
-    t.rows.push_back({{"cpu_side", Cell(name)},
-                      {"comparisons", Cell(static_cast<std::int64_t>(s.cases))},
-                      {"within_5_percent", Cell(static_cast<std::int64_t>(s.close))},
-                      {"decisions", Cell(static_cast<std::int64_t>(s.decided))},
-                      {"decision_accuracy", s.decided ? Cell(s.accuracy, Unit::percent) : Cell(nullptr)},
-                      {"speedup_error_median", s.cases ? Cell(s.speedup_median, Unit::percent) : Cell(nullptr)},
-                      {"speedup_error_p90", s.cases ? Cell(s.speedup_p90, Unit::percent) : Cell(nullptr)},
-                      {"crossovers_within_25_percent", Cell(static_cast<std::int64_t>(s.crossovers_within_25))},
-                      {"crossovers_compared", Cell(static_cast<std::int64_t>(s.crossovers_compared))},
-                      {"crossovers_within_25_percent_or_measured_interval", Cell(static_cast<std::int64_t>(s.crossovers_within_25_or_noise))},
-                      {"inside_interval_fraction",
-                       s.with_interval ? Cell(static_cast<double>(s.inside_interval) / s.with_interval, Unit::percent) : Cell(nullptr)}});
-  report.tables.push_back(t);
-  Table c{"crossovers", {}};
-  for (const OffloadCrossoverCheck& x : a.crossovers)
-    if (x.threads == run.cpu_threads)
-      c.rows.push_back({{"case", Cell(x.c.label())}, {"memory", Cell(x.memory)}, {"measured_crossover_n", opt(x.measured_n)},
-                        {"measured_crossover_low_n", opt(x.measured_low_n)}, {"measured_crossover_high_n", opt(x.measured_high_n)},
-                        {"predicted_crossover_n", opt(x.predicted_n)}, {"relative_error", opt(x.error, Unit::percent)}});
-  report.tables.push_back(c);
-  report.notes.push_back("wrote " + out_dir + "/{offload_plan.csv,offload_measurements.csv,offload_predictions.csv,offload_crossovers.csv,report.md}");
-  for (const std::string& n : run.notes) report.notes.push_back(n);
-  for (const std::string& f : failures) report.notes.push_back("FAILED: " + f);
+  add_offload_validation(report, run, a, out_dir, failures);
   render(report, format, inv.out);
   return failures.empty() ? kExitOk : kExitRuntimeFailure;
 }

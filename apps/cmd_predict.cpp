@@ -1,4 +1,4 @@
-// perfmodel predict transfer ...
+// perfmodel predict transfer ... | predict cpu ... (the tables: perfmodel/report/predict_tables.hpp), and the dispatch of `perfmodel predict`.
 #include <algorithm>
 #include <ostream>
 
@@ -10,6 +10,7 @@
 #include "perfmodel/model/units.hpp"
 #include "perfmodel/predictors/communication.hpp"
 #include "perfmodel/predictors/cpu_compute.hpp"
+#include "perfmodel/report/predict_tables.hpp"
 
 namespace perfmodel::cli {
 namespace {
@@ -100,38 +101,7 @@ int predict_transfer(const Invocation& inv) {
 
   Report report;
   add_profile_meta(report, loaded);
-  report.meta.push_back({"prediction_of", Cell(*mode == TransferMode::single
-                                                   ? "each copy a synchronous cudaMemcpy timed with CUDA events around it; copies one after another"
-                                                   : "each copy's cost when many are queued back to back in a stream")});
-  report.meta.push_back({"mode", Cell(to_string(*mode))});
-  report.meta.push_back({"total_seconds", Cell(prediction.total_seconds, Unit::seconds)});
-  report.meta.push_back({"interval_low_s", prediction.has_interval ? Cell(prediction.interval_low_s, Unit::seconds) : Cell(nullptr)});
-  report.meta.push_back({"interval_high_s", prediction.has_interval ? Cell(prediction.interval_high_s, Unit::seconds) : Cell(nullptr)});
-  Table table{"transfers", {}};
-  bool extrapolated = false;
-  for (const TransferPrediction& p : prediction.transfers) {
-    extrapolated = extrapolated || p.extrapolated;
-    table.rows.push_back({{"direction", Cell(to_string(p.transfer.key.direction))},
-                          {"memory", Cell(to_string(p.transfer.key.memory))},
-                          {"bytes", Cell(static_cast<std::int64_t>(p.transfer.bytes), Unit::bytes)},
-                          {"seconds", Cell(p.seconds, Unit::seconds)},
-                          {"interval_low_s", p.has_interval ? Cell(p.interval_low_s, Unit::seconds) : Cell(nullptr)},
-                          {"interval_high_s", p.has_interval ? Cell(p.interval_high_s, Unit::seconds) : Cell(nullptr)},
-                          {"bytes_per_s", Cell(p.effective_bytes_per_s, Unit::bytes_per_s)},
-                          {"setup_s", Cell(p.setup_s, Unit::seconds)},
-                          {"misaligned_s", Cell(p.misaligned_s, Unit::seconds)},
-                          {"segment_from_bytes", Cell(p.segment_from_bytes, Unit::bytes)},
-                          {"segment_to_bytes", Cell(p.segment_to_bytes, Unit::bytes)},
-                          {"bridge", Cell(p.bridge)},
-                          {"extrapolated", Cell(p.extrapolated)},
-                          {"timing", Cell(p.timing)}});
-  }
-  report.tables.push_back(std::move(table));
-  if (extrapolated) report.notes.push_back("some sizes lie outside the calibrated range: those predictions are extrapolated");
-  if (!prediction.transfers.empty() && prediction.transfers.front().timing == "batched")
-    report.notes.push_back("the profile (schema " + std::to_string(loaded.profile.schema_version) +
-                           ") has one curve per transfer, measured as back-to-back copies in batches; it serves both modes and "
-                           "states no interval: re-calibrate for single/stream curves with intervals");
+  add_transfer_prediction(report, prediction, *mode, loaded.profile.schema_version);
   require_finite(report);
   render(report, format, inv.out);
   return kExitOk;
@@ -165,35 +135,12 @@ int predict_cpu_command(const Invocation& inv) {
   }
   double threads = 0;
   if (vm.count("threads")) threads = parse_whole_number(vm["threads"].as<std::string>(), "--threads", 1, limits::kMaxThreads);
+  std::vector<CpuPrediction> predictions;
+  for (const std::string& text : vm["n"].as<std::vector<std::string>>())
+    predictions.push_back(predict_cpu(loaded.profile, kernel, parse_whole_number(text, "--n", 1, limits::kMaxProblemSize), threads));
   Report report;
   add_profile_meta(report, loaded);
-  report.meta.push_back({"prediction_of", Cell("one call of the kernel on the host: the median of repeated calls, each timed with the host's "
-                                               "steady clock, as the CPU calibration times its kernels")});
-  report.meta.push_back({"kernel", Cell(kernel)});
-  report.meta.push_back({"n_means", Cell(size_meaning(kernel))});
-  Table table{"predictions", {}};
-  bool any_outside = false;
-  for (const std::string& text : vm["n"].as<std::vector<std::string>>()) {
-    const CpuPrediction p = predict_cpu(loaded.profile, kernel, parse_whole_number(text, "--n", 1, limits::kMaxProblemSize), threads);
-    table.rows.push_back({{"n", Cell(p.n)},
-                          {"threads", Cell(p.threads)},
-                          {"seconds", Cell(p.seconds, Unit::seconds)},
-                          {"bound", Cell(p.memory_bound ? "memory" : "compute")},
-                          {"memory_s", Cell(p.memory_s, Unit::seconds)},
-                          {"compute_s", Cell(p.compute_s, Unit::seconds)},
-                          {"synchronisation_s", Cell(p.synchronisation_s, Unit::seconds)},
-                          {"efficiency", Cell(p.efficiency, Unit::percent)},
-                          {"working_set_bytes", Cell(p.workload.working_set_bytes, Unit::bytes)},
-                          {"read_bw_at_working_set", Cell(p.read_Bps, Unit::bytes_per_s)},
-                          {"flops", Cell(p.workload.flops)},
-                          {"extrapolated_threads", Cell(p.extrapolated_threads)},
-                          {"outside_fitted_sizes", Cell(p.outside_fitted_sizes)}});
-    any_outside = any_outside || p.outside_fitted_sizes || p.extrapolated_threads;
-  }
-  report.tables.push_back(std::move(table));
-  if (any_outside)
-    report.notes.push_back("some predictions lie outside what was calibrated (sizes or threads): they are extrapolated");
-  for (const std::string& w : cpu_calibration_warnings(loaded.cpu())) report.notes.push_back("warning: the profile's CPU calibration: " + w);
+  add_cpu_predictions(report, kernel, predictions, cpu_calibration_warnings(loaded.cpu()));
   require_finite(report);
   render(report, format, inv.out);
   return kExitOk;

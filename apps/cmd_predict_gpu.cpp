@@ -1,6 +1,7 @@
 // perfmodel predict kernel --kernel K --n N [--config C] [--resources DIR] [--profile P]
 // perfmodel predict workload FILE.yaml [--set k=v1,v2,...]... [--timing single|steady] [--profile P]
 // perfmodel tune --kernel K --n N [--top T] [--resources DIR] [--profile P]
+// The tables are the report layer's: perfmodel/report/predict_tables.hpp.
 #include <algorithm>
 #include <filesystem>
 #include <map>
@@ -17,14 +18,10 @@
 #include "perfmodel/model/workload_expression.hpp"
 #include "perfmodel/predictors/communication.hpp"
 #include "perfmodel/predictors/gpu_compute.hpp"
-#include "perfmodel/predictors/roofline.hpp"
+#include "perfmodel/report/predict_tables.hpp"
 
 namespace perfmodel::cli {
 namespace {
-
-std::string plot_like(double x, double y) {
-  return std::to_string(static_cast<long long>(x)) + "x" + std::to_string(static_cast<long long>(y));
-}
 
 struct Resources {
   ResourceTable table;
@@ -85,79 +82,6 @@ void require_fits_device(const GpuWorkload& w, const GpuCalibration& gpu, const 
                      " of device memory; the profile's GPU has " + format_bytes(memory));
 }
 
-// Where the workload sits on the profile's DRAM/FP32 roofline.
-void add_roofline(Record& r, const Profile& profile, const GpuPrediction& p, const GpuWorkload& w) {
-  const double dram = w.dram_bytes();
-  if (!(w.flops > 0) || !(dram > 0)) return;
-  const RooflineBound b = roofline_bound(roofline_of(profile), w.flops / dram, "dram", "fp32", w.flops / p.seconds);
-  r.push_back({"flop_per_dram_byte", Cell(b.intensity)});
-  r.push_back({"roofline_bound", Cell(b.memory_bound ? "memory" : "compute")});
-  r.push_back({"roofline_attainable_flop_per_s", Cell(b.attainable, Unit::flop_per_s)});
-  r.push_back({"roofline_headroom", Cell(b.headroom)});
-}
-
-Record prediction_meta(const GpuPrediction& p, const GpuWorkload& w) {
-  Record r;
-  r.push_back({"seconds", Cell(p.seconds, Unit::seconds)});
-  r.push_back({"bound", Cell(p.bound)});
-  // The launches' own cost beyond the work plus the scheduling of every wave after a launch's first:
-  // for a large grid most of it is wave scheduling, which overlaps the memory pipes.
-  r.push_back({"launch_and_scheduling_s", Cell(p.launch_s, Unit::seconds)});
-  r.push_back({"dram_s", Cell(p.dram_s, Unit::seconds)});
-  r.push_back({"l2_s", Cell(p.l2_s, Unit::seconds)});
-  r.push_back({"l1_shared_s", Cell(p.l1_s, Unit::seconds)});
-  r.push_back({"issue_s", Cell(p.issue_s, Unit::seconds)});
-  r.push_back({"fp64_s", Cell(p.fp64_s, Unit::seconds)});
-  r.push_back({"special_s", Cell(p.special_s, Unit::seconds)});
-  r.push_back({"latency_s", Cell(p.chain_s, Unit::seconds)});
-  r.push_back({"atomic_s", Cell(p.atomic_s, Unit::seconds)});
-  if (w.flops > 0) r.push_back({"flop_per_s", Cell(w.flops / p.seconds, Unit::flop_per_s)});
-  if (w.algorithmic_bytes > 0) r.push_back({"effective_bytes_per_s", Cell(w.algorithmic_bytes / p.seconds, Unit::bytes_per_s)});
-  r.push_back({"dram_fraction_of_peak", Cell(p.dram_fraction, Unit::percent)});
-  r.push_back({"flop_fraction_of_fp32_peak", Cell(p.flop_fraction, Unit::percent)});  // FP32 and FP64 flops over the FP32 ceiling
-  // How busy each ceiling is over the predicted time (its part / the time): the achieved fraction
-  // of the L2, L1/shared and issue ceilings at the kernel's occupancy.
-  for (const auto& [name, part] : std::vector<std::pair<const char*, double>>{
-           {"l2_utilisation", p.l2_s}, {"l1_shared_utilisation", p.l1_s}, {"issue_utilisation", p.issue_s + p.special_s}})
-    r.push_back({name, Cell(p.seconds > 0 ? part / p.seconds : 0.0, Unit::percent)});
-  return r;
-}
-
-Table phase_table(const GpuPrediction& p, const GpuWorkload& w) {
-  Table t{"phases", {}};
-  // The predictions follow the described phases in order, leaving out those of no launch
-  // (predict_gpu); names repeat (two unnamed kernels are both "kernel"), so they are matched by place.
-  std::size_t next = 0;
-  for (std::size_t i = 0; i < p.phases.size(); ++i) {
-    const GpuPhasePrediction& ph = p.phases[i];
-    while (next < w.phases.size() && !(w.phases[next].launches > 0)) ++next;
-    const GpuPhase* desc = next < w.phases.size() && w.phases[next].name == ph.name ? &w.phases[next] : nullptr;
-    ++next;
-    t.rows.push_back({{"phase", Cell(ph.name)},
-                      {"launches", Cell(ph.launches)},
-                      {"grid", Cell(desc ? plot_like(desc->grid_x, desc->grid_y) : "")},
-                      {"block", Cell(desc ? plot_like(desc->block_x, desc->block_y) : "")},
-                      {"registers", Cell(desc ? desc->registers_per_thread : 0.0)},
-                      {"shared_bytes", Cell(desc ? desc->shared_bytes_per_block : 0.0, Unit::bytes)},
-                      {"blocks_per_sm", Cell(ph.metrics.blocks_per_sm)},
-                      {"limited_by", Cell(ph.metrics.limited_by)},
-                      {"occupancy", Cell(ph.metrics.occupancy, Unit::percent)},
-                      {"waves", Cell(ph.metrics.waves)},
-                      {"seconds", Cell(ph.seconds, Unit::seconds)},
-                      {"bound", Cell(ph.bound)},
-                      {"sectors_per_request", Cell(desc ? desc->request_bytes / 32 : 0.0)},
-                      {"bytes_in_flight", Cell(ph.bytes_in_flight, Unit::bytes)},
-                      {"dram_reachable", Cell(ph.dram_Bps_reachable, Unit::bytes_per_s)}});
-  }
-  return t;
-}
-
-// What `predict kernel` and `tune` predict: one launch of a reference kernel.
-std::string launch_prediction_of(const GpuRunStart& start) {
-  return std::string("one launch of the kernel timed with CUDA events around it, ") +
-         (start.l2_dirty ? "right after an L2 flush (a dirty L2, as the validation runner times)" : "from an idle GPU with a clean L2");
-}
-
 }  // namespace
 
 int predict_kernel_command(const Invocation& inv) {
@@ -197,58 +121,24 @@ int predict_kernel_command(const Invocation& inv) {
   require_fits_device(w, gpu, kernel, n);
   const GpuPrediction p = predict_gpu(gpu, w, run_start(vm, gpu));
 
-  Report report;
-  add_profile_meta(report, loaded);
-  report.meta.push_back({"prediction_of", Cell(launch_prediction_of(run_start(vm, gpu)))});
-  report.meta.push_back({"kernel", Cell(kernel)});
-  report.meta.push_back({"source", Cell(spec.source)});
-  report.meta.push_back({"n", Cell(static_cast<std::int64_t>(n))});
-  report.meta.push_back({"config", Cell(to_string(config, spec))});
-  report.meta.push_back({"config_from", Cell(given ? std::string("--") + given : std::string("White (2013)'s launch rule"))});
-  for (auto& cell : prediction_meta(p, w)) report.meta.push_back(cell);
-  add_roofline(report.meta, loaded.profile, p, w);
+  KernelPredictionView view{kernel, spec.source, to_string(config, spec), given ? std::string("--") + given : std::string("White (2013)'s launch rule"),
+                            n, run_start(vm, gpu), p, w, loaded.profile, std::nullopt, std::nullopt, res.source, missing};
   if (loaded.profile.pcie) {
     const CommunicationPredictor comm(loaded.profile);
     const HostMemory memory = parse_host_memory(vm["memory"].as<std::string>()).value_or(HostMemory::pinned);
     std::vector<Transfer> t;
     if (w.h2d_bytes > 0) t.push_back({{Direction::h2d, memory}, static_cast<std::uint64_t>(w.h2d_bytes)});
     if (w.d2h_bytes > 0) t.push_back({{Direction::d2h, memory}, static_cast<std::uint64_t>(w.d2h_bytes)});
-    const double transfers = t.empty() ? 0 : comm.predict(t).total_seconds;
-    report.meta.push_back({"transfers_s", Cell(transfers, Unit::seconds)});
-    report.meta.push_back({"with_transfers_s", Cell(transfers + p.seconds, Unit::seconds)});
+    view.transfers_s = t.empty() ? 0 : comm.predict(t).total_seconds;
   }
   const auto measured = res.measured.find({n, config});
-  if (measured != res.measured.end()) {
-    report.meta.push_back({"measured_s", Cell(measured->second, Unit::seconds)});
-    report.meta.push_back({"error", Cell(p.seconds / measured->second - 1, Unit::percent)});
-    report.notes.push_back("measured: " + res.source);
-  }
-  report.tables.push_back(phase_table(p, w));
-  if (!missing.empty()) report.notes.push_back("registers/shared memory estimated (no recorded resources) for " + missing.front());
+  if (measured != res.measured.end()) view.measured_s = measured->second;
+  Report report;
+  add_profile_meta(report, loaded);
+  add_kernel_prediction(report, view);
   require_finite(report);
   render(report, format, inv.out);
   return kExitOk;
-}
-
-// What the reader derived for each kernel, per launch: the descriptor the prediction rests on
-// (for format 2, from the accesses by the rules of docs/workload-format.md).
-Table descriptor_table(const GpuWorkload& w) {
-  Table t{"descriptor", {}};
-  for (const GpuPhase& p : w.phases) {
-    double shared = 0;
-    for (const auto& [degree, accesses] : p.shared_accesses) shared += accesses;
-    t.rows.push_back({{"phase", Cell(p.name)},
-                      {"dram_bytes", Cell(p.dram_bytes, Unit::bytes)},
-                      {"l2_bytes", Cell(p.l2_bytes, Unit::bytes)},
-                      {"l1_wavefronts", Cell(p.l1_wavefronts)},
-                      {"shared_wavefronts", Cell(shared)},
-                      {"loads_in_flight", Cell(p.loads_in_flight)},
-                      {"request_bytes", Cell(p.request_bytes, Unit::bytes)},
-                      {"warp_instructions", Cell(p.warp_instructions)},
-                      {"special_calls", Cell(p.special_calls)},
-                      {"chain_l2_loads", Cell(p.chain_l2_loads)}});
-  }
-  return t;
 }
 
 // `--set k=v1,v2,...` flags: every combination of the values, in the order given.
@@ -284,14 +174,6 @@ std::vector<WorkloadParams> parameter_points(const std::vector<std::string>& set
     points = next;
   }
   return points;
-}
-
-std::string prediction_of(const std::string& timing, const GpuRunStart& start) {
-  if (timing == "steady")
-    return "the workload (every kernel and launch) repeated back to back: time per repetition, a loop of repetitions "
-           "timed as a whole and divided by their number";
-  return std::string("the workload (every kernel and launch) run once, timed with CUDA events around it, ") +
-         (start.l2_dirty ? "right after an L2 flush (a dirty L2, as the validation runner times)" : "from an idle GPU with a clean L2");
 }
 
 int predict_workload_command(const Invocation& inv) {
@@ -350,46 +232,15 @@ int predict_workload_command(const Invocation& inv) {
     return p;
   };
 
+  WorkloadPredictionView view{loaded.profile, timing, start, files.size() == 1 && !vm.count("set"), {}};
+  for (const GpuWorkloadFile& f : files) {
+    const GpuPrediction p = predict(f);
+    view.points.push_back({f, p, any_transfers ? std::optional<double>(transfer_seconds(f)) : std::nullopt});
+    if (view.single) break;
+  }
   Report report;
   add_profile_meta(report, loaded);
-  report.meta.push_back({"workload", Cell(first.name)});
-  report.meta.push_back({"workload_format", Cell(static_cast<std::int64_t>(first.format))});
-  report.meta.push_back({"timing", Cell(timing)});
-  report.meta.push_back({"prediction_of", Cell(prediction_of(timing, start))});
-  if (files.size() == 1 && !vm.count("set")) {
-    const GpuWorkloadFile& f = first;
-    const GpuPrediction p = predict(f);
-    for (const auto& [name, value] : f.params) report.meta.push_back({name, Cell(value)});
-    report.meta.push_back({"predicted_s", Cell(p.seconds, Unit::seconds)});
-    report.meta.push_back({"per_launch_s", Cell(p.seconds / f.launches(), Unit::seconds)});
-    for (auto& cell : prediction_meta(p, f.workload)) report.meta.push_back(cell);
-    add_roofline(report.meta, loaded.profile, p, f.workload);
-    if (any_transfers) {
-      const double transfers = transfer_seconds(f);
-      report.meta.push_back({"transfers_s", Cell(transfers, Unit::seconds)});
-      report.meta.push_back({"with_transfers_s", Cell(transfers + p.seconds, Unit::seconds)});
-    }
-    report.tables.push_back(phase_table(p, f.workload));
-    report.tables.push_back(descriptor_table(f.workload));
-  } else {
-    Table t{"points", {}};
-    for (const GpuWorkloadFile& f : files) {
-      const GpuPrediction p = predict(f);
-      Record row;
-      for (const auto& [name, value] : f.params) row.push_back({name, Cell(value)});
-      row.push_back({"predicted_s", Cell(p.seconds, Unit::seconds)});
-      row.push_back({"per_launch_s", Cell(p.seconds / f.launches(), Unit::seconds)});
-      row.push_back({"bound", Cell(p.bound)});
-      row.push_back({"dram_bytes", Cell(f.workload.dram_bytes(), Unit::bytes)});
-      if (any_transfers) {
-        const double transfers = transfer_seconds(f);
-        row.push_back({"transfers_s", Cell(transfers, Unit::seconds)});
-        row.push_back({"with_transfers_s", Cell(transfers + p.seconds, Unit::seconds)});
-      }
-      t.rows.push_back(row);
-    }
-    report.tables.push_back(t);
-  }
+  add_workload_prediction(report, view);
   // A parameter named like an output field would make two fields of one name.
   auto check_unique = [&](const Record& r) {
     std::set<std::string> names;
@@ -400,7 +251,6 @@ int predict_workload_command(const Invocation& inv) {
   for (const Table& t : report.tables)
     if (t.name == "points")
       for (const Record& row : t.rows) check_unique(row);
-  for (const std::string& note : first.notes) report.notes.push_back(note);
   require_finite(report);
   render(report, format, inv.out);
   return kExitOk;
@@ -453,52 +303,14 @@ int cmd_tune(const Invocation& inv) {
   }
   if (ranked.empty()) throw InputError(kernel + ": no compiled configuration runs at n = " + std::to_string(n));
   std::sort(ranked.begin(), ranked.end(), [](const Ranked& a, const Ranked& b) { return a.p.seconds < b.p.seconds; });
-  Report report;
-  add_profile_meta(report, loaded);
-  report.meta.push_back({"prediction_of", Cell(launch_prediction_of(start))});
-  report.meta.push_back({"kernel", Cell(kernel)});
-  report.meta.push_back({"n", Cell(static_cast<std::int64_t>(n))});
-  report.meta.push_back({"configurations", Cell(static_cast<std::int64_t>(ranked.size()))});
-  report.meta.push_back({"predicted_best", Cell(to_string(ranked.front().config, spec))});
-  report.meta.push_back({"predicted_best_s", Cell(ranked.front().p.seconds, Unit::seconds)});
-  const KernelConfig rule = default_config(spec, n);
-  report.meta.push_back({"s0_rule", Cell(to_string(rule, spec))});
-  // Measured sweep, where recorded.
-  const Ranked* best_measured = nullptr;
-  double best_measured_s = 0;
-  std::size_t measured_count = 0;
+  TuneView view{kernel, n, start, {}, to_string(default_config(spec, n), spec), top, res.source};
   for (const Ranked& r : ranked) {
     const auto it = res.measured.find({n, r.config});
-    if (it == res.measured.end()) continue;
-    ++measured_count;
-    if (!best_measured || it->second < best_measured_s) best_measured = &r, best_measured_s = it->second;
+    view.ranked.push_back({to_string(r.config, spec), r.p, it != res.measured.end() ? std::optional<double>(it->second) : std::nullopt});
   }
-  const auto predicted_measured = res.measured.find({n, ranked.front().config});
-  if (best_measured && measured_count >= 3 && predicted_measured != res.measured.end()) {
-    report.meta.push_back({"measured_best", Cell(to_string(best_measured->config, spec))});
-    report.meta.push_back({"measured_best_s", Cell(best_measured_s, Unit::seconds)});
-    report.meta.push_back({"predicted_best_measured_s", Cell(predicted_measured->second, Unit::seconds)});
-    report.meta.push_back({"loss_vs_measured_optimum", Cell(predicted_measured->second / best_measured_s - 1, Unit::percent)});
-    report.notes.push_back("measured: " + res.source + " (" + std::to_string(measured_count) + " configurations)");
-  } else {
-    report.notes.push_back("no recorded sweep of " + kernel + " at n = " + std::to_string(n) + ": predicted ranking only");
-  }
-  Table t{"ranking", {}};
-  for (std::size_t i = 0; i < ranked.size() && static_cast<int>(i) < top; ++i) {
-    const Ranked& r = ranked[i];
-    Record row{{"rank", Cell(static_cast<std::int64_t>(i + 1))},
-               {"config", Cell(to_string(r.config, spec))},
-               {"predicted_s", Cell(r.p.seconds, Unit::seconds)},
-               {"bound", Cell(r.p.bound)},
-               {"blocks_per_sm", Cell(r.p.longest_phase() ? r.p.longest_phase()->metrics.blocks_per_sm : 0.0)}};
-    // Only beside a recorded sweep; a configuration the sweep did not run has no measured time.
-    if (measured_count > 0) {
-      const auto it = res.measured.find({n, r.config});
-      row.push_back({"measured_s", it != res.measured.end() ? Cell(it->second, Unit::seconds) : Cell("not measured")});
-    }
-    t.rows.push_back(row);
-  }
-  report.tables.push_back(t);
+  Report report;
+  add_profile_meta(report, loaded);
+  add_tune_ranking(report, view);
   require_finite(report);
   render(report, format, inv.out);
   return kExitOk;

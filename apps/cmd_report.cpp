@@ -1,39 +1,18 @@
-// perfmodel report DIR [--profile P] [--validation RUN]
-// One self-contained HTML page (and its Markdown twin) gathering what a user shares: the profile
-// summary, the calibration plots, the validation errors and plot, the roofline and the speedups.
+// perfmodel report DIR [--profile P] [--validation RUN] [--farm RUN]
+// The page itself (figures, sections, HTML and Markdown) is the report layer's:
+// perfmodel/report/report_page.hpp. This command checks and loads its inputs.
 #include <filesystem>
-#include <fstream>
-#include <iomanip>
+#include <optional>
 #include <ostream>
-#include <sstream>
 
-#include "cli.hpp"
 #include "cli_common.hpp"
 #include "perfmodel/model/atomic_file.hpp"
-#include "perfmodel/model/errors.hpp"
-#include "perfmodel/model/units.hpp"
-#include "perfmodel/report/gnuplot.hpp"
-#include "perfmodel/report/page.hpp"
-#include "perfmodel/report/profile_report.hpp"
-#include "perfmodel/report/roofline_report.hpp"
-#include "perfmodel/report/speedup_report.hpp"
-#include "perfmodel/report/validation_report.hpp"
-#include "perfmodel/validate/analysis.hpp"
 #include "perfmodel/model/farm_data.hpp"
-#include "perfmodel/validate/farm.hpp"
+#include "perfmodel/model/validation_data.hpp"
+#include "perfmodel/report/gnuplot.hpp"
+#include "perfmodel/report/report_page.hpp"
 
 namespace perfmodel::cli {
-namespace {
-
-// Runs one of the CLI's plot commands in-process; its errors are the report's, with their kind
-// (bad input stays bad input, exit 1).
-void run_plot(int (*plot)(const Invocation&), const std::vector<std::string>& args, const Invocation& inv) {
-  std::ostringstream out, err;
-  const int code = plot({args, inv.command_line, out, err});
-  if (code != kExitOk) throw RuntimeFailure("report: " + err.str());
-}
-
-}  // namespace
 
 int cmd_report(const Invocation& inv) {
   po::options_description options("perfmodel report options");
@@ -69,112 +48,16 @@ int cmd_report(const Invocation& inv) {
   std::string farm_dir = vm.count("farm") ? vm["farm"].as<std::string>() : bundled_validation_dir() + "-farm";
   if (vm.count("farm") && !has_farm_run(farm_dir)) throw InputError("--farm: " + farm_dir + " holds no farm_measurements.csv");
   if (!has_farm_run(farm_dir)) farm_dir.clear();
+  const std::optional<FarmRun> farm = farm_dir.empty() ? std::nullopt : std::optional<FarmRun>(read_farm_run(farm_dir));
+  const GpuSampleFile gpu_samples = microbench_inputs(loaded, std::nullopt);
+  const std::optional<TransferSampleFile> transfer_samples =
+      profile.pcie ? std::optional<TransferSampleFile>(transfer_plot_inputs(loaded, std::nullopt)) : std::nullopt;
+  cpu_plot_inputs(loaded);
   StagedDirectory stage(target, "--out");
-  const std::string dir = stage.path();
-
-  // Every figure first, each in its own folder with its data and script.
-  run_plot(plot_microbench, {"--out", dir + "/microbench", "--profile", loaded.path}, inv);
-  if (profile.pcie) run_plot(cmd_plot, {"transfers", "--out", dir + "/transfers", "--profile", loaded.path}, inv);
-  run_plot(plot_cpu, {"--out", dir + "/cpu", "--profile", loaded.path}, inv);
-  const ValidationAnalysis analysis = analyse_validation(run, profile);
-  const std::string plot_note = write_validation_outputs(dir + "/validation", run, analysis, loaded.path);
-  if (!plot_note.empty()) throw RuntimeFailure("report: " + plot_note);
-  const RooflineOutputs roof = write_roofline(dir + "/roofline", profile, &run, {});
-  const SpeedupOutputs speed = write_speedup(dir + "/speedup", profile, loaded.path, &run, HostMemory::pinned);
-  std::vector<std::string> farm_plot = {"farm", "--out", dir + "/farm", "--profile", loaded.path};
-  if (!farm_dir.empty()) farm_plot.insert(farm_plot.end(), {"--from", farm_dir});
-  run_plot(cmd_plot, farm_plot, inv);
-
-  Page page;
-  page.dir = dir;
-  const Provenance& pv = profile.provenance;
-  page.heading("perfmodel report: " + pv.device_name, 1);
-  page.paragraph("Profile " + loaded.path + ", measured " + pv.date_utc + " on " + pv.host_name + " (" + pv.host_cpu + "; driver " +
-                 pv.driver_version + ", runtime " + pv.runtime_version + ") by `" + pv.command + "`, toolkit " + pv.toolkit_version +
-                 " (" + pv.toolkit_commit + "). Validation run measured " + run.provenance.date_utc + " by `" + run.provenance.command +
-                 "` (" + run.provenance.toolkit_commit + "). This report: `" + inv.command_line + "`.");
-
-  page.heading("Profile summary", 2);
-  std::ostringstream summary;
-  render(profile_report(profile), Format::table, summary);
-  page.preformatted(summary.str(), "every section of the profile (perfmodel profile show)");
-
-  page.heading("Calibration", 2);
-  page.figure("microbench/microbench.svg", "GPU microbenchmarks: bandwidth vs bytes in flight, bank conflicts, strides, camping, working set, latency");
-  if (profile.pcie) page.figure("transfers/transfers.svg", "Host-device copies: measured and modelled time and bandwidth vs size");
-  page.figure("cpu/cpu.svg", "CPU bandwidth vs working set per thread count, with the cache plateaus");
-
-  page.heading("GPU kernel time: validation", 2);
-  std::vector<std::vector<std::string>> rows;
-  for (const auto& [kernel, s] : analysis.per_kernel)
-    rows.push_back({kernel, std::to_string(s.count), pct(s.mean), pct(s.median), pct(s.p90), pct(s.max)});
-  rows.push_back({"all", std::to_string(analysis.overall.count), pct(analysis.overall.mean), pct(analysis.overall.median),
-                  pct(analysis.overall.p90), pct(analysis.overall.max)});
-  page.paragraph(std::to_string(run.measurements.size()) + " runs of the reference kernels, each checked against its CPU reference; "
-                 "|predicted / measured - 1| per kernel (targets: median <= 10 %, p90 <= 20 %). Tuner: the predicted-best "
-                 "configuration is " + pct(analysis.tuner_mean_loss) + " slower than the measured optimum on average over " +
-                 std::to_string(analysis.tuner.size()) + " sweeps.");
-  page.table({"kernel", "runs", "mean", "median", "p90", "max"}, rows);
-  page.figure("validation/validation.svg", "Measured vs predicted kernel time, every validation run");
-
-  page.heading("Roofline", 2);
-  rows.clear();
-  for (const RooflinePoint& p : roof.points)
-    rows.push_back({p.name, std::to_string(p.n), format_number_short(p.bound.intensity), p.bound.memory_bound ? "memory" : "compute",
-                    format_number_short(p.bound.achieved / 1e9), format_number_short(p.predicted / 1e9),
-                    format_number_short(p.bound.attainable / 1e9)});
-  page.figure("roofline/roofline.svg", "Hierarchical roofline from measured ceilings (datasheet peaks dashed); kernels measured (filled) and predicted (open)");
-  page.table({"kernel", "n", "flop/DRAM byte", "bound", "measured Gflop/s", "predicted Gflop/s", "attainable Gflop/s"}, rows);
-
-  page.heading("Speedup over the host CPU", 2);
-  rows.clear();
-  for (const SpeedupCurve& c : speed.curves)
-    rows.push_back({c.cpu_kernel, c.gpu_kernel,
-                    c.crossover.crossings.empty() ? c.crossover.verdict
-                                                  : format_number_short(c.crossover.crossings.front().n) + " (" +
-                                                        (c.crossover.crossings.front().wins_above == "gpu" ? "GPU" : "CPU") + " wins above)",
-                    format_number_short(c.predicted.back().second), std::to_string(c.measured.size())});
-  page.figure("speedup/speedup.svg", "CPU time / (GPU kernel + pinned copies) over n: predicted (lines), measured (points), crossover dotted");
-  page.table({"CPU kernel", "GPU kernel", "crossover n", "predicted speedup at the largest n", "measured points"}, rows);
-  page.figure("speedup/variants.svg", "Kernel variants (White (2013)'s stepwise procedure) as effective bandwidth: measured (points), predicted (lines)");
-
-  page.heading("Task farm on CUDA streams", 2);
-  if (farm_dir.empty()) {
-    page.paragraph("No recorded farm run (perfmodel validate --only farm): the validation's farm cases, predicted only. "
-                   "The model: docs/farm.md.");
-  } else {
-    const FarmRun farm = read_farm_run(farm_dir);
-    const FarmAnalysis fa = analyse_farm(farm, profile);
-    page.paragraph("Recorded farm run " + farm.provenance.date_utc + " on " + farm.provenance.device_name + " by `" +
-                   farm.provenance.command + "`; CUDA_DEVICE_MAX_CONNECTIONS " +
-                   (farm.cuda_device_max_connections.empty() ? std::string("unset") : farm.cuda_device_max_connections) +
-                   ". Completion time of the whole stream of tasks, |predicted / measured - 1| (targets: mean <= 10 %, p90 <= 20 %).");
-    rows.clear();
-    for (const auto& [app, st] : fa.per_app) rows.push_back({app, std::to_string(st.count), pct(st.mean), pct(st.median), pct(st.p90), pct(st.max)});
-    rows.push_back({"all", std::to_string(fa.overall.count), pct(fa.overall.mean), pct(fa.overall.median), pct(fa.overall.p90), pct(fa.overall.max)});
-    page.table({"application", "points", "mean", "median", "p90", "max"}, rows);
-    rows.clear();
-    for (const FarmBestCheck& b : fa.best)
-      rows.push_back({b.label, std::to_string(b.measured_best), std::to_string(b.predicted_best), pct(b.loss), b.within_5_percent ? "yes" : "no",
-                      b.bound_at_best});
-    page.table({"case", "measured best S", "predicted best S", "loss", "within 5 %", "bound"}, rows);
-  }
-  page.figure("farm/farm.svg", "Task farm: completion time and speedup over S = 0 against CUDA streams, predicted (lines), measured (points), #SM bound");
-
-  const std::string html =
-      "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>perfmodel report: " + html_escape(pv.device_name) +
-      "</title>\n<style>body{font-family:sans-serif;max-width:1200px;margin:2em auto;color:#111}"
-      "figure{margin:1.5em 0}img{max-width:100%;border:1px solid #ddd}figcaption{font-size:.9em;color:#444}"
-      "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:.2em .6em;text-align:right}"
-      "td:first-child,th:first-child{text-align:left}pre{font-size:.75em;overflow-x:auto;background:#f6f6f6;padding:1em}</style>\n"
-      "<script>window.addEventListener('load',function(){var i=document.images,n=0;for(var k=0;k<i.length;++k)"
-      "if(i[k].complete&&i[k].naturalWidth>0)++n;document.body.setAttribute('data-images-total',i.length);"
-      "document.body.setAttribute('data-images-loaded',n);});</script>\n</head><body>\n" +
-      page.html.str() + "</body></html>\n";
-  write_file_atomically(dir + "/report.html", html);
-  write_file_atomically(dir + "/report.md", page.md.str());
+  const int images = write_report_page(stage.path(), {profile, loaded.path, run, gpu_samples, transfer_samples ? &*transfer_samples : nullptr,
+                                                      farm ? &*farm : nullptr, inv.command_line});
   stage.publish();
-  inv.out << "wrote " << target << "/report.html (" << page.images << " figures embedded) and " << target << "/report.md\n";
+  inv.out << "wrote " << target << "/report.html (" << images << " figures embedded) and " << target << "/report.md\n";
   return kExitOk;
 }
 

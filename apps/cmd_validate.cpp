@@ -15,6 +15,7 @@
 #include "perfmodel/validate/plan.hpp"
 #include "offload_cli.hpp"
 #include "perfmodel/validate/offload_validation.hpp"
+#include "perfmodel/report/farm_report.hpp"
 #include "perfmodel/report/validation_report.hpp"
 
 namespace perfmodel::cli {
@@ -39,39 +40,7 @@ int validate_farm(const Invocation& inv, const po::variables_map& vm, bool from_
 
   Report report;
   add_profile_meta(report, loaded);
-  report.meta.push_back({"prediction_of", Cell("the whole stream of tasks, CUDA events on the default stream around the loop that issues it")});
-  report.meta.push_back({"measured_on", Cell(run.provenance.device_name + ", " + run.provenance.date_utc)});
-  report.meta.push_back({"cuda_device_max_connections",
-                         run.cuda_device_max_connections.empty() ? Cell(nullptr) : Cell(run.cuda_device_max_connections)});
-  report.meta.push_back({"points", Cell(static_cast<std::int64_t>(analysis.points.size()))});
-  report.meta.push_back({"farm_wall_s", Cell(run.wall_s, Unit::seconds)});
-  Table errors{"errors", {}};
-  const auto row = [&](const std::string& name, const ErrorStats& s) {
-    errors.rows.push_back({{"application", Cell(name)},
-                           {"points", Cell(static_cast<std::int64_t>(s.count))},
-                           {"mean", Cell(s.mean, Unit::percent)},
-                           {"median", Cell(s.median, Unit::percent)},
-                           {"p90", Cell(s.p90, Unit::percent)},
-                           {"max", Cell(s.max, Unit::percent)}});
-  };
-  for (const auto& [app, s] : analysis.per_app) row(app, s);
-  row("all", analysis.overall);
-  report.tables.push_back(errors);
-  Table best{"best_streams", {}};
-  for (const FarmBestCheck& b : analysis.best)
-    best.rows.push_back({{"case", Cell(b.label)},
-                         {"measured_best_streams", Cell(static_cast<std::int64_t>(b.measured_best))},
-                         {"measured_best_s", Cell(b.measured_best_s, Unit::seconds)},
-                         {"predicted_best_streams", Cell(static_cast<std::int64_t>(b.predicted_best))},
-                         {"predicted_best_measured_s", Cell(b.predicted_best_measured_s, Unit::seconds)},
-                         {"loss", Cell(b.loss, Unit::percent)},
-                         {"within_5_percent", Cell(b.within_5_percent)},
-                         {"bound", Cell(b.bound_at_best)}});
-  report.tables.push_back(best);
-  report.notes.push_back("wrote " + out_dir + "/{" + (from_recorded ? "" : "farm_measurements.csv,farm_resources.csv,") +
-                         "farm_predictions.csv,report.md}");
-  for (const std::string& a : analysis.assumptions) report.notes.push_back("assumed: " + a);
-  for (const std::string& f : failures) report.notes.push_back("FAILED: " + f);
+  add_farm_validation(report, run, analysis, out_dir, from_recorded, failures);
   render(report, format, inv.out);
   return failures.empty() ? kExitOk : kExitRuntimeFailure;
 }
@@ -164,15 +133,7 @@ int cmd_validate(const Invocation& inv) {
 
   Report report;
   add_profile_meta(report, loaded);
-  report.meta.push_back({"prediction_of", Cell("one launch of each reference kernel timed with CUDA events around it, right after an L2 flush")});
-  report.meta.push_back({"measured_on", Cell(run.provenance.device_name + ", " + run.provenance.date_utc)});
-  report.meta.push_back({"points", Cell(static_cast<std::int64_t>(analysis.points.size()))});
-  report.meta.push_back({"validation_wall_s", Cell(run.wall_s, Unit::seconds)});
-  report.tables.push_back(error_table(analysis));
-  report.notes.push_back("wrote " + out_dir + "/{measurements.csv,resources.csv,predictions.csv,report.md,validation.gp}" +
-                         (plot_note.empty() ? " and validation.{svg,png}" : ""));
-  if (!plot_note.empty()) report.notes.push_back(plot_note);
-  for (const std::string& f : failures) report.notes.push_back("FAILED: " + f);
+  add_validation_summary(report, run, analysis, out_dir, plot_note, failures);
   render(report, format, inv.out);
   return failures.empty() ? kExitOk : kExitRuntimeFailure;
 }

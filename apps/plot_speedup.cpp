@@ -54,28 +54,7 @@ int plot_speedup(const Invocation& inv) {
   stage.publish();
   Report report;
   add_profile_meta(report, loaded);
-  report.meta.push_back({"prediction_of", Cell(std::string("the speedup of the offloaded operation (copies in, GPU kernels, copies out; ") + to_string(*memory) +
-                                               " memory) over the CPU reference kernel, at each n")});
-  if (cpu_profile) {
-    report.meta.push_back({"cpu_profile", Cell(cpu_path)});
-    report.meta.push_back({"cpu_host", Cell(cpu_profile->provenance.host_name + " (" + cpu_profile->provenance.host_cpu + ")")});
-    if (cpu_profile->provenance.host_name != loaded.profile.provenance.host_name || cpu_profile->provenance.host_cpu != loaded.profile.provenance.host_cpu)
-      report.notes.push_back("warning: the CPU profile and the GPU profile come from different hosts");
-  }
-  Table t{"speedup", {}};
-  for (const SpeedupCurve& c : out.curves) {
-    const auto& last = c.predicted.back();
-    const bool any = !c.crossover.crossings.empty();
-    t.rows.push_back({{"cpu_kernel", Cell(c.cpu_kernel)}, {"gpu_kernel", Cell(c.gpu_kernel)},
-                      {"crossover_n", any ? Cell(c.crossover.crossings.front().n) : Cell(nullptr)},
-                      {"wins_above", any ? Cell(c.crossover.crossings.front().wins_above) : Cell(nullptr)},
-                      {"verdict", Cell(c.crossover.verdict)}, {"largest_n", Cell(last.first)},
-                      {"predicted_speedup_there", Cell(last.second)},
-                      {"measured_points", Cell(static_cast<std::int64_t>(c.measured.size()))}});
-  }
-  report.tables.push_back(t);
-  report.notes.push_back("predicted: the offload advisor's model (perfmodel offload): CPU reference kernel vs copies in + kernels + copies out; crossover_n null: no crossing over the sizes drawn (verdict says which side wins)");
-  report.notes.push_back("measured speedup = measured CPU time / (measured GPU kernel time + predicted copy time)");
+  add_speedup_summary(report, out, *memory, loaded.profile.provenance, cpu_profile ? &*cpu_profile : nullptr, cpu_path);
   report.notes.push_back("wrote " + vm["out"].as<std::string>() + "/{speedup,variants}.{gp,svg,png} with their CSV data");
   render(report, format, inv.out);
   return kExitOk;

@@ -280,4 +280,13 @@ Report profile_report(const Profile& profile) {
   return r;
 }
 
+void add_profile_header(Report& report, const std::string& path, bool bundled, const Provenance& provenance, const std::string& note) {
+  report.notes.push_back(note);
+  report.meta.push_back({"profile", Cell(path)});
+  report.meta.push_back({"profile_source", Cell(bundled ? "bundled" : "user")});
+  const std::string& device = provenance.device_name;  // a CPU-only profile names no GPU
+  report.meta.push_back({"device", device.empty() ? Cell(nullptr) : Cell(device)});
+  report.meta.push_back({"host_cpu", Cell(provenance.host_cpu)});
+}
+
 }  // namespace perfmodel::report

@@ -133,4 +133,38 @@ RooflineOutputs write_roofline(const std::string& dir, const Profile& profile, c
   return out;
 }
 
+void add_roofline_tables(Report& report, const RooflineOutputs& out, const std::vector<double>& intensities,
+                         const std::vector<RooflineBound>& bounds) {
+  report.meta.push_back({"prediction_of", Cell("each kernel's attainable flop/s: the lowest roof at its arithmetic intensity (the reference "
+                                               "kernels' points from their measured times, the workloads' from their predicted times)")});
+  Table roofs{"roofs", {}};
+  for (const Roof& m : out.roofline.memory)
+    roofs.rows.push_back({{"roof", Cell(m.name)}, {"kind", Cell("memory")}, {"measured_bytes_per_s", Cell(m.value, Unit::bytes_per_s)},
+                          {"datasheet_bytes_per_s", m.theoretical > 0 ? Cell(m.theoretical, Unit::bytes_per_s) : Cell(nullptr)},
+                          {"ridge_flop_per_byte", Cell(out.roofline.compute_roof("fp32").value / m.value)}});
+  // A compute roof's ridge is against DRAM; a memory roof's against FP32.
+  for (const Roof& c : out.roofline.compute)
+    roofs.rows.push_back({{"roof", Cell(c.name)}, {"kind", Cell("compute")}, {"measured_flop_per_s", Cell(c.value, Unit::flop_per_s)},
+                          {"datasheet_flop_per_s", c.theoretical > 0 ? Cell(c.theoretical, Unit::flop_per_s) : Cell(nullptr)},
+                          {"ridge_flop_per_byte", Cell(c.value / out.roofline.memory_roof("dram").value)}});
+  report.tables.push_back(roofs);
+  Table points{"points", {}};
+  auto add = [&](const RooflinePoint& p, const char* source) {
+    points.rows.push_back({{"point", Cell(p.name)}, {"source", Cell(source)}, {"n", Cell(static_cast<std::int64_t>(p.n))},
+                           {"intensity", Cell(p.bound.intensity)}, {"bound", Cell(p.bound.memory_bound ? "memory" : "compute")},
+                           {"attainable_flop_per_s", Cell(p.bound.attainable, Unit::flop_per_s)},
+                           {"measured_flop_per_s", p.bound.achieved > 0 ? Cell(p.bound.achieved, Unit::flop_per_s) : Cell(nullptr)},
+                           {"predicted_flop_per_s", Cell(p.predicted, Unit::flop_per_s)},
+                           {"headroom", p.bound.achieved > 0 ? Cell(p.bound.headroom) : Cell(nullptr)}});
+  };
+  for (const RooflinePoint& p : out.points) add(p, "validation");
+  for (const RooflinePoint& p : out.workloads) add(p, "workload");
+  for (std::size_t i = 0; i < intensities.size(); ++i) {
+    const RooflineBound& b = bounds[i];
+    add({"I = " + plot_number(intensities[i]), 0, b, 0}, "--intensity");
+    points.rows.back().push_back({"ridge", Cell(b.ridge)});
+  }
+  report.tables.push_back(points);
+}
+
 }  // namespace perfmodel::report

@@ -144,4 +144,17 @@ std::string write_validation_outputs(const std::string& dir, const ValidationRun
   return note;
 }
 
+void add_validation_summary(Report& report, const ValidationRun& run, const ValidationAnalysis& analysis, const std::string& out_dir,
+                            const std::string& plot_note, const std::vector<std::string>& failures) {
+  report.meta.push_back({"prediction_of", Cell("one launch of each reference kernel timed with CUDA events around it, right after an L2 flush")});
+  report.meta.push_back({"measured_on", Cell(run.provenance.device_name + ", " + run.provenance.date_utc)});
+  report.meta.push_back({"points", Cell(static_cast<std::int64_t>(analysis.points.size()))});
+  report.meta.push_back({"validation_wall_s", Cell(run.wall_s, Unit::seconds)});
+  report.tables.push_back(error_table(analysis));
+  report.notes.push_back("wrote " + out_dir + "/{measurements.csv,resources.csv,predictions.csv,report.md,validation.gp}" +
+                         (plot_note.empty() ? " and validation.{svg,png}" : ""));
+  if (!plot_note.empty()) report.notes.push_back(plot_note);
+  for (const std::string& f : failures) report.notes.push_back("FAILED: " + f);
+}
+
 }  // namespace perfmodel::report

@@ -6,6 +6,7 @@
 #include "perfmodel/model/profile.hpp"
 #include "perfmodel/model/validation_data.hpp"
 #include "perfmodel/predictors/roofline.hpp"
+#include "perfmodel/report/report.hpp"
 
 namespace perfmodel::report {
 
@@ -25,5 +26,11 @@ struct RooflineOutputs {
 // stage it, see StagedDirectory). Every workload file is read and checked before anything is written.
 RooflineOutputs write_roofline(const std::string& dir, const Profile& profile, const ValidationRun* run,
                                const std::vector<std::string>& workload_files);
+
+// What `perfmodel roofline` prints: prediction_of, the roofs (measured and datasheet, each with its
+// ridge point) and the points (kernels, workloads, then each intensity asked with its bound
+// `bounds[i]` and ridge).
+void add_roofline_tables(Report& report, const RooflineOutputs& outputs, const std::vector<double>& intensities,
+                         const std::vector<RooflineBound>& bounds);
 
 }  // namespace perfmodel::report

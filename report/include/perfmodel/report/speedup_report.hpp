@@ -8,6 +8,7 @@
 #include "perfmodel/model/transfer_model.hpp"
 #include "perfmodel/model/validation_data.hpp"
 #include "perfmodel/predictors/offload.hpp"
+#include "perfmodel/report/report.hpp"
 
 namespace perfmodel::report {
 
@@ -30,5 +31,12 @@ struct SpeedupOutputs {
 // `cpu_profile_path`: its raw samples give the measured CPU points) when given, else from `profile`.
 SpeedupOutputs write_speedup(const std::string& dir, const Profile& profile, const std::string& profile_path, const ValidationRun* run,
                              HostMemory memory, const Profile* cpu_profile = nullptr, const std::string& cpu_profile_path = "");
+
+// What `perfmodel plot speedup` prints: prediction_of, the CPU profile where one was given apart
+// (warning where it is another host's than `gpu`, the GPU profile's provenance), one row per
+// curve (crossover, speedup at the largest n, measured points) and notes on what is predicted and
+// measured.
+void add_speedup_summary(Report& report, const SpeedupOutputs& outputs, HostMemory memory, const Provenance& gpu,
+                         const Profile* cpu_profile, const std::string& cpu_profile_path);
 
 }  // namespace perfmodel::report
