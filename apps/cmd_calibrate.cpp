@@ -4,11 +4,11 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 #include <ostream>
 #include <stdexcept>
 
 #include "cli_common.hpp"
-#include "perfmodel/model/stream_calibration.hpp"
 #include "perfmodel/report/gnuplot.hpp"
 #include "perfmodel/calibrate/benchmark.hpp"
 #include "perfmodel/calibrate/calibration.hpp"
@@ -16,8 +16,7 @@
 #include "perfmodel/calibrate/pcie_sizes.hpp"
 #include "perfmodel/model/errors.hpp"
 #include "perfmodel/model/profile_io.hpp"
-#include "perfmodel/model/provenance.hpp"
-#include "perfmodel/model/version.hpp"
+#include "perfmodel/model/profile_refit.hpp"
 #include "perfmodel/report/benchmark_list.hpp"
 #include "perfmodel/report/profile_report.hpp"
 
@@ -127,86 +126,24 @@ int cmd_fit(const Invocation& inv) {
     throw InputError("fit: give at least one of --samples, --gpu-samples, --cpu-samples, --streams-samples");
   if (vm.count("streams-samples") && !vm.count("profile") && !vm.count("gpu-samples"))
     throw InputError("--streams-samples: give --profile (or --gpu-samples) to merge the gpu.streams section into");
+  if (vm.count("repeat-samples") && !vm.count("samples"))
+    throw InputError("--repeat-samples: needs --samples (the run whose curves it widens)");
   const std::string out_path = vm["out"].as<std::string>();
   check_output_file(out_path, "--out");
-  auto base_name = [](const std::string& path) { return path.substr(path.find_last_of('/') + 1); };
-  Profile profile;
-  std::string base_path;
-  if (vm.count("profile")) {
-    base_path = vm["profile"].as<std::string>();
-    profile = load_profile(base_path);
-  }
-  // Samples re-fitted into an existing profile must come from the run that wrote it.
-  std::string provenance_from = base_path;  // the file the profile's provenance comes from
-  auto take_provenance = [&](const Provenance& samples, const std::string& path) {
-    if (!provenance_from.empty()) check_same_run(profile.provenance, provenance_from, samples, path);
-    if (!base_path.empty()) {
-      const auto ours = profile.provenance.fields();
-      const auto theirs = samples.fields();
-      for (std::size_t i = 0; i < ours.size(); ++i) {
-        const std::string& key = ours[i].first;
-        if (key != "device_uuid" && key != "date_utc" && key != "toolkit_commit") continue;
-        if (*theirs[i].second != *ours[i].second)
-          throw InputError(path + ": " + key + " '" + *theirs[i].second + "' differs from " + base_path + "'s '" + *ours[i].second +
-                           "': the samples are from another calibration run");
-      }
-      return;
-    }
-    profile.provenance = samples;
-    provenance_from = path;
-  };
-  if (vm.count("gpu-samples")) {
-    const std::string path = vm["gpu-samples"].as<std::string>();
-    const GpuSampleFile samples = load_gpu_samples(path);
-    take_provenance(samples.provenance, path);
-    profile.gpu = fit_gpu_samples(samples, base_name(path));
-  }
-  if (vm.count("streams-samples")) {
-    const std::string path = vm["streams-samples"].as<std::string>();
-    const GpuSampleFile samples = load_gpu_samples(path);
-    if (!has_stream_samples(samples)) throw InputError(path + ": no streams.* series (run perfmodel calibrate --only gpu.streams)");
-    if (!profile.gpu) throw InputError("--streams-samples: the profile has no gpu section to merge gpu.streams into");
-    if (samples.provenance.device_name != profile.provenance.device_name)
-      throw InputError(path + ": measured on '" + samples.provenance.device_name + "', the profile describes '" +
-                       profile.provenance.device_name + "'");
-    profile.gpu->streams = fit_streams(samples, base_name(path));
-  }
-  if (vm.count("cpu-samples")) {
-    const std::string path = vm["cpu-samples"].as<std::string>();
-    const CpuSampleFile samples = load_cpu_samples(path);
-    take_provenance(samples.provenance, path);
-    profile.cpu = fit_cpu_samples(samples, base_name(path));
-  }
-  if (vm.count("samples")) {
-    const std::string path = vm["samples"].as<std::string>();
-    const TransferSampleFile samples = load_transfer_samples(path);
-    take_provenance(samples.provenance, path);
-    const double wall = profile.pcie ? profile.pcie->calibration_wall_s : 0;  // the transfer samples do not record it
-    profile.pcie = fit_pcie(samples.samples, base_name(path), timer_name == "events" ? TimerSource::event : TimerSource::wall,
-                            samples.version == 1);
-    profile.pcie->calibration_wall_s = wall;
-    profile.pcie->host_buffer = samples.host_buffer;
-  }
-  if (vm.count("repeat-samples")) {
-    if (!vm.count("samples")) throw InputError("--repeat-samples: needs --samples (the run whose curves it widens)");
-    for (const std::string& path : vm["repeat-samples"].as<std::vector<std::string>>()) {
-      const TransferSampleFile other = load_transfer_samples(path);
-      const std::size_t widened = widen_intervals_across_runs(*profile.pcie, other.samples);
-      inv.err << "fit: " << path << " widened " << widened << " transfer regimes' intervals\n";
-    }
-  }
-  // The measurement's provenance stays the calibration run's; the re-fit is recorded beside it.
-  // (A gpu.streams section merged alone carries its own provenance: the profile's is untouched.)
-  if (vm.count("samples") || vm.count("gpu-samples") || vm.count("cpu-samples"))
-    profile.provenance.refit = inv.command_line + " (toolkit " + toolkit_version() + ", commit " + toolkit_commit() + ", " +
-                               utc_now_iso8601() + ")";
-  // The fitted profile is read back with the reader every command uses before it is written: samples
-  // that fit into values the reader refuses (logical_cpus: 0, no model at all) are bad input.
-  try {
-    static_cast<void>(parse_profile(profile_to_yaml(profile), out_path));
-  } catch (const InputError& e) {
-    throw InputError(std::string("fit: the samples give a profile perfmodel cannot use, so nothing is written: ") + e.what());
-  }
+  ProfileRefitInputs inputs;
+  auto path_of = [&](const char* flag) { return vm.count(flag) ? std::optional<std::string>(vm[flag].as<std::string>()) : std::nullopt; };
+  inputs.base_profile = path_of("profile");
+  inputs.gpu_samples = path_of("gpu-samples");
+  inputs.streams_samples = path_of("streams-samples");
+  inputs.cpu_samples = path_of("cpu-samples");
+  inputs.pcie_samples = path_of("samples");
+  if (vm.count("repeat-samples")) inputs.repeat_pcie_samples = vm["repeat-samples"].as<std::vector<std::string>>();
+  inputs.timer = timer_name == "events" ? TimerSource::event : TimerSource::wall;
+  inputs.command_line = inv.command_line;
+  inputs.output_path = out_path;
+  const ProfileRefit refit = refit_profile(inputs);
+  for (const std::string& note : refit.notes) inv.err << note << "\n";
+  const Profile& profile = refit.profile;
   save_profile(profile, out_path);
   Report report = profile_report(profile);
   report.notes.push_back("wrote " + out_path);

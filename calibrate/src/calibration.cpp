@@ -3,123 +3,21 @@
 #include <algorithm>
 #include <chrono>
 #include <ostream>
-#include <set>
 #include <stdexcept>
 
 #include "perfmodel/calibrate/device.hpp"
 #include "perfmodel/model/atomic_file.hpp"
 #include "perfmodel/model/errors.hpp"
-#include "perfmodel/model/cpu_fit.hpp"
-#include "perfmodel/model/gpu_fit.hpp"
 #include "perfmodel/model/profile_io.hpp"
 #include "perfmodel/model/units.hpp"
 
 namespace perfmodel {
-
-namespace {
-
-// Sizes of `from` not in `into` and above its largest size join it (the stream curve's long copies).
-void extend_above(std::vector<SizeTime>& into, const std::vector<SizeTime>& from) {
-  const double largest = into.empty() ? 0.0 : into.back().bytes;
-  for (const SizeTime& m : from)
-    if (m.bytes > largest) into.push_back(m);
-}
-
-}  // namespace
-
-PcieCalibration fit_pcie(const std::vector<TransferSample>& samples, const std::string& samples_file, TimerSource timer,
-                         bool batched) {
-  PcieCalibration pcie;
-  pcie.samples_file = samples_file;
-  pcie.timer = timer == TimerSource::event ? "cuda_events" : "host_clock";
-  std::set<TransferKey> keys;
-  for (const TransferSample& s : samples) keys.insert(s.key);
-  // Samples without a single copy are v1's batched measurement, whoever read them.
-  batched = batched || std::none_of(samples.begin(), samples.end(), [](const TransferSample& s) { return s.mode == TransferMode::single; });
-  for (const TransferKey& key : keys) {
-    try {
-      if (batched) {  // samples v1: one measurement serves both modes
-        TransferCurve c = fit_transfer_curve(typical_times_by_size(samples, key, SizeSet::fit, timer),
-                                             typical_times_by_size(samples, key, SizeSet::holdout, timer));
-        c.timing = "batched";
-        pcie.curves[key] = c;
-        pcie.stream_curves[key] = c;
-        continue;
-      }
-      // single: the single copies alone. stream: the queued copies, and above the largest of
-      // them the single copies (a copy there lasts milliseconds; the modes' fixed costs differ by
-      // microseconds, docs/transfers.md).
-      const auto single = typical_times_by_size(samples, key, SizeSet::fit, timer, TransferMode::single);
-      const auto single_holdout = typical_times_by_size(samples, key, SizeSet::holdout, timer, TransferMode::single);
-      auto stream = typical_times_by_size(samples, key, SizeSet::fit, timer, TransferMode::stream);
-      auto stream_holdout = typical_times_by_size(samples, key, SizeSet::holdout, timer, TransferMode::stream);
-      if (!single.empty()) {
-        pcie.curves[key] = fit_transfer_curve(single, single_holdout);
-        pcie.curves[key].timing = "single";
-        // Copies issued among others (pcie.mixed), where the run has them: the single curve's
-        // fixed cost and interval as a program meets them (apply_mixed_copies).
-        const auto mixed = typical_times_by_size(samples, key, SizeSet::mixed, timer, TransferMode::single);
-        if (!mixed.empty()) apply_mixed_copies(pcie.curves[key], single, mixed);
-      }
-      if (!stream.empty()) {
-        extend_above(stream, single);
-        extend_above(stream_holdout, single_holdout);
-        pcie.stream_curves[key] = fit_transfer_curve(stream, stream_holdout);
-        pcie.stream_curves[key].timing = "stream";
-      }
-    } catch (const std::invalid_argument& e) {
-      throw InputError(samples_file + ": " + key.name() + ": cannot fit: " + e.what());
-    }
-  }
-  if (pcie.curves.empty() && pcie.stream_curves.empty()) throw InputError(samples_file + ": no transfer samples to fit");
-  return pcie;
-}
-
-std::size_t widen_intervals_across_runs(PcieCalibration& pcie, const std::vector<TransferSample>& other_run) {
-  const bool batched =
-      std::none_of(other_run.begin(), other_run.end(), [](const TransferSample& s) { return s.mode == TransferMode::single; });
-  std::size_t widened = 0;
-  for (TransferMode mode : {TransferMode::single, TransferMode::stream})
-    for (auto& [key, curve] : mode == TransferMode::single ? pcie.curves : pcie.stream_curves) {
-      const std::optional<TransferMode> which = batched ? std::nullopt : std::optional<TransferMode>(mode);
-      std::vector<SizeTime> other = typical_times_by_size(other_run, key, SizeSet::fit, TimerSource::event, which);
-      for (SizeTime& m : typical_times_by_size(other_run, key, SizeSet::holdout, TimerSource::event, which)) other.push_back(std::move(m));
-      if (mode == TransferMode::single)  // the other run's copies issued among others: the same quantity
-        for (SizeTime& m : typical_times_by_size(other_run, key, SizeSet::mixed, TimerSource::event, which)) other.push_back(std::move(m));
-      for (TransferSegment& seg : curve.segments) {
-        const auto [low, high] = observed_interval(other, curve, seg.from_bytes, seg.to_bytes);
-        if (!(low > 0) || !seg.has_interval()) continue;
-        if (low < seg.interval_low || high > seg.interval_high) ++widened;
-        seg.interval_low = std::min(seg.interval_low, low);
-        seg.interval_high = std::max(seg.interval_high, high);
-      }
-    }
-  return widened;
-}
 
 std::string samples_file_name_for(const std::string& profile_path, const std::string& kind) {
   std::string name = profile_path.substr(profile_path.find_last_of('/') + 1);
   const auto dot = name.rfind('.');
   if (dot != std::string::npos && dot > 0) name = name.substr(0, dot);
   return name + "." + kind + "_samples.csv";
-}
-
-CpuCalibration fit_cpu_samples(const CpuSampleFile& samples, const std::string& samples_file) {
-  try {
-    return fit_cpu(samples, samples_file);
-  } catch (const std::invalid_argument& e) {
-    throw InputError(samples_file + ": cannot fit: " + e.what());
-  }
-}
-
-GpuCalibration fit_gpu_samples(const GpuSampleFile& samples, const std::string& samples_file) {
-  try {
-    return fit_gpu(samples, samples_file);
-  } catch (const std::invalid_argument& e) {
-    throw InputError(samples_file + ": cannot fit: " + e.what());
-  } catch (const std::out_of_range& e) {
-    throw InputError(samples_file + ": " + e.what());
-  }
 }
 
 CalibrationOutputs run_calibration(const BenchmarkRegistry& registry, const std::vector<std::string>& only,
