@@ -1,6 +1,6 @@
 // GPU global-memory microbenchmarks: DRAM ceilings (STREAM kernels), bandwidth versus bytes in
 // flight, the L2/DRAM hierarchy, dependent-load latency, partition/channel camping and strided
-// access. Every kernel's result is checked before its time is recorded.
+// access, random reads over tables beyond the L2. Every kernel's result is checked before its time is recorded.
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
