@@ -313,6 +313,42 @@ TEST(GpuFit, RowReadSeriesFitsItsOwnCurveAndRequestLimit) {
 // Queued launches whose time does not grow with their number cannot be fitted: one error naming
 // the series, not a profile with a negative per-launch cost that no reader accepts.
 // gpu.atomics: seconds per update per (type, addresses), the one-address time the serial rate.
+// dram.random: each table's DRAM sectors (the derivation's reuse rule) over its median time.
+TEST(GpuFit, RandomReadsGiveDramSectorsPerSecond) {
+  GpuSampleFile f;
+  f.device.multiprocessors = 132;
+  f.device.l2_cache_bytes = 50 * 1048576.0;
+  const double reads = 4325376, mib = 1048576.0;
+  for (int rep = 0; rep < 3; ++rep) {
+    const double scale = rep == 0 ? 1.0 : rep == 1 ? 1.2 : 0.9;  // the median is the first
+    f.samples.push_back(sample("dram.random", {{"footprint_bytes", 1024 * mib}, {"reads", reads}, {"element_bytes", 4}}, 2e-4 * scale, reads, rep));
+    f.samples.push_back(sample("dram.random", {{"footprint_bytes", 256 * mib}, {"reads", reads}, {"element_bytes", 4}}, 1e-4 * scale, reads, rep));
+  }
+  const GpuCalibration g = fit_gpu(f, "s.csv");
+  ASSERT_TRUE(g.dram_random);
+  const RandomReadCalibration& r = *g.dram_random;
+  EXPECT_EQ(r.footprint_bytes, (std::vector<double>{256 * mib, 1024 * mib}));
+  EXPECT_EQ(r.reads, (std::vector<double>{reads, reads}));
+  EXPECT_NEAR(r.seconds[1], 2e-4, 1e-16);
+  // By hand: T = 32 · reads bytes, D = F (1 − e^(−T/F)), the re-touches beyond C/D of them miss.
+  for (std::size_t i = 0; i < 2; ++i) {
+    const double F = r.footprint_bytes[i], T = 32 * reads, D = F * -std::expm1(-T / F), C = 50 * mib;
+    EXPECT_NEAR(r.sectors_per_s[i], (D + (T - D) * std::max(0.0, 1 - C / D)) / 32 / r.seconds[i], 1e-6 * r.sectors_per_s[i]);
+  }
+  EXPECT_NEAR(r.sectors_per_s_at(512 * mib), (r.sectors_per_s[0] + r.sectors_per_s[1]) / 2, 1e-6 * r.sectors_per_s[0]);
+  EXPECT_EQ(r.sectors_per_s_at(64 * mib), r.sectors_per_s[0]);
+  EXPECT_EQ(r.sectors_per_s_at(8192 * mib), r.sectors_per_s[1]);
+  // A table within the L2 measures no DRAM sector rate: refused, naming the series.
+  GpuSampleFile small = f;
+  small.samples.push_back(sample("dram.random", {{"footprint_bytes", 16 * mib}, {"reads", reads}, {"element_bytes", 4}}, 1e-5, reads, 0));
+  try {
+    fit_gpu(small, "s.csv");
+    FAIL() << "no exception";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("dram.random: footprint_bytes must exceed the L2"), std::string::npos) << e.what();
+  }
+}
+
 TEST(GpuFit, AtomicsGiveSecondsPerUpdateAgainstDistinctAddresses) {
   GpuSampleFile f;
   f.device.multiprocessors = 132;

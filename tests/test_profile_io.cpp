@@ -80,6 +80,10 @@ Profile sample_profile() {
   atomics.one_lane_update_s = 0;
   atomics.seconds_per_update = {2.9e-10, 4.1e-11, 3.3e-12};
   g.atomics["fp64"] = atomics;
+  RandomReadCalibration random;
+  random.footprint_bytes = {268435456, 1073741824, 4294967296}, random.reads = {4325376, 4325376, 4325376};
+  random.seconds = {9.1e-5, 1.2e-4, 1.4e-4}, random.sectors_per_s = {3.1e10, 3.4e10, 3.0e10};
+  g.dram_random = random;
   p.gpu = g;
   return p;
 }
@@ -157,6 +161,12 @@ TEST(ProfileYaml, RoundTripIsExact) {
   EXPECT_EQ(back.gpu->atomics.at("int32").threads, 270336);
   EXPECT_EQ(back.gpu->atomics.at("int32").one_lane_update_s, 5.5e-10);
   EXPECT_EQ(back.gpu->atomics.at("fp64").one_lane_update_s, 0);  // not measured: not written, read back as 0
+  ASSERT_TRUE(back.gpu->dram_random);
+  EXPECT_EQ(back.gpu->dram_random->footprint_bytes, p.gpu->dram_random->footprint_bytes);
+  EXPECT_EQ(back.gpu->dram_random->reads, p.gpu->dram_random->reads);
+  EXPECT_EQ(back.gpu->dram_random->seconds, p.gpu->dram_random->seconds);
+  EXPECT_EQ(back.gpu->dram_random->sectors_per_s, p.gpu->dram_random->sectors_per_s);
+  EXPECT_EQ(back.gpu->dram_random->element_bytes, 4);
   EXPECT_EQ(profile_to_yaml(back), profile_to_yaml(p));
   // The section is optional: a profile written before gpu.atomics reads with none.
   Profile older = p;
@@ -164,6 +174,11 @@ TEST(ProfileYaml, RoundTripIsExact) {
   const std::string older_yaml = profile_to_yaml(older);
   EXPECT_EQ(older_yaml.find("atomics"), std::string::npos);
   EXPECT_TRUE(parse_profile(older_yaml, "p.yaml").gpu->atomics.empty());
+  // … and one written before gpu.dram_random with none.
+  older.gpu->dram_random.reset();
+  const std::string no_random = profile_to_yaml(older);
+  EXPECT_EQ(no_random.find("dram_random"), std::string::npos);
+  EXPECT_FALSE(parse_profile(no_random, "p.yaml").gpu->dram_random);
 }
 
 TEST(ProfileYaml, EachKindOfBadProfileGetsItsOwnError) {
@@ -208,6 +223,13 @@ TEST(ProfileYaml, EachKindOfBadProfileGetsItsOwnError) {
       {"  fp64:\n      sector_update_s", "  fp16:\n      sector_update_s", R"(gpu\.atomics\.fp16: unknown key)"},
       {"addresses: \\[1, 8", "addresses: [2, 8", R"(gpu\.atomics\.fp64\.addresses\[0\]: the first entry must be 1)"},
       {"addresses: \\[1, 8, 270336\\]", "addresses: [1, 8]", R"(gpu\.atomics\.fp64\.seconds_per_update: needs one time per entry)"},
+      {"sectors_per_s: \\[31000000000", "sectors_per_s: [-3", R"(bad\.yaml:\d+:\d+: gpu\.dram_random\.sectors_per_s\[0\]: must be >= 1000)"},
+      {"sectors_per_s: \\[31000000000", "sectors_per_s: [.nan", R"(gpu\.dram_random\.sectors_per_s\[0\]: must be finite)"},
+      {"footprint_bytes: \\[268435456, 1073741824", "footprint_bytes: [268435456, 268435456", R"(gpu\.dram_random\.footprint_bytes\[1\]: must be larger than the entry before it)"},
+      {"reads: \\[4325376, 4325376, 4325376\\]", "reads: [4325376, 4325376]", R"(gpu\.dram_random\.reads: needs one value per entry of footprint_bytes)"},
+      {"seconds: \\[[^,]+", "seconds: [0", R"(gpu\.dram_random\.seconds\[0\]: must be > 0)"},
+      {"element_bytes: 4\n    footprint", "element_bytes: 64\n    footprint", R"(gpu\.dram_random\.element_bytes: must be <= 32)"},
+      {"  dram_random:", "  dram_randoms:", R"(gpu\.dram_randoms: unknown key)"},
       {R"(columns: \[granule_bytes)", "columns: [granularity", R"(gpu\.partition\.sweep\.columns: must be \[granule_bytes, stride_bytes, slots_used, Bps\])"},
       {R"(- \[256, 4096, 1, [^\]]+\])", "- [256, 4096, 1]", R"(gpu\.partition\.sweep\.rows\[0\]: has 3 values for 4 columns)"},
       {"seconds_per_byte: 1.4", "seconds_per_byte: -1.4", R"(gpu\.l2_write_back\.seconds_per_byte)"},

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -267,6 +268,74 @@ TEST(WorkloadFormat2, DerivesAGather) {
                                       "      - {name: data, count: n, pattern: gather, index: idx, sectors_per_warp: 4}\n")
                              .workload.phases[0];
   EXPECT_EQ(local.l2_bytes, 4 * n + n / 32 * 4 * 64);
+}
+
+// gpu.dram_random: a random read whose window exceeds the L2 pays every DRAM sector at the
+// measured random-sector rate (peak / (32 · sectors_per_s) bytes a sector); a gather with
+// locality, the random write-back and a profile without the entry keep today's rules.
+TEST(WorkloadFormat2, RandomGatherBeyondL2UsesTheMeasuredRandomRate) {
+  const double n = 16 * kMiB, C = 50 * kMiB, peak = 3e12;
+  const std::string head = "format: 2\nparams: {n: 16Mi, table: 1GiB}\nkernels:\n  - grid: [n/256]\n    block: [256]\n";
+  const std::string body = "    accesses:\n      - {name: idx, count: n}\n      - {name: data, count: n, pattern: gather, index: idx, footprint: table}\n";
+  GpuCalibration g = small_gpu();
+  g.partition = PartitionCalibration{};
+  g.partition->strided.columns = {"stride_elements", "element_bytes", "Bps", "efficiency", "sectors_per_request"};
+  g.partition->strided.rows = {{1, 4, 3e12, 1, 4}, {32, 4, 0.18e12, 0.06, 32}};
+  SaturationCurve dram;
+  dram.peak_Bps = peak, dram.latency_s = 6e-7, dram.sharpness = 4;
+  g.dram_concurrency = dram;
+  const GpuWorkloadFile before = parse(head + body, g);
+  RandomReadCalibration r;
+  r.footprint_bytes = {256 * kMiB, 1024 * kMiB}, r.reads = {4.3e6, 4.3e6}, r.seconds = {1e-4, 1.2e-4}, r.sectors_per_s = {5e10, 4e10};
+  GpuCalibration measured = g;
+  measured.dram_random = r;
+  const GpuWorkloadFile f = parse(head + body, measured);
+  // 512 MiB of sectors moved over a 1 GiB table (DerivesAGather): the same sectors, each at
+  // 3e12 / (32 · 4e10) = 2.34375 sectors' worth of DRAM time; the index stream stays dense.
+  const double F = 1024 * kMiB, T = 32 * n, D = F * (1 - std::exp(-T / F)), sectors = D + (T - D) * (1 - C / D);
+  EXPECT_NEAR(f.workload.phases[0].dram_bytes, 4 * n + sectors * 2.34375, 1e-6 * n);
+  EXPECT_NE(std::find_if(f.notes.begin(), f.notes.end(), [](const std::string& s) { return s.find("gpu.dram_random)") != std::string::npos; }),
+            f.notes.end());
+  // The DRAM term moves those bytes at the same bandwidth (the bundled H100 profile): the time
+  // scales with the bytes.
+  GpuCalibration h100 = load_profile(bundled_profile()).require_gpu();
+  h100.dram_random.reset();
+  const GpuWorkloadFile h100_before = parse_gpu_workload(head + body, "w.yaml", h100);
+  RandomReadCalibration h100_rate = r;
+  h100_rate.sectors_per_s = {2e10, 2e10};
+  h100.dram_random = h100_rate;
+  const GpuWorkloadFile h100_after = parse_gpu_workload(head + body, "w.yaml", h100);
+  const double bytes_ratio = h100_after.workload.phases[0].dram_bytes / h100_before.workload.phases[0].dram_bytes;
+  EXPECT_GT(bytes_ratio, 1);
+  EXPECT_NEAR(predict_gpu(h100, h100_after.workload).phases[0].dram_s / predict_gpu(h100, h100_before.workload).phases[0].dram_s, bytes_ratio,
+              1e-9 * bytes_ratio);
+  // Without the entry: today's rule, the strided table's largest stride blended by 1 − D/F.
+  const double old_phi = 1 + ((4.0 / 32) / 0.06 - 1) * (1 - D / F);
+  EXPECT_NEAR(before.workload.phases[0].dram_bytes, 4 * n + sectors * old_phi, 1e-6 * n);
+  EXPECT_NE(std::find_if(before.notes.begin(), before.notes.end(),
+                         [](const std::string& s) { return s.find("no gpu.dram_random measurement") != std::string::npos; }),
+            before.notes.end());
+  // Between the measured tables, linear in log F: 512 MiB is halfway, 4.5e10 sectors/s.
+  const GpuPhase mid = parse(head + body, measured, {{"table", 512 * kMiB}}).workload.phases[0];
+  const double F2 = 512 * kMiB, D2 = F2 * (1 - std::exp(-T / F2));
+  EXPECT_NEAR(mid.dram_bytes, 4 * n + (D2 + (T - D2) * (1 - C / D2)) * peak / (32 * 4.5e10), 1e-6 * n);
+  // A gather with locality (a window of 16 MiB, within the L2) and a table within the L2 keep today's rule.
+  const std::string local = "    accesses:\n      - {name: idx, count: n}\n"
+                            "      - {name: data, count: n, pattern: gather, index: idx, footprint: table, window: 16MiB}\n";
+  EXPECT_EQ(parse(head + local, measured).workload.phases[0].dram_bytes, parse(head + local, g).workload.phases[0].dram_bytes);
+  EXPECT_EQ(parse(head + body, measured, {{"table", 32 * kMiB}}).workload.phases[0].dram_bytes,
+            parse(head + body, g, {{"table", 32 * kMiB}}).workload.phases[0].dram_bytes);
+  // The random write-back keeps the strided table's price (kRandomWriteBackReads was fitted with it).
+  const std::string scatter = "format: 2\nparams: {n: 64Mi}\nkernels:\n  - grid: [n/256]\n    block: [256]\n    accesses:\n"
+                              "      - {name: idx, count: n}\n"
+                              "      - {name: out, kind: write, count: n, pattern: gather, index: idx, footprint: 4*n}\n";
+  EXPECT_EQ(parse(scatter, measured).workload.phases[0].dram_write_bytes, parse(scatter, g).workload.phases[0].dram_write_bytes);
+  // Without a DRAM curve there is no peak to price the sector against: today's rule.
+  GpuCalibration no_curve = measured;
+  no_curve.dram_concurrency.reset();
+  GpuCalibration no_curve_before = g;
+  no_curve_before.dram_concurrency.reset();
+  EXPECT_EQ(parse(head + body, no_curve).workload.phases[0].dram_bytes, parse(head + body, no_curve_before).workload.phases[0].dram_bytes);
 }
 
 // A 5-point stencil reading its neighbours from global memory over a grid larger than L2.

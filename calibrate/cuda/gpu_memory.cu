@@ -1,6 +1,6 @@
 // GPU global-memory microbenchmarks: DRAM ceilings (STREAM kernels), bandwidth versus bytes in
 // flight, the L2/DRAM hierarchy, dependent-load latency, partition/channel camping and strided
-// access. Every kernel's result is checked before its time is recorded.
+// access, random reads over tables beyond the L2. Every kernel's result is checked before its time is recorded.
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -738,6 +738,78 @@ class PartitionBenchmark final : public GpuBenchmark {
   }
 };
 
+
+// Random 4-byte reads over a table far beyond the L2 (a gather's table lookups): thread t's
+// i-th read goes to element hash(t·reads + i) mod n, a 32-bit integer hash (the finalizer of
+// Appleby's MurmurHash3), so no index array touches DRAM and every read is one sector of its
+// own at an address the DRAM cannot anticipate. The reads of one thread are independent (their
+// addresses do not depend on data), unrolled 8 at a time to keep them in flight. Series
+// `dram.random`: amount = reads; params footprint_bytes (a power of two), reads,
+// element_bytes (4). The fit (gpu.dram_random) turns each into the DRAM sectors per second.
+constexpr int kRandomReadsPerThread = 16, kRandomUnroll = 8;
+
+__device__ __forceinline__ unsigned mix32(unsigned x) {
+  x ^= x >> 16;
+  x *= 0x85ebca6bu;
+  x ^= x >> 13;
+  x *= 0xc2b2ae35u;
+  x ^= x >> 16;
+  return x;
+}
+
+__global__ void random_read(const float* __restrict__ base, unsigned mask, unsigned salt, double* total) {
+  const unsigned tid = blockIdx.x * blockDim.x + threadIdx.x;
+  float sum = 0;
+#pragma unroll 1
+  for (int i = 0; i < kRandomReadsPerThread; i += kRandomUnroll) {
+    float v[kRandomUnroll];
+#pragma unroll
+    for (int k = 0; k < kRandomUnroll; ++k) v[k] = base[mix32((tid * kRandomReadsPerThread + i + k) ^ salt) & mask];
+#pragma unroll
+    for (int k = 0; k < kRandomUnroll; ++k) sum += v[k];
+  }
+  accumulate_block_sum(sum, total);
+}
+
+class RandomReadBenchmark final : public GpuBenchmark {
+ public:
+  std::string key() const override { return "gpu.dram.random"; }
+  std::string description() const override {
+    return "random 4-byte reads (one sector each) over tables of 256 MiB to 4 GiB, far beyond the L2";
+  }
+
+ protected:
+  void measure() override {
+    // Tables that fit in a quarter of the device memory (every GPU this targets holds 1 GiB).
+    std::vector<std::size_t> footprints;
+    for (const int log2_bytes : quick() ? std::vector<int>{28, 30} : std::vector<int>{28, 30, 32})
+      if (std::ldexp(1.0, log2_bytes) * 4 <= device().global_memory_bytes || log2_bytes <= 30)
+        footprints.push_back(std::size_t{1} << log2_bytes);
+    const int blocks = sms() * 8, threads = 256;
+    const double reads = static_cast<double>(blocks) * threads * kRandomReadsPerThread;
+    DeviceBuffer buffer(footprints.back()), total(sizeof(double));
+    fill_float<<<4096, 256>>>(buffer.as<float>(), footprints.back() / 4, 1.0f);
+    PERFMODEL_CUDA_CHECK_LAUNCH();
+    L2Flush flush(device());
+    Stream stream;
+    cudaStream_t s = stream.get();
+    const int r = reps(5, 3);
+    std::ostringstream out;
+    for (const std::size_t footprint : footprints) {
+      PERFMODEL_CUDA_CHECK(cudaMemsetAsync(total.get(), 0, sizeof(double), s));
+      const unsigned mask = static_cast<unsigned>(footprint / 4 - 1);
+      const auto t = time_repetitions(
+          s, r, [&](int rep) { random_read<<<blocks, threads, 0, s>>>(buffer.as<float>(), mask, 0x9e3779b9u * (rep + 2), total.as<double>()); },
+          [&](int) { flush.enqueue(s); });
+      PERFMODEL_CUDA_CHECK(cudaStreamSynchronize(s));
+      expect_close(read_device_double(total.as<double>()), reads * (r + 1), 1e-9, "random read");
+      record("dram.random", {{"footprint_bytes", static_cast<double>(footprint)}, {"reads", reads}, {"element_bytes", 4}}, t, reads);
+      out << (out.tellp() > 0 ? ", " : "") << format_bytes(static_cast<double>(footprint)) << " " << median_rate(t, reads) / 1e9 << " G reads/s";
+    }
+    set_summary(out.str());
+  }
+};
+
 }  // namespace
 
 void register_gpu_memory_benchmarks(BenchmarkRegistry& registry) {
@@ -748,6 +820,7 @@ void register_gpu_memory_benchmarks(BenchmarkRegistry& registry) {
   registry.add(std::make_unique<L2WriteBackBenchmark>());
   registry.add(std::make_unique<LatencyBenchmark>());
   registry.add(std::make_unique<PartitionBenchmark>());
+  registry.add(std::make_unique<RandomReadBenchmark>());
 }
 
 }  // namespace perfmodel

@@ -38,7 +38,7 @@ std::vector<Benchmark*> BenchmarkRegistry::select(const std::vector<std::string>
 const std::vector<std::string>& gpu_benchmark_keys() {
   static const std::vector<std::string> keys = {
       "gpu.dram",        "gpu.dram.concurrency", "gpu.dram.concurrency.rows", "gpu.cache",   "gpu.l2.writeback",
-      "gpu.latency",     "gpu.dram.partition",   "gpu.shared",                "gpu.atomics", "gpu.compute", "gpu.tensor",
+      "gpu.latency",     "gpu.dram.partition",   "gpu.dram.random",  "gpu.shared",                "gpu.atomics", "gpu.compute", "gpu.tensor",
       "gpu.launch",      "gpu.overlap",          "gpu.streams",               "pcie.h2d.pinned", "pcie.h2d.pageable",
       "pcie.d2h.pinned", "pcie.d2h.pageable",    "pcie.bidir.pinned",         "pcie.mixed"};
   return keys;

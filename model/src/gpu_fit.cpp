@@ -85,6 +85,16 @@ double AtomicCurve::seconds_per_update_at(double distinct_addresses) const {
   return std::exp(std::log(seconds_per_update[i - 1]) + u * std::log(seconds_per_update[i] / seconds_per_update[i - 1]));
 }
 
+double RandomReadCalibration::sectors_per_s_at(double footprint) const {
+  if (footprint_bytes.empty()) return 0;
+  if (footprint <= footprint_bytes.front()) return sectors_per_s.front();
+  if (footprint >= footprint_bytes.back()) return sectors_per_s.back();
+  std::size_t i = 1;
+  while (footprint_bytes[i] < footprint) ++i;
+  const double u = std::log(footprint / footprint_bytes[i - 1]) / std::log(footprint_bytes[i] / footprint_bytes[i - 1]);
+  return sectors_per_s[i - 1] + u * (sectors_per_s[i] - sectors_per_s[i - 1]);
+}
+
 double ConflictCurve::penalty(double degree) const {
   if (seconds_per_access.empty() || degree <= 1) return 1.0;
   const double base = seconds_per_access.front();
@@ -469,6 +479,39 @@ void fit_atomics(const Series& configs, GpuCalibration& gpu) {
   }
 }
 
+// dram.random: each table's median time and the DRAM sectors the derivation's reuse rule counts
+// for its reads (gpu_calibration.hpp, RandomReadCalibration).
+void fit_dram_random(const Series& configs, GpuCalibration& gpu) {
+  const char* series = "dram.random";
+  const double l2 = gpu.device.l2_cache_bytes, sector = gpu.device.sector_bytes > 0 ? gpu.device.sector_bytes : 32;
+  if (!(l2 > 0)) throw InputError(std::string(series) + ": the samples' device has no L2 size to count the re-touches that miss it");
+  std::map<double, std::pair<double, double>> runs;  // footprint → (reads, median seconds)
+  double element_bytes = 0;
+  for (const auto& [text, c] : configs) {
+    const double f = c.param("footprint_bytes", series), n = c.param("reads", series), e = c.param("element_bytes", series);
+    if (!(f > l2)) throw InputError(std::string(series) + ": footprint_bytes must exceed the L2 (" + std::to_string(l2) + " bytes)");
+    if (!(n >= 1)) throw InputError(std::string(series) + ": reads must be at least 1");
+    if (!(e > 0 && e <= sector)) throw InputError(std::string(series) + ": element_bytes must be within one sector");
+    if (element_bytes != 0 && e != element_bytes) throw InputError(std::string(series) + ": one element size per calibration");
+    element_bytes = e;
+    const double t = c.median_seconds();
+    if (!(t > 0)) throw InputError(std::string(series) + ": non-positive time");
+    runs[f] = {n, t};
+  }
+  if (runs.empty()) return;
+  RandomReadCalibration r;
+  r.element_bytes = element_bytes;
+  for (const auto& [f, nt] : runs) {
+    const double touched = nt.first * sector, distinct = -f * std::expm1(-touched / f);
+    const double sectors = (distinct + (touched - distinct) * std::max(0.0, 1 - l2 / distinct)) / sector;
+    r.footprint_bytes.push_back(f);
+    r.reads.push_back(nt.first);
+    r.seconds.push_back(nt.second);
+    r.sectors_per_s.push_back(sectors / nt.second);
+  }
+  gpu.dram_random = r;
+}
+
 void fit_partition(const std::map<std::string, Series>& all, GpuCalibration& gpu) {
   PartitionCalibration p;
   if (all.count("dram.partition")) {
@@ -730,7 +773,7 @@ GpuCalibration fit_gpu(const GpuSampleFile& file, const std::string& samples_fil
   gpu.calibration_wall_s = file.calibration_wall_s;
   const auto all = group(file.samples);
   static const std::vector<std::string> kKnownPrefixes = {"ceiling.", "dram.concurrency", "hierarchy.read", "latency.chase", "latency.op",
-                                                          "shared.conflict", "dram.partition", "dram.stride", "launch.",
+                                                          "shared.conflict", "dram.partition", "dram.stride", "dram.random", "launch.",
                                                           "overlap.", "l2.writeback", "streams.", "atomic."};
   for (const auto& entry : all)
     if (std::none_of(kKnownPrefixes.begin(), kKnownPrefixes.end(),
@@ -745,6 +788,7 @@ GpuCalibration fit_gpu(const GpuSampleFile& file, const std::string& samples_fil
   if (all.count("shared.conflict")) fit_conflicts(all.at("shared.conflict"), gpu);
   if (all.count("atomic.add")) fit_atomics(all.at("atomic.add"), gpu);
   if (all.count("dram.partition") || all.count("dram.stride")) fit_partition(all, gpu);
+  if (all.count("dram.random")) fit_dram_random(all.at("dram.random"), gpu);
   if (all.count("l2.writeback")) fit_l2_write_back(all.at("l2.writeback"), gpu);
   if (has_prefix(all, "launch.")) fit_launch(all, gpu);
   if (has_prefix(all, "overlap.")) fit_overlap(all, gpu);

@@ -272,6 +272,15 @@ GpuPhase derive_gpu_phase(const KernelDescription& k, const DerivationContext& c
   const double l2_capacity = context.l2_bytes;
   const bool measured_strided = context.gpu && detail::has_strided_efficiency(*context.gpu);
   const auto efficiency = [&](double stride, double e) { return detail::strided_efficiency(*context.gpu, stride, e); };
+  // A random sector of a table beyond the L2 at the profile's measured random-read rate (gpu.dram_random):
+  // 1/sectors_per_s(F) seconds, which the DRAM term (bytes over the DRAM curve, at its peak
+  // when the reads saturate it) charges as peak / sectors_per_s(F) bytes, φ = that over 32.
+  const bool measured_random = context.gpu && context.gpu->dram_random && context.gpu->dram_concurrency &&
+                               context.gpu->dram_concurrency->peak_Bps > 0;
+  const auto random_sector_factor = [&](double footprint) {
+    return context.gpu->dram_concurrency->peak_Bps / (kSector * context.gpu->dram_random->sectors_per_s_at(footprint));
+  };
+  bool random_beyond_l2 = false;
   std::map<std::string, Region> read_regions, write_regions;
   double memory_warp_accesses = 0, shared_warp_accesses = 0, per_thread_accesses = 0;
   double read_warp_accesses = 0, read_request_bytes = 0, any_warp_accesses = 0, any_request_bytes = 0;
@@ -340,8 +349,18 @@ GpuPhase derive_gpu_phase(const KernelDescription& k, const DerivationContext& c
     // A sparse strided or random read costs what the profile measured for that stride (the DRAM
     // fetches more than the 32-byte sector); a dense one (other warps use the rest of each sector) does not.
     const bool is_random = d.pattern == AccessPattern::random || d.pattern == AccessPattern::gather;
+    // A random read whose window (the part of the table its neighbouring warps address at one
+    // time: all of it unless `window` says less) exceeds the L2 misses to sectors the DRAM serves
+    // one by one, every one of them (first touch or re-touch) at the measured random-sector
+    // cost; without that measurement, at the strided table's largest stride, blended towards
+    // dense reads as the launch covers the table. A gather with locality (a window within the
+    // L2) keeps the blended rule.
     double phi = 1;
-    if (measured_strided && a.reads() && d.kind != AccessKind::atomic) {
+    const bool random_read_beyond_l2 = is_random && a.reads() && d.kind != AccessKind::atomic && a.window > l2_capacity;
+    random_beyond_l2 = random_beyond_l2 || random_read_beyond_l2;
+    if (measured_random && random_read_beyond_l2) {
+      phi = random_sector_factor(a.window);
+    } else if (measured_strided && a.reads() && d.kind != AccessKind::atomic) {
       if (d.pattern == AccessPattern::strided && d.count * std::min(kSector, d.stride * e) < F)
         phi = (e / std::min(kSector, d.stride * e)) / efficiency(d.stride, e);
       else if (is_random)
@@ -391,6 +410,9 @@ GpuPhase derive_gpu_phase(const KernelDescription& k, const DerivationContext& c
   // wider than the bytes written): strided_write_f32 (half A) moved its sectors twice. Where the
   // order is random, both go to random sectors, at the profile's sparse-read cost, and the
   // write-back takes kRandomWriteBackReads of them.
+  // The write-back stays at the strided table's price even where the profile measured random
+  // reads (gpu.dram_random): kRandomWriteBackReads was fitted on scatter_random with that price,
+  // and the two are one constant until scatter_random is refitted against the measured rate.
   const double phi_random = measured_strided ? (4 / kSector) / efficiency(1e9, 4) : 1.0;
   for (const auto& [array, region] : write_regions) {
     if (region.resident) continue;  // it stays in L2 after the launch: no write-back here
@@ -411,6 +433,11 @@ GpuPhase derive_gpu_phase(const KernelDescription& k, const DerivationContext& c
                     "no gpu.atomics measurement of this atomic type)");
   else if (atomics)
     notes.add(who + "global atomics: the profile's measured atomicAdd rates (gpu.atomics) for the type: L2 steps over the bytes updated at one time, and each word's updates one after another");
+  if (random_beyond_l2 && measured_random)
+    notes.add(who + "random reads over a window beyond the L2: each DRAM sector at the profile's measured random-read rate (gpu.dram_random)");
+  else if (random_beyond_l2)
+    notes.add(who + "random reads over a window beyond the L2: each DRAM sector at the strided-read table's largest stride (the profile has no "
+                    "gpu.dram_random measurement)");
   if (scattered_writes)
     notes.add(who + "strided or random writes: partly written sectors read before they are written, scattered line requests "
                     "at an L2 cost fitted to the generalisation suite (the profile has no strided-write rate)");

@@ -294,12 +294,24 @@ void emit_gpu(YAML::Emitter& out, const GpuCalibration& gpu) {
     }
     out << YAML::EndMap;
   }
+  if (const auto& r = gpu.dram_random) {
+    out << YAML::Key << "dram_random" << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "model" << YAML::Value
+        << "random element_bytes reads over footprint_bytes: sectors = (D + (T - D) * max(0, 1 - L2/D)) / 32, T = reads * 32, "
+           "D = F * (1 - exp(-T/F)); sectors_per_s = sectors / seconds";
+    out << YAML::Key << "element_bytes" << YAML::Value << r->element_bytes;
+    out << YAML::Key << "footprint_bytes" << YAML::Value << YAML::Flow << r->footprint_bytes;
+    out << YAML::Key << "reads" << YAML::Value << YAML::Flow << r->reads;
+    out << YAML::Key << "seconds" << YAML::Value << YAML::Flow << r->seconds;
+    out << YAML::Key << "sectors_per_s" << YAML::Value << YAML::Flow << r->sectors_per_s;
+    out << YAML::EndMap;
+  }
   out << YAML::EndMap;
 }
 
 GpuCalibration read_gpu(const yaml::Value& v) {
   v.allow_only({"samples_file", "calibration_wall_s", "device", "ceilings", "dram_concurrency", "dram_concurrency_rows", "latency", "operation_latency", "bank_conflicts",
-                "partition", "l2_write_back", "launch", "overlap", "streams", "atomics"});
+                "partition", "l2_write_back", "launch", "overlap", "streams", "atomics", "dram_random"});
   GpuCalibration gpu;
   gpu.samples_file = v.get("samples_file").as_file_name();
   gpu.calibration_wall_s = v.get("calibration_wall_s").as_nonnegative();
@@ -465,6 +477,26 @@ GpuCalibration read_gpu(const yaml::Value& v) {
       }
       gpu.atomics[type] = curve;
     }
+  }
+  if (v.has("dram_random")) {
+    const yaml::Value d = v.get("dram_random");
+    d.allow_only({"model", "element_bytes", "footprint_bytes", "reads", "seconds", "sectors_per_s"});
+    RandomReadCalibration r;
+    r.element_bytes = d.get("element_bytes").as_number_in(1, 32);
+    const yaml::Value f = d.get("footprint_bytes"), n = d.get("reads"), t = d.get("seconds"), rate = d.get("sectors_per_s");
+    if (f.sequence_size() == 0) throw f.error("needs at least one table size");
+    for (const yaml::Value& list : {n, t, rate})
+      if (list.sequence_size() != f.sequence_size()) throw list.error("needs one value per entry of footprint_bytes");
+    for (std::size_t i = 0; i < f.sequence_size(); ++i) {
+      const double fi = f.at(i).as_number_in(1, limits::kMaxBytes);
+      if (i > 0 && !(fi > r.footprint_bytes.back())) throw f.at(i).error("must be larger than the entry before it");
+      r.footprint_bytes.push_back(fi);
+      r.reads.push_back(n.at(i).as_number_in(1, limits::kMaxBytes));
+      r.seconds.push_back(read_positive(t.at(i)));
+      if (r.seconds.back() > limits::kMaxConstantSeconds) throw t.at(i).error("must be at most 10 s (limits.hpp)");
+      r.sectors_per_s.push_back(rate.at(i).as_number_in(limits::kMinRate, limits::kMaxRate));
+    }
+    gpu.dram_random = r;
   }
   return gpu;
 }

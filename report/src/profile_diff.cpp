@@ -67,6 +67,10 @@ void compare_gpu(const GpuCalibration& a, const GpuCalibration& b, std::vector<Q
     out.push_back({"gpu.atomics." + type + ".seconds_per_update_spread", "s", curve.seconds_per_update_at(k),
                    it->second.seconds_per_update_at(k), 0, 0});
   }
+  // Random-sector rates at 1 GiB, a table both calibrations measure (or bracket).
+  if (a.dram_random && b.dram_random)
+    out.push_back({"gpu.dram_random.sectors_per_s_1GiB", "sector/s", a.dram_random->sectors_per_s_at(1073741824.0),
+                   b.dram_random->sectors_per_s_at(1073741824.0), 0, 0});
 }
 
 void compare_pcie(const PcieCalibration& a, const PcieCalibration& b, std::vector<Quantity>& out) {

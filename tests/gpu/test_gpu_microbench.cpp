@@ -61,6 +61,14 @@ TEST(GpuMicrobench, QuickCalibrationIsPhysicallyPlausible) {
     EXPECT_GT(curve.seconds_per_update.front(), curve.seconds_per_update.back()) << type;
     EXPECT_GT(curve.one_lane_update_s, 0) << type;
   }
+  // Random reads beyond the L2: both quick tables measured, each random sector slower than a
+  // streamed one (32 bytes at the DRAM curve's peak) and faster than one DRAM latency per SM.
+  ASSERT_TRUE(gpu.dram_random);
+  EXPECT_EQ(gpu.dram_random->footprint_bytes.size(), 2u);
+  for (const double rate : gpu.dram_random->sectors_per_s) {
+    EXPECT_LT(rate, gpu.dram_concurrency->peak_Bps / 32);
+    EXPECT_GT(rate, d.multiprocessors / gpu.latency->dram_s);
+  }
   // Copy engines overlap: H2D and D2H together finish before they would one after the other.
   ASSERT_TRUE(gpu.overlap);
   EXPECT_LT(gpu.overlap->h2d_d2h_s, 0.9 * (gpu.overlap->h2d_s + gpu.overlap->d2h_s));
