@@ -49,7 +49,7 @@ TEST(Generalisation, CatalogueCoversTheIssuesClassesWithThirtyOrMoreKernels) {
   for (std::size_t i = 0; i < cat.size(); ++i) {
     EXPECT_TRUE(names.insert(cat[i].name).second) << cat[i].name << " twice";
     classes.insert(cat[i].klass);
-    EXPECT_EQ(cat[i].half, i >= 65 ? 'E' : i >= 59 ? 'D' : i >= 47 ? 'C' : i % 2 == 0 ? 'A' : 'B') << cat[i].name;
+    EXPECT_EQ(cat[i].half, i >= 75 ? 'F' : i >= 65 ? 'E' : i >= 59 ? 'D' : i >= 47 ? 'C' : i % 2 == 0 ? 'A' : 'B') << cat[i].name;
     EXPECT_FALSE(cat[i].sizes.empty()) << cat[i].name;
     EXPECT_FALSE(cat[i].summary.empty()) << cat[i].name;
   }
@@ -57,7 +57,7 @@ TEST(Generalisation, CatalogueCoversTheIssuesClassesWithThirtyOrMoreKernels) {
                         "batched-matmul", "compute", "launch-bound", "occupancy-starved", "register-heavy"})
     EXPECT_TRUE(classes.count(c)) << c;
   EXPECT_EQ(classes.size(), 13u);
-  // Every class of two or more kernels is on both sides of the A/B split (halves C, D and E stand apart).
+  // Every class of two or more kernels is on both sides of the A/B split (halves C to F stand apart).
   for (const std::string& c : classes) {
     int a = 0, b = 0;
     for (const auto& e : cat)
@@ -472,6 +472,86 @@ TEST(Generalisation, HalfEReferences) {
   expect_reference("stencil3d_7pt_zmarch", {{"n", 20}}, s7);
 }
 
+// Half F (pre-registered after half E): random DRAM accesses, each with a reference checked
+// here on a small size.
+TEST(Generalisation, HalfFIsFreshAndHeldOut) {
+  std::vector<std::string> f_names;
+  for (const auto& e : gen::kernel_catalog())
+    if (e.half == 'F') {
+      f_names.push_back(e.name);
+      SCOPED_TRACE(e.name);
+      EXPECT_EQ(e.klass, "gather-scatter");
+      // Every table is a power of two (the masks and the permutation need it) and far beyond the
+      // H100's 50 MiB L2: at least 256 MiB.
+      for (const gen::Params& p : {e.sizes.at(0), e.test_size}) {
+        const long long m = gen::param(p, "m");
+        EXPECT_EQ(m & (m - 1), 0);
+        EXPECT_LE(gen::param(p, "n"), m);
+      }
+      const long long element = e.name == "gather_random_f64_1g" ? 8 : 4;
+      EXPECT_GE(element * gen::param(e.sizes.at(0), "m"), 256LL << 20);
+      EXPECT_EQ(e.sizes.size(), 1u);
+    }
+  EXPECT_EQ(f_names, (std::vector<std::string>{"gather_random_256m", "gather_random_4g", "gather_random_f64_1g", "gather2_random_1g",
+                                                "hash_gather_1g", "random_rmw_256m"}));
+  // The largest: a 4 GiB table with a 128 MiB index and a 128 MiB output (fits an 80 GB H100).
+  EXPECT_EQ(4 * gen::param(gen::kernel_entry("gather_random_4g").sizes.at(0), "m"), 4LL << 30);
+  // Tables or update counts the runs cannot take are rejected before anything runs.
+  EXPECT_THROW(gen::reference_check("random_rmw_256m", {{"n", 1 << 10}, {"m", 3 << 8}}), InputError);
+  EXPECT_THROW(gen::reference_check("random_rmw_256m", {{"n", 1 << 12}, {"m", 1 << 10}}), InputError);
+  EXPECT_THROW(gen::reference_check("hash_gather_1g", {{"n", 1 << 10}, {"m", 1000}}), InputError);
+}
+
+TEST(Generalisation, HalfFInputs) {
+  // hash32 is a bijection of the 32-bit words (0 stays 0) and spreads consecutive indices over a
+  // masked table as uniform draws do: 2^16 indices into 2^16 slots fill 1 − 1/e of them (63.2 %).
+  EXPECT_EQ(gen::hash32(0), 0u);
+  std::set<std::uint32_t> hashes, slots;
+  for (std::uint32_t i = 0; i < (1u << 16); ++i) hashes.insert(gen::hash32(i)), slots.insert(gen::hash32(i) & 0xffffu);
+  EXPECT_EQ(hashes.size(), 1u << 16);
+  EXPECT_NEAR(static_cast<double>(slots.size()) / (1u << 16), 1 - std::exp(-1.0), 0.01);
+  // Neighbouring indices land far apart: no two of a warp's 32 addresses share a 32-byte sector
+  // (8 floats) in the first 2^16 warps at the 1 GiB table's mask.
+  int shared_sector = 0;
+  for (std::uint32_t w = 0; w < (1u << 16); ++w) {
+    std::set<std::uint32_t> sectors;
+    for (std::uint32_t l = 0; l < 32; ++l) sectors.insert((gen::hash32(w * 32 + l) & ((1u << 28) - 1)) / 8);
+    shared_sector += 32 - static_cast<int>(sectors.size());
+  }
+  EXPECT_LE(shared_sector, 64);  // 2^16 warps × 496 pairs / 2^25 sectors ≈ 1 expected
+  // random_rmw's index: the first n values of a permutation of [0, m), so no two updates meet.
+  std::set<std::uint32_t> words;
+  for (std::uint32_t i = 0; i < (1u << 14); ++i) words.insert(gen::permute(i, 16, 24));
+  EXPECT_EQ(words.size(), 1u << 14);
+  EXPECT_LT(*words.rbegin(), 1u << 16);
+}
+
+TEST(Generalisation, HalfFReferences) {
+  const std::size_t n = 600;
+  const std::uint32_t mask = 4095;
+  std::map<std::size_t, double> g256, g4, g64, g2, hash, rmw;
+  for (std::size_t i = 0; i < n; ++i) {
+    g256[i] = v(1, gen::key(19, i) % 4096);
+    g4[i] = v(1, gen::key(20, i) % 4096);
+    g64[i] = v(1, gen::key(21, i) % 4096);
+    g2[i] = v(1, gen::key(22, i) % 4096) + v(1, gen::key(23, i) % 4096);
+    hash[i] = v(1, gen::hash32(static_cast<std::uint32_t>(i)) & mask);
+    const std::uint32_t word = gen::permute(static_cast<std::uint32_t>(i), 12, 24);
+    rmw[word] = v(2, word) + v(1, i);
+  }
+  ASSERT_EQ(rmw.size(), n);  // every update at its own word
+  const gen::Params p{{"n", 600}, {"m", 4096}};
+  expect_reference("gather_random_256m", p, g256);
+  expect_reference("gather_random_4g", p, g4);
+  expect_reference("gather_random_f64_1g", p, g64);
+  expect_reference("gather2_random_1g", p, g2);
+  expect_reference("hash_gather_1g", p, hash);
+  expect_reference("random_rmw_256m", p, rmw);
+  for (const char* k : {"gather_random_256m", "gather_random_4g", "gather_random_f64_1g", "gather2_random_1g", "hash_gather_1g",
+                        "random_rmw_256m"})
+    EXPECT_EQ(gen::reference_check(k, p).bound, 0) << k;  // every half F check is exact
+}
+
 TEST(Generalisation, CheckedOutputsSpreadOverLargeOutputs) {
   gen::ReferenceCheck c = gen::reference_check("copy_f32", {{"n", 1LL << 24}});
   const std::vector<std::size_t> k = gen::checked_outputs(c);
@@ -561,6 +641,7 @@ TEST(Generalisation, AnalysisSplitsTheErrorsByHalf) {
   EXPECT_EQ(a.single_c.count, 0u);  // no half C kernel in this run: its row says 0, not a zero error
   EXPECT_EQ(a.single_d.count, 0u);
   EXPECT_EQ(a.single_e.count, 0u);
+  EXPECT_EQ(a.single_f.count, 0u);
   EXPECT_EQ(a.steady_all.count, 0u);
   const std::string dir = (std::filesystem::temp_directory_path() / "perfmodel-gen-report").string();
   std::filesystem::remove_all(dir);
@@ -573,6 +654,8 @@ TEST(Generalisation, AnalysisSplitsTheErrorsByHalf) {
   EXPECT_NE(md.find("| single | half D (fresh, held out) | 0 | - | - | - |"), std::string::npos);
   EXPECT_NE(md.find("| single | half E (fresh, held out) | 0 | - | - | - |"), std::string::npos);
   EXPECT_NE(md.find("| steady | half E (fresh, held out) | 0 | - | - | - |"), std::string::npos);
+  EXPECT_NE(md.find("| single | half F (fresh, held out) | 0 | - | - | - |"), std::string::npos);
+  EXPECT_NE(md.find("| steady | half F (fresh, held out) | 0 | - | - | - |"), std::string::npos);
   const std::string csv = read_file(dir + "/predictions.csv");
   EXPECT_NE(csv.find("copy_f32,streaming,A,n=134217728,"), std::string::npos);
   // A half D kernel's error lands in half D's statistics alone.
@@ -612,8 +695,29 @@ TEST(Generalisation, AnalysisSplitsTheErrorsByHalf) {
   EXPECT_NEAR(ae.single_e.median, 0.5, 1e-12);
   EXPECT_EQ(ae.steady_e.count, 1u);
   EXPECT_NEAR(ae.steady_e.median, 0.25, 1e-12);
-  EXPECT_EQ(ae.single_d.count + ae.single_c.count, 0u);
+  EXPECT_EQ(ae.single_d.count + ae.single_c.count + ae.single_f.count, 0u);
   EXPECT_EQ(ae.single_a.count + ae.single_b.count, 2u);
+  // And a half F kernel's in half F's alone.
+  GenRunRecord with_f = run;
+  GenMeasurement f = run.measurements[0];
+  f.kernel = "random_rmw_256m";
+  f.klass = "gather-scatter";
+  f.params = {{"n", 1LL << 24}, {"m", 1LL << 26}};
+  f.half = gen::kernel_entry(f.kernel).half;
+  ASSERT_EQ(f.half, 'F');
+  with_f.measurements.push_back(f);
+  const GenAnalysis af = analyse_generalisation(with_f, [](const GenMeasurement& m) {
+    GenPrediction p;
+    p.single_s = m.kernel == "random_rmw_256m" ? 4.1e-4 * 0.7 : 4.1e-4;  // −30 % for the half F kernel
+    p.steady_s = m.kernel == "random_rmw_256m" ? 3.95e-4 * 0.9 : 3.95e-4;
+    return p;
+  });
+  EXPECT_EQ(af.single_f.count, 1u);
+  EXPECT_NEAR(af.single_f.median, 0.3, 1e-12);
+  EXPECT_EQ(af.steady_f.count, 1u);
+  EXPECT_NEAR(af.steady_f.median, 0.1, 1e-12);
+  EXPECT_EQ(af.single_e.count + af.single_d.count + af.single_c.count, 0u);
+  EXPECT_EQ(af.single_a.count + af.single_b.count, 2u);
   // Without a predictor: the measured table alone, and why.
   const GenAnalysis none = analyse_generalisation(run, GenPredictor{}, "no reader");
   EXPECT_FALSE(none.predicted);
@@ -778,7 +882,7 @@ TEST(GeneralisationSignatures, VersionTwoDiffersOnlyInItsCorrectedFiles) {
   const std::set<std::string> corrected = {"tiny_reduce_1block", "gather_local", "scatter_local"};
   const std::string v2 = kData + "/workloads/generalisation-v2";
   for (const auto& e : gen::kernel_catalog()) {
-    if (e.half == 'C' || e.half == 'D' || e.half == 'E') continue;  // pre-registered after version 2: no version 2 of them
+    if (e.half >= 'C') continue;  // halves C to F were pre-registered after version 2: no version 2 of them
     SCOPED_TRACE(e.name);
     const std::string one = read_file(kSignatures + "/" + e.name + ".yaml"), two = read_file(v2 + "/" + e.name + ".yaml");
     if (corrected.count(e.name)) {

@@ -38,7 +38,7 @@ GenAnalysis analyse_generalisation(const GenRunRecord& run, const GenPredictor& 
   GenAnalysis a;
   a.predicted = static_cast<bool>(predictor);
   a.not_predicted_because = a.predicted ? "" : why;
-  std::vector<double> s_all, s_a, s_b, s_c, s_d, s_e, t_all, t_a, t_b, t_c, t_d, t_e;
+  std::vector<double> s_all, s_a, s_b, s_c, s_d, s_e, s_f, t_all, t_a, t_b, t_c, t_d, t_e, t_f;
   for (const GenMeasurement& m : run.measurements) {
     GenRow row;
     row.measurement = m;
@@ -51,20 +51,32 @@ GenAnalysis analyse_generalisation(const GenRunRecord& run, const GenPredictor& 
       if (row.prediction.single_s) {
         row.error_single = *row.prediction.single_s / row.measured_single_s - 1;
         s_all.push_back(std::abs(*row.error_single));
-        (m.half == 'A' ? s_a : m.half == 'B' ? s_b : m.half == 'C' ? s_c : m.half == 'D' ? s_d : s_e).push_back(std::abs(*row.error_single));
+        (m.half == 'A'   ? s_a
+         : m.half == 'B' ? s_b
+         : m.half == 'C' ? s_c
+         : m.half == 'D' ? s_d
+         : m.half == 'E' ? s_e
+                         : s_f)
+            .push_back(std::abs(*row.error_single));
       }
       if (row.prediction.steady_s) {
         row.error_steady = *row.prediction.steady_s / row.measured_steady_s - 1;
         t_all.push_back(std::abs(*row.error_steady));
-        (m.half == 'A' ? t_a : m.half == 'B' ? t_b : m.half == 'C' ? t_c : m.half == 'D' ? t_d : t_e).push_back(std::abs(*row.error_steady));
+        (m.half == 'A'   ? t_a
+         : m.half == 'B' ? t_b
+         : m.half == 'C' ? t_c
+         : m.half == 'D' ? t_d
+         : m.half == 'E' ? t_e
+                         : t_f)
+            .push_back(std::abs(*row.error_steady));
       }
     }
     a.rows.push_back(std::move(row));
   }
   a.single_all = error_stats(s_all), a.single_a = error_stats(s_a), a.single_b = error_stats(s_b), a.single_c = error_stats(s_c);
-  a.single_d = error_stats(s_d), a.single_e = error_stats(s_e);
+  a.single_d = error_stats(s_d), a.single_e = error_stats(s_e), a.single_f = error_stats(s_f);
   a.steady_all = error_stats(t_all), a.steady_a = error_stats(t_a), a.steady_b = error_stats(t_b), a.steady_c = error_stats(t_c);
-  a.steady_d = error_stats(t_d), a.steady_e = error_stats(t_e);
+  a.steady_d = error_stats(t_d), a.steady_e = error_stats(t_e), a.steady_f = error_stats(t_f);
   return a;
 }
 
@@ -112,12 +124,14 @@ std::vector<std::string> write_generalisation_report(const std::string& dir, con
     line("single", "half C (fresh, held out)", a.single_c);
     line("single", "half D (fresh, held out)", a.single_d);
     line("single", "half E (fresh, held out)", a.single_e);
+    line("single", "half F (fresh, held out)", a.single_f);
     line("steady", "all", a.steady_all);
     line("steady", "half A", a.steady_a);
     line("steady", "half B (held out)", a.steady_b);
     line("steady", "half C (fresh, held out)", a.steady_c);
     line("steady", "half D (fresh, held out)", a.steady_d);
     line("steady", "half E (fresh, held out)", a.steady_e);
+    line("steady", "half F (fresh, held out)", a.steady_f);
     md << "\n";
   } else {
     md << "- predictions: none in this report (" << a.not_predicted_because << ")\n\n";

@@ -186,6 +186,26 @@ std::vector<KernelEntry> build_catalog() {
       "two launches: a 256-thread shared tree writes one FP32 partial per block; one block of 1024 threads sums them in FP64",
       {{{"n", 1LL << 26}}}, small);
   for (std::size_t i = first_e; i < v.size(); ++i) v[i].half = 'E';
+  // Half F: fresh held-out random DRAM accesses, its signatures committed before its first
+  // measurement (docs/generalisation-suite.md, "Half F").
+  const std::size_t first_f = v.size();
+  const Params random_test{{"n", 1LL << 14}, {"m", 1LL << 16}};
+  add("gather_random_256m", "gather-scatter", "out[i] = data[idx[i]], 2^25 reads uniform over 2^26 floats (256 MiB)",
+      {{{"n", 1LL << 25}, {"m", 1LL << 26}}}, random_test);
+  add("gather_random_4g", "gather-scatter", "out[i] = data[idx[i]], 2^25 reads uniform over 2^30 floats (4 GiB)",
+      {{{"n", 1LL << 25}, {"m", 1LL << 30}}}, random_test);
+  add("gather_random_f64_1g", "gather-scatter", "out[i] = data[idx[i]] in FP64, 2^25 reads uniform over 2^27 doubles (1 GiB)",
+      {{{"n", 1LL << 25}, {"m", 1LL << 27}}}, random_test);
+  add("gather2_random_1g", "gather-scatter",
+      "out[i] = data[a[i]] + data[b[i]]: two independent gathers per thread, 2^24 threads, uniform over 2^28 floats (1 GiB)",
+      {{{"n", 1LL << 24}, {"m", 1LL << 28}}}, random_test);
+  add("hash_gather_1g", "gather-scatter",
+      "out[i] = data[hash32(i) mod m]: no index array, the address a cheap integer hash of i, 2^25 reads over 2^28 floats (1 GiB)",
+      {{{"n", 1LL << 25}, {"m", 1LL << 28}}}, random_test);
+  add("random_rmw_256m", "gather-scatter",
+      "y[idx[i]] += x[i], not atomic: 2^24 updates at distinct random words (a permutation's first n values) of 2^26 floats (256 MiB)",
+      {{{"n", 1LL << 24}, {"m", 1LL << 26}}}, random_test);
+  for (std::size_t i = first_f; i < v.size(); ++i) v[i].half = 'F';
   return v;
 }
 
@@ -490,6 +510,34 @@ ReferenceCheck reference_check(const std::string& kernel, const Params& p) {
     const std::uint64_t mask = static_cast<std::uint64_t>(param(p, "m")) - 1;
     const std::uint32_t seed = k == "gather4_l2_16m" ? 17 : 18;
     return elementwise(n_of(), [mask, seed](std::size_t i) { return dv(1, key(seed, i) & mask); }, 0, "out[i] = data[idx[i]], exact");
+  }
+  if (k == "gather_random_256m" || k == "gather_random_4g" || k == "gather_random_f64_1g") {
+    const std::uint64_t mask = static_cast<std::uint64_t>(param(p, "m")) - 1;
+    const std::uint32_t seed = k == "gather_random_256m" ? 19 : k == "gather_random_4g" ? 20 : 21;
+    return elementwise(n_of(), [mask, seed](std::size_t i) { return dv(1, key(seed, i) & mask); }, 0, "out[i] = data[idx[i]], exact");
+  }
+  if (k == "gather2_random_1g") {
+    const std::uint64_t mask = static_cast<std::uint64_t>(param(p, "m")) - 1;
+    return elementwise(n_of(), [mask](std::size_t i) { return dv(1, key(22, i) & mask) + dv(1, key(23, i) & mask); }, 0,
+                       "out[i] = data[a[i]] + data[b[i]], " + exact);
+  }
+  if (k == "hash_gather_1g") {
+    const long long m = param(p, "m");
+    if ((m & (m - 1)) != 0 || m > (1LL << 31)) throw InputError(k + ": m must be a power of two, at most 2^31");
+    const auto mask = static_cast<std::uint32_t>(m - 1);
+    return elementwise(n_of(), [mask](std::size_t i) { return dv(1, hash32(static_cast<std::uint32_t>(i)) & mask); }, 0,
+                       "out[i] = data[hash32(i) & (m − 1)], exact");
+  }
+  if (k == "random_rmw_256m") {
+    const std::size_t m = static_cast<std::size_t>(param(p, "m"));
+    int bits = 0;
+    while ((std::size_t{1} << bits) < m) ++bits;
+    if ((std::size_t{1} << bits) != m || bits > 31) throw InputError(k + ": m must be a power of two, at most 2^31");
+    if (n_of() > m) throw InputError(k + ": n must be at most m (the updates go to distinct words)");
+    ReferenceCheck c = elementwise(n_of(), [bits](std::size_t i) { return dv(2, permute(static_cast<std::uint32_t>(i), bits, 24)) + dv(1, i); },
+                                   0, "y[idx[i]] = y[idx[i]] + x[i] after the first launch (idx injective: each word updated once), " + exact);
+    c.where = [bits](std::size_t i) { return static_cast<std::size_t>(permute(static_cast<std::uint32_t>(i), bits, 24)); };
+    return c;
   }
   if (k == "xorshift32_chain_64") {
     const int steps = static_cast<int>(param(p, "k"));

@@ -582,4 +582,33 @@ __global__ void reduce_pass2_f64(const float* partials, double* total, int count
   if (t == 0) *total = s[0];
 }
 
+// ------------------------------------------------------------------ half F (pre-registered after half E)
+// Random DRAM accesses: every data read (or update) lands on a uniformly random element of a
+// table far beyond the L2 (256 MiB to 4 GiB). One element per thread, 256 threads per block and a
+// bounds check; gather_random_256m and gather_random_4g use gather_f32 above with their own index
+// arrays and tables.
+
+// 8-byte elements: out[i] = data[idx[i]] in FP64.
+__global__ void gather_f64(const double* data, const int* idx, double* out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = data[idx[i]];
+}
+// Two independent gathers per thread through two index arrays, their sum stored.
+__global__ void gather2_f32(const float* data, const int* idx_a, const int* idx_b, float* out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = data[idx_a[i]] + data[idx_b[i]];
+}
+// No index array: the address is a hash of the thread's index (gen::hash32), masked to the table
+// (mask = its element count − 1, a power of two).
+__global__ void hash_gather_f32(const float* data, float* out, std::uint32_t mask, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = data[hash32(static_cast<std::uint32_t>(i)) & mask];
+}
+// A random read-modify-write, not atomic: idx is injective (a permutation's first n values), so no
+// two threads update one word.
+__global__ void random_rmw_f32(const float* x, const int* idx, float* y, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[idx[i]] += x[i];
+}
+
 }  // namespace perfmodel::gen

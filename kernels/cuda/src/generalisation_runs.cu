@@ -650,6 +650,59 @@ GenRun make_run(const std::string& k, const gen::Params& p) {
       gen::reduce_pass2_f64<<<1, 1024, 0, st>>>(partials, total, g);
     };
     r.output(total, 1);
+  } else if (k == "gather_random_256m" || k == "gather_random_4g") {
+    const std::size_t m = static_cast<std::size_t>(gen::param(p, "m"));
+    const float* data = r.f32(m, 1);
+    int* idx = r.alloc<int>(un);
+    gen::fill_key_masked<<<g, 256>>>(reinterpret_cast<std::uint32_t*>(idx), n, k == "gather_random_256m" ? 19 : 20,
+                                     static_cast<std::uint32_t>(m - 1));
+    PERFMODEL_CUDA_CHECK_LAUNCH();
+    float* out = r.alloc<float>(un);
+    PHASE(r, gather_f32, g, 256);
+    r.enqueue = [=](cudaStream_t st) { gen::gather_f32<<<g, 256, 0, st>>>(data, idx, out, ni); };
+    r.output(out, un);
+  } else if (k == "gather_random_f64_1g") {
+    const std::size_t m = static_cast<std::size_t>(gen::param(p, "m"));
+    const double* data = r.f64(m, 1);
+    int* idx = r.alloc<int>(un);
+    gen::fill_key_masked<<<g, 256>>>(reinterpret_cast<std::uint32_t*>(idx), n, 21, static_cast<std::uint32_t>(m - 1));
+    PERFMODEL_CUDA_CHECK_LAUNCH();
+    double* out = r.alloc<double>(un);
+    PHASE(r, gather_f64, g, 256);
+    r.enqueue = [=](cudaStream_t st) { gen::gather_f64<<<g, 256, 0, st>>>(data, idx, out, ni); };
+    r.output(out, un);
+  } else if (k == "gather2_random_1g") {
+    const std::size_t m = static_cast<std::size_t>(gen::param(p, "m"));
+    const float* data = r.f32(m, 1);
+    const auto* idx_a = reinterpret_cast<const int*>(r.keys(un, 22, static_cast<std::uint32_t>(m - 1)));
+    const auto* idx_b = reinterpret_cast<const int*>(r.keys(un, 23, static_cast<std::uint32_t>(m - 1)));
+    float* out = r.alloc<float>(un);
+    PHASE(r, gather2_f32, g, 256);
+    r.enqueue = [=](cudaStream_t st) { gen::gather2_f32<<<g, 256, 0, st>>>(data, idx_a, idx_b, out, ni); };
+    r.output(out, un);
+  } else if (k == "hash_gather_1g") {
+    const std::size_t m = static_cast<std::size_t>(gen::param(p, "m"));
+    if ((m & (m - 1)) != 0 || m > (std::size_t{1} << 31)) throw InputError(k + ": m must be a power of two, at most 2^31");
+    const float* data = r.f32(m, 1);
+    float* out = r.alloc<float>(un);
+    const auto mask = static_cast<std::uint32_t>(m - 1);
+    PHASE(r, hash_gather_f32, g, 256);
+    r.enqueue = [=](cudaStream_t st) { gen::hash_gather_f32<<<g, 256, 0, st>>>(data, out, mask, ni); };
+    r.output(out, un);
+  } else if (k == "random_rmw_256m") {
+    const std::size_t m = static_cast<std::size_t>(gen::param(p, "m"));
+    int bits = 0;
+    while ((std::size_t{1} << bits) < m) ++bits;
+    if ((std::size_t{1} << bits) != m || bits > 31) throw InputError(k + ": m must be a power of two, at most 2^31");
+    if (un > m) throw InputError(k + ": n must be at most m (the updates go to distinct words)");
+    const float* x = r.f32(un, 1);
+    float* y = r.f32(m, 2);
+    int* idx = r.alloc<int>(un);
+    gen::fill_permutation<<<g, 256>>>(idx, n, bits, 24);  // the first n values of a permutation of [0, m): injective
+    PERFMODEL_CUDA_CHECK_LAUNCH();
+    PHASE(r, random_rmw_f32, g, 256);
+    r.enqueue = [=](cudaStream_t st) { gen::random_rmw_f32<<<g, 256, 0, st>>>(x, idx, y, ni); };
+    r.output(y, m);
   } else {
     throw RuntimeFailure("no GPU run for generalisation kernel '" + k + "'");
   }

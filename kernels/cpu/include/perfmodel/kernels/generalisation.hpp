@@ -26,7 +26,8 @@ struct KernelEntry {
   char half = 'A';      // 'A': model changes may be chosen on it; 'B': held out (docs/generalisation-suite.md);
                         // 'C': the fresh held-out set, pre-registered after A and B had both been looked at;
                         // 'D': fresh held-out atomics, pre-registered after the atomics model was changed on C;
-                        // 'E': fresh held-out stencils, gathers with locality, an integer chain and reductions
+                        // 'E': fresh held-out stencils, gathers with locality, an integer chain and reductions;
+                        // 'F': fresh held-out random DRAM accesses (gathers and a read-modify-write)
   std::string summary;  // one line
   std::vector<Params> sizes;  // the suite's problem sizes (they fill the H100; launch-bound: small)
   Params test_size;           // a small size for the GPU test
@@ -34,7 +35,7 @@ struct KernelEntry {
 
 // Every kernel, in suite order (grouped by class). The half alternates along the first 47: the
 // kernel at an even position is in half A, at an odd one in half B; the next 12 are half C, the
-// 6 after them half D, the 10 after those half E.
+// 6 after them half D, the 10 after those half E, the 6 after those half F.
 const std::vector<KernelEntry>& kernel_catalog();
 // Throws InputError naming the known kernels.
 const KernelEntry& kernel_entry(const std::string& name);

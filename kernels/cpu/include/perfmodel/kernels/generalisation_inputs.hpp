@@ -84,4 +84,16 @@ PERFMODEL_HD std::uint32_t xorshift32(std::uint32_t i, int k) {
   return y;
 }
 
+// hash_gather_1g's address: a cheap integer hash of the thread's index (Wellons' "lowbias32":
+// two multiplications and three xor-shifts, a bijection of the 32-bit words whose low bits are
+// well mixed), masked to the table by the kernel.
+PERFMODEL_HD std::uint32_t hash32(std::uint32_t x) {
+  x ^= x >> 16;
+  x *= 0x7feb352du;
+  x ^= x >> 15;
+  x *= 0x846ca68bu;
+  x ^= x >> 16;
+  return x;
+}
+
 }  // namespace perfmodel::gen
