@@ -167,6 +167,14 @@ TEST(ProfileYaml, RoundTripIsExact) {
   EXPECT_EQ(back.gpu->dram_random->seconds, p.gpu->dram_random->seconds);
   EXPECT_EQ(back.gpu->dram_random->sectors_per_s, p.gpu->dram_random->sectors_per_s);
   EXPECT_EQ(back.gpu->dram_random->element_bytes, 4);
+  // What `calibrate --only gpu.dram.random` writes: the rate alone reads back; no section at all
+  // of a GPU without ceilings does not.
+  Profile alone = p;
+  alone.gpu->ceilings.clear();
+  alone.gpu->streams.reset();
+  ASSERT_TRUE(parse_profile(profile_to_yaml(alone), "alone.yaml").gpu->dram_random);
+  alone.gpu->dram_random.reset();
+  EXPECT_THROW(parse_profile(profile_to_yaml(alone), "alone.yaml"), InputError);
   EXPECT_EQ(profile_to_yaml(back), profile_to_yaml(p));
   // The section is optional: a profile written before gpu.atomics reads with none.
   Profile older = p;

@@ -348,8 +348,9 @@ GpuCalibration read_gpu(const yaml::Value& v) {
   }
   // Every GPU kernel prediction reads the measured ceilings: a section without them holds no model,
   // unless it holds the stream calibration alone (`calibrate --only gpu.streams`, which
-  // `fit --streams-samples` merges into a full profile).
-  if (gpu.ceilings.empty() && !v.has("streams"))
+  // `fit --streams-samples` merges into a full profile) or the random-read rate alone
+  // (`calibrate --only gpu.dram.random`: its record, shown by `profile show`).
+  if (gpu.ceilings.empty() && !v.has("streams") && !v.has("dram_random"))
     throw v.error("the gpu section has no measured ceilings: no model to predict with");
   const auto read_curve = [&](const char* key) {
     const yaml::Value d = v.get(key);
