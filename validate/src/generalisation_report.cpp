@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <sstream>
 
 #include "perfmodel/model/atomic_file.hpp"
@@ -38,7 +39,8 @@ GenAnalysis analyse_generalisation(const GenRunRecord& run, const GenPredictor& 
   GenAnalysis a;
   a.predicted = static_cast<bool>(predictor);
   a.not_predicted_because = a.predicted ? "" : why;
-  std::vector<double> s_all, s_a, s_b, s_c, s_d, s_e, s_f, t_all, t_a, t_b, t_c, t_d, t_e, t_f;
+  // |error| per half ('A' … 'F'), single and steady; '*' collects every row.
+  std::map<char, std::vector<double>> single_errors, steady_errors;
   for (const GenMeasurement& m : run.measurements) {
     GenRow row;
     row.measurement = m;
@@ -50,33 +52,22 @@ GenAnalysis analyse_generalisation(const GenRunRecord& run, const GenPredictor& 
       row.prediction = predictor(m);
       if (row.prediction.single_s) {
         row.error_single = *row.prediction.single_s / row.measured_single_s - 1;
-        s_all.push_back(std::abs(*row.error_single));
-        (m.half == 'A'   ? s_a
-         : m.half == 'B' ? s_b
-         : m.half == 'C' ? s_c
-         : m.half == 'D' ? s_d
-         : m.half == 'E' ? s_e
-                         : s_f)
-            .push_back(std::abs(*row.error_single));
+        for (const char h : {'*', m.half}) single_errors[h].push_back(std::abs(*row.error_single));
       }
       if (row.prediction.steady_s) {
         row.error_steady = *row.prediction.steady_s / row.measured_steady_s - 1;
-        t_all.push_back(std::abs(*row.error_steady));
-        (m.half == 'A'   ? t_a
-         : m.half == 'B' ? t_b
-         : m.half == 'C' ? t_c
-         : m.half == 'D' ? t_d
-         : m.half == 'E' ? t_e
-                         : t_f)
-            .push_back(std::abs(*row.error_steady));
+        for (const char h : {'*', m.half}) steady_errors[h].push_back(std::abs(*row.error_steady));
       }
     }
     a.rows.push_back(std::move(row));
   }
-  a.single_all = error_stats(s_all), a.single_a = error_stats(s_a), a.single_b = error_stats(s_b), a.single_c = error_stats(s_c);
-  a.single_d = error_stats(s_d), a.single_e = error_stats(s_e), a.single_f = error_stats(s_f);
-  a.steady_all = error_stats(t_all), a.steady_a = error_stats(t_a), a.steady_b = error_stats(t_b), a.steady_c = error_stats(t_c);
-  a.steady_d = error_stats(t_d), a.steady_e = error_stats(t_e), a.steady_f = error_stats(t_f);
+  const auto stats = [](std::map<char, std::vector<double>>& errors, char half) { return error_stats(errors[half]); };
+  a.single_all = stats(single_errors, '*'), a.single_a = stats(single_errors, 'A'), a.single_b = stats(single_errors, 'B');
+  a.single_c = stats(single_errors, 'C'), a.single_d = stats(single_errors, 'D'), a.single_e = stats(single_errors, 'E');
+  a.single_f = stats(single_errors, 'F');
+  a.steady_all = stats(steady_errors, '*'), a.steady_a = stats(steady_errors, 'A'), a.steady_b = stats(steady_errors, 'B');
+  a.steady_c = stats(steady_errors, 'C'), a.steady_d = stats(steady_errors, 'D'), a.steady_e = stats(steady_errors, 'E');
+  a.steady_f = stats(steady_errors, 'F');
   return a;
 }
 
