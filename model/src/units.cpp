@@ -3,6 +3,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <sstream>
 #include <utility>
 
 #include "perfmodel/model/errors.hpp"
@@ -87,6 +88,13 @@ std::string format_rate(double bytes_per_second) {
   if (a >= 1e9) return printf_string("%.4g %s", bytes_per_second / 1e9, "GB/s");
   if (a >= 1e6) return printf_string("%.4g %s", bytes_per_second / 1e6, "MB/s");
   return printf_string("%.4g %s", bytes_per_second / 1e3, "kB/s");
+}
+
+std::string format_number(double v) {
+  std::ostringstream o;
+  o.precision(3);
+  o << v;
+  return o.str();
 }
 
 }  // namespace perfmodel

@@ -22,12 +22,7 @@ constexpr double kMaxResidentGrids = 128;
 // The CUDA runtime's documented default of CUDA_DEVICE_MAX_CONNECTIONS.
 constexpr int kDefaultConnections = 8;
 
-std::string sci(double v) {
-  std::ostringstream o;
-  o.precision(3);
-  o << v;
-  return o.str();
-}
+std::string sci(double v) { return format_number(v); }
 
 }  // namespace
 

@@ -7,13 +7,6 @@
 namespace perfmodel::report {
 namespace {
 
-std::string format_number(double v) {
-  std::ostringstream o;
-  o.precision(3);
-  o << v;
-  return o.str();
-}
-
 void add_offload_sides(Report& report, const OffloadSides& p, bool cpu_used) {
   const Provenance &gpu = p.gpu.profile->provenance, &cpu = p.cpu.profile->provenance;
   // The common header (docs/output.md): the profile is the GPU side's; bundled only when every side used is.

@@ -15,6 +15,8 @@
 #include "perfmodel/validate/analysis.hpp"
 #include "perfmodel/validate/offload_validation.hpp"
 
+#include "perfmodel/model/units.hpp"
+
 namespace perfmodel {
 namespace {
 
@@ -33,12 +35,7 @@ std::string g(double v) {
   o << v;
   return o.str();
 }
-std::string g3(double v) {
-  std::ostringstream o;
-  o.precision(3);
-  o << v;
-  return o.str();
-}
+std::string g3(double v) { return format_number(v); }
 std::string pct(double v) { return g3(100 * v) + " %"; }
 std::string no_commas(std::string s) {
   std::replace(s.begin(), s.end(), ',', ';');

@@ -12,12 +12,7 @@
 
 namespace perfmodel {
 namespace {
-std::string sci(double v) {
-  std::ostringstream o;
-  o.precision(3);
-  o << v;
-  return o.str();
-}
+std::string sci(double v) { return format_number(v); }
 }  // namespace
 
 ValidationRun run_validation(const ValidationOptions& options, const std::string& command, std::ostream* progress,

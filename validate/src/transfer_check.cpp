@@ -17,7 +17,7 @@ constexpr const char* kMagic = "# perfmodel transfer check v1";
 constexpr const char* kHeader = "direction,memory,bytes,rep,event_s";
 constexpr double kMiB = 1024.0 * 1024.0;
 
-std::string format_number(double v) {
+std::string format_exact(double v) {
   std::ostringstream out;
   out.precision(9);
   out << v;
@@ -68,7 +68,7 @@ std::string to_csv(const TransferCheckRecord& record) {
   out << kHeader << "\n";
   for (const TransferCheckCopy& c : record.copies)
     out << to_string(c.key.direction) << ',' << to_string(c.key.memory) << ',' << c.bytes << ',' << c.rep << ','
-        << format_number(c.event_s) << "\n";
+        << format_exact(c.event_s) << "\n";
   return out.str();
 }
 

@@ -13,5 +13,6 @@ std::uint64_t parse_bytes(const std::string& text, const std::string& what = "by
 std::string format_bytes(double bytes);                 // "64 MiB", "1.5 KiB", "12 B"
 std::string format_seconds(double seconds);             // "12.3 us", "4.56 ms", "1.2 s"
 std::string format_rate(double bytes_per_second);       // "55.3 GB/s" (decimal, as the field reports)
+std::string format_number(double v);                    // three significant digits: "0.123", "1.5e+03"
 
 }  // namespace perfmodel
