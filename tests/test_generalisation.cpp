@@ -49,7 +49,7 @@ TEST(Generalisation, CatalogueCoversTheIssuesClassesWithThirtyOrMoreKernels) {
   for (std::size_t i = 0; i < cat.size(); ++i) {
     EXPECT_TRUE(names.insert(cat[i].name).second) << cat[i].name << " twice";
     classes.insert(cat[i].klass);
-    EXPECT_EQ(cat[i].half, i >= 75 ? 'F' : i >= 65 ? 'E' : i >= 59 ? 'D' : i >= 47 ? 'C' : i % 2 == 0 ? 'A' : 'B') << cat[i].name;
+    EXPECT_EQ(cat[i].half, i >= 81 ? 'G' : i >= 75 ? 'F' : i >= 65 ? 'E' : i >= 59 ? 'D' : i >= 47 ? 'C' : i % 2 == 0 ? 'A' : 'B') << cat[i].name;
     EXPECT_FALSE(cat[i].sizes.empty()) << cat[i].name;
     EXPECT_FALSE(cat[i].summary.empty()) << cat[i].name;
   }
@@ -57,7 +57,7 @@ TEST(Generalisation, CatalogueCoversTheIssuesClassesWithThirtyOrMoreKernels) {
                         "batched-matmul", "compute", "launch-bound", "occupancy-starved", "register-heavy"})
     EXPECT_TRUE(classes.count(c)) << c;
   EXPECT_EQ(classes.size(), 13u);
-  // Every class of two or more kernels is on both sides of the A/B split (halves C to F stand apart).
+  // Every class of two or more kernels is on both sides of the A/B split (halves C to G stand apart).
   for (const std::string& c : classes) {
     int a = 0, b = 0;
     for (const auto& e : cat)
@@ -552,6 +552,134 @@ TEST(Generalisation, HalfFReferences) {
     EXPECT_EQ(gen::reference_check(k, p).bound, 0) << k;  // every half F check is exact
 }
 
+// Half G (pre-registered after half F): random reads and writes beyond the L2, two integer chains,
+// three stencils and two reductions, each with a reference checked here on a small size.
+TEST(Generalisation, HalfGIsFreshAndHeldOut) {
+  std::vector<std::string> g_names;
+  std::set<std::string> g_classes;
+  std::set<std::string> earlier;
+  for (const auto& e : gen::kernel_catalog()) {
+    if (e.half == 'G')
+      g_names.push_back(e.name), g_classes.insert(e.klass);
+    else
+      earlier.insert(e.name);
+  }
+  EXPECT_EQ(g_names, (std::vector<std::string>{"gather_random_2g", "gather_random_96m_f64", "hash_gather2_512m", "scatter_random_1g",
+                                                "rmw_random_1g", "int_rotl_add_chain", "int_lcg_and_chain", "stencil1d_5pt_f32",
+                                                "stencil2d_5pt_f32_64x4", "stencil3d_7pt_f64", "reduce_shared_tree_256_f64",
+                                                "reduce_shuffle_block1024_f32"}));
+  EXPECT_EQ(g_classes, (std::set<std::string>{"gather-scatter", "compute", "stencil", "reduction"}));
+  for (const std::string& name : g_names) EXPECT_FALSE(earlier.count(name)) << name;
+  // The random tables lie beyond the H100's 50 MiB L2: 96 MiB to 2 GiB.
+  const auto bytes = [](const char* k, long long element) { return element * gen::param(gen::kernel_entry(k).sizes.at(0), "m"); };
+  EXPECT_EQ(bytes("gather_random_2g", 4), 2LL << 30);
+  EXPECT_EQ(bytes("gather_random_96m_f64", 8), 96LL << 20);
+  EXPECT_EQ(bytes("hash_gather2_512m", 4), 512LL << 20);
+  EXPECT_EQ(bytes("scatter_random_1g", 4), 1LL << 30);
+  EXPECT_EQ(bytes("rmw_random_1g", 4), 1LL << 30);
+  for (const char* k : {"scatter_random_1g", "rmw_random_1g"})
+    for (const gen::Params& p : {gen::kernel_entry(k).sizes.at(0), gen::kernel_entry(k).test_size}) EXPECT_LE(gen::param(p, "n"), gen::param(p, "m")) << k;
+  // The 96 MiB table is not a power of two (its index is scaled, not masked), at the test size too.
+  EXPECT_NE(gen::param(gen::kernel_entry("gather_random_96m_f64").test_size, "m") & (gen::param(gen::kernel_entry("gather_random_96m_f64").test_size, "m") - 1), 0);
+  // Every test size fits its launch shape (the runs reject the others).
+  EXPECT_EQ(gen::kernel_entry("stencil2d_5pt_f32_64x4").test_size.at("n") % 64, 0);
+  EXPECT_EQ(gen::kernel_entry("stencil3d_7pt_f64").test_size.at("n") % 32, 0);
+  EXPECT_EQ(gen::kernel_entry("stencil3d_7pt_f64").sizes.at(0).at("n") % 32, 0);
+  // Tables or write counts the runs cannot take are rejected before anything runs.
+  EXPECT_THROW(gen::reference_check("scatter_random_1g", {{"n", 1 << 10}, {"m", 3 << 8}}), InputError);
+  EXPECT_THROW(gen::reference_check("rmw_random_1g", {{"n", 1 << 12}, {"m", 1 << 10}}), InputError);
+  EXPECT_THROW(gen::reference_check("hash_gather2_512m", {{"n", 1 << 10}, {"m", 1000}}), InputError);
+  EXPECT_THROW(gen::reference_check("gather_random_2g", {{"n", 1 << 10}, {"m", 1000}}), InputError);
+  EXPECT_THROW(gen::reference_check("stencil1d_5pt_f32", {{"n", 4}}), InputError);
+}
+
+TEST(Generalisation, HalfGInputs) {
+  // key_below is uniform over [0, m) for an m that is no power of two: every slot of 12 Ki is hit,
+  // none beyond, and each about 16 times in 12·2^14 draws.
+  const std::uint32_t m = 12u << 10;
+  std::vector<int> hits(m, 0);
+  for (std::uint64_t i = 0; i < 16ull * m; ++i) {
+    const std::uint32_t j = gen::key_below(26, i, m);
+    ASSERT_LT(j, m);
+    ++hits[j];
+  }
+  EXPECT_GT(*std::min_element(hits.begin(), hits.end()), 0);
+  EXPECT_LT(*std::max_element(hits.begin(), hits.end()), 48);
+  EXPECT_EQ(gen::key_below(26, 5, 1u << 16), gen::key(26, 5) >> 16);  // at a power of two: the key's high bits
+  // hash_gather2's two words per thread: 2i and 2i + 1 hash to distinct words, so the 2^17 reads of
+  // 2^16 threads take 2^17 distinct hashes (hash32 is a bijection).
+  std::set<std::uint32_t> h;
+  for (std::uint32_t i = 0; i < (1u << 16); ++i) h.insert(gen::hash32(2 * i)), h.insert(gen::hash32(2 * i + 1));
+  EXPECT_EQ(h.size(), 1u << 17);
+  // The 1 GiB permutations' first 2^14 values: distinct and inside the table.
+  for (std::uint32_t seed : {27u, 28u}) {
+    std::set<std::uint32_t> words;
+    for (std::uint32_t i = 0; i < (1u << 14); ++i) words.insert(gen::permute(i, 28, seed));
+    EXPECT_EQ(words.size(), 1u << 14);
+    EXPECT_LT(*words.rbegin(), 1u << 28);
+  }
+}
+
+TEST(Generalisation, HalfGReferences) {
+  const std::size_t n = 600;
+  const std::uint32_t mask = 4095;
+  std::map<std::size_t, double> g2, g96, h2, sc, rmw, s1, rotl, lcg, partials;
+  double sum = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    g2[i] = v(1, gen::key(25, i) % 4096);
+    g96[i] = v(1, (static_cast<std::uint64_t>(gen::key(26, i)) * 3000) >> 32);
+    h2[i] = v(1, gen::hash32(static_cast<std::uint32_t>(2 * i)) & mask) + v(1, gen::hash32(static_cast<std::uint32_t>(2 * i + 1)) & mask);
+    sc[gen::permute(static_cast<std::uint32_t>(i), 12, 27)] = v(1, i);
+    const std::uint32_t word = gen::permute(static_cast<std::uint32_t>(i), 12, 28);
+    rmw[word] = v(2, word) + v(1, i);
+    if (i >= 2 && i < n - 2) s1[i] = 0.5 * v(1, i) + 0.125 * (v(1, i - 1) + v(1, i + 1)) + 0.0625 * (v(1, i - 2) + v(1, i + 2));
+    std::uint32_t y = gen::key(29, i);
+    for (int r = 0; r < 256; ++r) y = ((y << 7) | (y >> 25)) + (y ^ 0x9e3779b9u);
+    rotl[i] = y;
+    y = gen::key(30, i);
+    for (int r = 0; r < 512; ++r) y = (y * 1664525u + 1013904223u) % 0x80000000u;
+    lcg[i] = y;
+    partials[i / 256] += v(1, i);
+    sum += v(1, i);
+  }
+  ASSERT_EQ(sc.size(), n);  // every write at its own word
+  ASSERT_EQ(rmw.size(), n);
+  const gen::Params p{{"n", 600}, {"m", 4096}};
+  expect_reference("gather_random_2g", p, g2);
+  expect_reference("gather_random_96m_f64", {{"n", 600}, {"m", 3000}}, g96);
+  expect_reference("hash_gather2_512m", p, h2);
+  expect_reference("scatter_random_1g", p, sc);
+  expect_reference("rmw_random_1g", p, rmw);
+  expect_reference("stencil1d_5pt_f32", {{"n", 600}}, s1);
+  expect_reference("int_rotl_add_chain", {{"n", 600}, {"k", 256}}, rotl);
+  expect_reference("int_lcg_and_chain", {{"n", 600}, {"k", 512}}, lcg);
+  expect_reference("reduce_shared_tree_256_f64", {{"n", 600}}, partials);
+  expect_reference("reduce_shuffle_block1024_f32", {{"n", 600}}, {{0, sum}});
+  // Every LCG state keeps to 31 bits.
+  for (const auto& [i, y] : lcg) EXPECT_LT(y, 2147483648.0) << i;
+  // The 2-D and 3-D stencils: interior points only.
+  const std::size_t m = 20;
+  std::map<std::size_t, double> s5, s7;
+  for (std::size_t r = 1; r < m - 1; ++r)
+    for (std::size_t c = 1; c < m - 1; ++c) {
+      const std::size_t i = r * m + c;
+      s5[i] = 0.5 * v(1, i) + 0.125 * (v(1, i - m) + v(1, i + m) + v(1, i - 1) + v(1, i + 1));
+    }
+  for (std::size_t z = 1; z < m - 1; ++z)
+    for (std::size_t y = 1; y < m - 1; ++y)
+      for (std::size_t x = 1; x < m - 1; ++x) {
+        const std::size_t i = (z * m + y) * m + x;
+        s7[i] = 0.25 * v(1, i) + 0.125 * (v(1, i - 1) + v(1, i + 1) + v(1, i - m) + v(1, i + m) + v(1, i - m * m) + v(1, i + m * m));
+      }
+  expect_reference("stencil2d_5pt_f32_64x4", {{"n", 20}}, s5);
+  expect_reference("stencil3d_7pt_f64", {{"n", 20}}, s7);
+  // Every check but the FP32 atomic total is exact.
+  for (const auto& e : gen::kernel_catalog())
+    if (e.half == 'G') {
+      EXPECT_EQ(gen::reference_check(e.name, e.test_size).bound > 0, e.name == "reduce_shuffle_block1024_f32") << e.name;
+    }
+}
+
 TEST(Generalisation, CheckedOutputsSpreadOverLargeOutputs) {
   gen::ReferenceCheck c = gen::reference_check("copy_f32", {{"n", 1LL << 24}});
   const std::vector<std::size_t> k = gen::checked_outputs(c);
@@ -642,6 +770,7 @@ TEST(Generalisation, AnalysisSplitsTheErrorsByHalf) {
   EXPECT_EQ(a.single_d.count, 0u);
   EXPECT_EQ(a.single_e.count, 0u);
   EXPECT_EQ(a.single_f.count, 0u);
+  EXPECT_EQ(a.single_g.count, 0u);
   EXPECT_EQ(a.steady_all.count, 0u);
   const std::string dir = (std::filesystem::temp_directory_path() / "perfmodel-gen-report").string();
   std::filesystem::remove_all(dir);
@@ -656,6 +785,8 @@ TEST(Generalisation, AnalysisSplitsTheErrorsByHalf) {
   EXPECT_NE(md.find("| steady | half E (fresh, held out) | 0 | - | - | - |"), std::string::npos);
   EXPECT_NE(md.find("| single | half F (fresh, held out) | 0 | - | - | - |"), std::string::npos);
   EXPECT_NE(md.find("| steady | half F (fresh, held out) | 0 | - | - | - |"), std::string::npos);
+  EXPECT_NE(md.find("| single | half G (fresh, held out) | 0 | - | - | - |"), std::string::npos);
+  EXPECT_NE(md.find("| steady | half G (fresh, held out) | 0 | - | - | - |"), std::string::npos);
   const std::string csv = read_file(dir + "/predictions.csv");
   EXPECT_NE(csv.find("copy_f32,streaming,A,n=134217728,"), std::string::npos);
   // A half D kernel's error lands in half D's statistics alone.
@@ -716,8 +847,29 @@ TEST(Generalisation, AnalysisSplitsTheErrorsByHalf) {
   EXPECT_NEAR(af.single_f.median, 0.3, 1e-12);
   EXPECT_EQ(af.steady_f.count, 1u);
   EXPECT_NEAR(af.steady_f.median, 0.1, 1e-12);
-  EXPECT_EQ(af.single_e.count + af.single_d.count + af.single_c.count, 0u);
+  EXPECT_EQ(af.single_e.count + af.single_d.count + af.single_c.count + af.single_g.count, 0u);
   EXPECT_EQ(af.single_a.count + af.single_b.count, 2u);
+  // And a half G kernel's in half G's alone.
+  GenRunRecord with_g = run;
+  GenMeasurement gm = run.measurements[0];
+  gm.kernel = "stencil3d_7pt_f64";
+  gm.klass = "stencil";
+  gm.params = {{"n", 384}};
+  gm.half = gen::kernel_entry(gm.kernel).half;
+  ASSERT_EQ(gm.half, 'G');
+  with_g.measurements.push_back(gm);
+  const GenAnalysis ag = analyse_generalisation(with_g, [](const GenMeasurement& m) {
+    GenPrediction p;
+    p.single_s = m.kernel == "stencil3d_7pt_f64" ? 4.1e-4 * 1.2 : 4.1e-4;  // +20 % for the half G kernel
+    p.steady_s = m.kernel == "stencil3d_7pt_f64" ? 3.95e-4 * 0.6 : 3.95e-4;
+    return p;
+  });
+  EXPECT_EQ(ag.single_g.count, 1u);
+  EXPECT_NEAR(ag.single_g.median, 0.2, 1e-12);
+  EXPECT_EQ(ag.steady_g.count, 1u);
+  EXPECT_NEAR(ag.steady_g.median, 0.4, 1e-12);
+  EXPECT_EQ(ag.single_f.count + ag.single_e.count + ag.single_d.count + ag.single_c.count, 0u);
+  EXPECT_EQ(ag.single_a.count + ag.single_b.count, 2u);
   // Without a predictor: the measured table alone, and why.
   const GenAnalysis none = analyse_generalisation(run, GenPredictor{}, "no reader");
   EXPECT_FALSE(none.predicted);

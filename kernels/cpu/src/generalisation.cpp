@@ -206,6 +206,43 @@ std::vector<KernelEntry> build_catalog() {
       "y[idx[i]] += x[i], not atomic: 2^24 updates at distinct random words (a permutation's first n values) of 2^26 floats (256 MiB)",
       {{{"n", 1LL << 24}, {"m", 1LL << 26}}}, random_test);
   for (std::size_t i = first_f; i < v.size(); ++i) v[i].half = 'F';
+  // Half G: fresh held-out random reads and writes beyond the L2, integer chains, stencils and
+  // reductions, its signatures committed before its first measurement (docs/generalisation-suite.md,
+  // "Half G").
+  const std::size_t first_g = v.size();
+  add("gather_random_2g", "gather-scatter", "out[i] = data[idx[i]], 2^25 reads uniform over 2^29 floats (2 GiB)",
+      {{{"n", 1LL << 25}, {"m", 1LL << 29}}}, random_test);
+  add("gather_random_96m_f64", "gather-scatter",
+      "out[i] = data[idx[i]] in FP64, 2^25 reads uniform over 12 Mi doubles (96 MiB, beyond the 50 MiB L2)",
+      {{{"n", 1LL << 25}, {"m", 12LL << 20}}}, {{"n", 1LL << 14}, {"m", 12LL << 10}});
+  add("hash_gather2_512m", "gather-scatter",
+      "out[i] = data[hash32(2i) mod m] + data[hash32(2i + 1) mod m]: two independent reads per thread, no index array, "
+      "2^24 threads over 2^27 floats (512 MiB)",
+      {{{"n", 1LL << 24}, {"m", 1LL << 27}}}, random_test);
+  add("scatter_random_1g", "gather-scatter",
+      "out[idx[i]] = in[i]: 2^25 writes at distinct random words (a permutation's first n values) of 2^28 floats (1 GiB)",
+      {{{"n", 1LL << 25}, {"m", 1LL << 28}}}, random_test);
+  add("rmw_random_1g", "gather-scatter",
+      "y[idx[i]] += x[i], not atomic: 2^25 updates at distinct random words (a permutation's first n values) of 2^28 floats (1 GiB)",
+      {{{"n", 1LL << 25}, {"m", 1LL << 28}}}, random_test);
+  add("int_rotl_add_chain", "compute", "y = rotl(y, 7) + (y ^ 0x9e3779b9) (rotl by __funnelshift_l), k = 256 uint32 rounds per thread",
+      {{{"n", 1LL << 24}, {"k", 256}}}, {{"n", 1LL << 12}, {"k", 256}});
+  add("int_lcg_and_chain", "compute", "y = (y·1664525 + 1013904223) & 0x7fffffff, k = 512 uint32 rounds per thread",
+      {{{"n", 1LL << 24}, {"k", 512}}}, {{"n", 1LL << 12}, {"k", 512}});
+  add("stencil1d_5pt_f32", "stencil",
+      "1-D radius-2 step on 2^27 floats: out[i] = 0.5·in[i] + 0.125·(in[i−1] + in[i+1]) + 0.0625·(in[i−2] + in[i+2])", {n27}, small);
+  add("stencil2d_5pt_f32_64x4", "stencil", "5-point step on n×n floats, 64×4 threads per block, neighbours from global memory",
+      {{{"n", 8192}}}, {{"n", 256}});
+  add("stencil3d_7pt_f64", "stencil", "7-point step on n^3 doubles (interior points), 3-D grid of 32×4×2 blocks, neighbours from global memory",
+      {{{"n", 384}}}, {{"n", 64}});
+  add("reduce_shared_tree_256_f64", "reduction",
+      "one launch: a 256-thread shared-memory tree per block over one double each, the block's sum written to partials[block]",
+      {{{"n", 1LL << 26}}}, small);
+  add("reduce_shuffle_block1024_f32", "reduction",
+      "1024-thread blocks, 4 floats per thread (block-strided), warp shuffles, the 32 warp sums through shared memory, "
+      "one FP32 atomicAdd per block to the total",
+      {n27}, small);
+  for (std::size_t i = first_g; i < v.size(); ++i) v[i].half = 'G';
   return v;
 }
 
@@ -539,6 +576,105 @@ ReferenceCheck reference_check(const std::string& kernel, const Params& p) {
     c.where = [bits](std::size_t i) { return static_cast<std::size_t>(permute(static_cast<std::uint32_t>(i), bits, 24)); };
     return c;
   }
+  if (k == "gather_random_2g") {
+    const long long m = param(p, "m");
+    if ((m & (m - 1)) != 0 || m > (1LL << 31)) throw InputError(k + ": m must be a power of two, at most 2^31");
+    const std::uint64_t mask = static_cast<std::uint64_t>(m) - 1;
+    return elementwise(n_of(), [mask](std::size_t i) { return dv(1, key(25, i) & mask); }, 0, "out[i] = data[idx[i]], exact");
+  }
+  if (k == "gather_random_96m_f64") {
+    const long long m = param(p, "m");
+    if (m > (1LL << 31)) throw InputError(k + ": m must be at most 2^31");
+    const auto mm = static_cast<std::uint32_t>(m);
+    return elementwise(n_of(), [mm](std::size_t i) { return dv(1, key_below(26, i, mm)); }, 0, "out[i] = data[idx[i]], exact");
+  }
+  if (k == "hash_gather2_512m") {
+    const long long m = param(p, "m");
+    if ((m & (m - 1)) != 0 || m > (1LL << 31)) throw InputError(k + ": m must be a power of two, at most 2^31");
+    const auto mask = static_cast<std::uint32_t>(m - 1);
+    return elementwise(n_of(), [mask](std::size_t i) {
+      const std::uint32_t j = 2u * static_cast<std::uint32_t>(i);
+      return dv(1, hash32(j) & mask) + dv(1, hash32(j + 1u) & mask);
+    }, 0, "out[i] = data[hash32(2i) & (m − 1)] + data[hash32(2i + 1) & (m − 1)], " + exact);
+  }
+  if (k == "scatter_random_1g" || k == "rmw_random_1g") {
+    const std::size_t m = static_cast<std::size_t>(param(p, "m"));
+    int bits = 0;
+    while ((std::size_t{1} << bits) < m) ++bits;
+    if ((std::size_t{1} << bits) != m || bits > 31) throw InputError(k + ": m must be a power of two, at most 2^31");
+    if (n_of() > m) throw InputError(k + ": n must be at most m (the writes go to distinct words)");
+    const std::uint32_t seed = k == "scatter_random_1g" ? 27 : 28;
+    auto where = [bits, seed](std::size_t i) { return static_cast<std::size_t>(permute(static_cast<std::uint32_t>(i), bits, seed)); };
+    ReferenceCheck c =
+        k == "scatter_random_1g"
+            ? elementwise(n_of(), [](std::size_t i) { return dv(1, i); }, 0,
+                          "out[idx[i]] = in[i] (idx injective: each written word written once), exact")
+            : elementwise(n_of(), [where](std::size_t i) { return dv(2, where(i)) + dv(1, i); }, 0,
+                          "y[idx[i]] = y[idx[i]] + x[i] after the first launch (idx injective: each word updated once), " + exact);
+    c.where = where;
+    return c;
+  }
+  if (k == "int_rotl_add_chain") {
+    const int steps = static_cast<int>(param(p, "k"));
+    ReferenceCheck c = elementwise(n_of(), [steps](std::size_t i) {
+      std::uint32_t y = key(29, i);
+      for (int s = 0; s < steps; ++s) y = ((y << 7) | (y >> 25)) + (y ^ kRotlAddConstant);
+      return static_cast<double>(y);
+    }, 0, "the same integer rounds on the host (the rotation as two shifts), exact");
+    c.samples = 1 << 14;
+    return c;
+  }
+  if (k == "int_lcg_and_chain") {
+    const int steps = static_cast<int>(param(p, "k"));
+    ReferenceCheck c = elementwise(n_of(), [steps](std::size_t i) {
+      std::uint32_t y = key(30, i);
+      for (int s = 0; s < steps; ++s) y = (y * 1664525u + 1013904223u) & 0x7fffffffu;
+      return static_cast<double>(y);
+    }, 0, "the same integer rounds on the host, exact");
+    c.samples = 1 << 14;
+    return c;
+  }
+  if (k == "stencil1d_5pt_f32") {
+    const std::size_t n = n_of();
+    if (n < 5) throw InputError(k + ": n must be at least 5 (one interior point)");
+    ReferenceCheck c = elementwise(n - 4, [](std::size_t o) {
+      const std::size_t i = o + 2;
+      return 0.5 * dv(1, i) + 0.125 * (dv(1, i - 1) + dv(1, i + 1)) + 0.0625 * (dv(1, i - 2) + dv(1, i + 2));
+    }, 0, "interior points: 0.5·centre + 0.125·(the two neighbours) + 0.0625·(the two at distance 2), " + exact);
+    c.where = [](std::size_t o) { return o + 2; };
+    return c;
+  }
+  if (k == "stencil2d_5pt_f32_64x4") {
+    const std::size_t n = n_of(), w = n - 2;
+    ReferenceCheck c = elementwise(
+        w * w,
+        [n, w](std::size_t o) {
+          const std::size_t i = (1 + o / w) * n + 1 + o % w;
+          return 0.5 * dv(1, i) + 0.125 * (dv(1, i - n) + dv(1, i + n) + dv(1, i - 1) + dv(1, i + 1));
+        },
+        0, "interior points: 0.5·centre + 0.125·(four neighbours), " + exact);
+    c.where = [n, w](std::size_t o) { return (1 + o / w) * n + 1 + o % w; };
+    return c;
+  }
+  if (k == "reduce_shared_tree_256_f64") {
+    const std::size_t n = n_of();
+    return elementwise((n + 255) / 256, [n](std::size_t b) {
+      double s = 0;
+      for (std::size_t i = 256 * b; i < std::min(n, 256 * b + 256); ++i) s += dv(1, i);
+      return s;
+    }, 0, "every block's sum of its 256 elements, exact (multiples of 1/256 in FP64)");
+  }
+  if (k == "reduce_shuffle_block1024_f32") {
+    const std::size_t n = n_of();
+    return elementwise(1, [n](std::size_t) {
+      double s = 0;
+      for (std::size_t i = 0; i < n; ++i) s += dv(1, i);
+      return s;
+    }, 1e-4, "the sum, within 1e-4 of it: every block's sum of 4096 elements is exact in FP32 (below 2^13, multiples of "
+             "1/256), the FP32 total rounds each of the n/4096 adds, in any order (exact while it stays below 2^16; at "
+             "n = 2^27 the total is near −2^18 and the roundings, half an ulp (2^-6 below 2^19) at most each and of "
+             "either sign, add up to about 1e-5 of it)");
+  }
   if (k == "xorshift32_chain_64") {
     const int steps = static_cast<int>(param(p, "k"));
     return elementwise(n_of(), [steps](std::size_t i) { return static_cast<double>(xorshift32(static_cast<std::uint32_t>(i), steps)); },
@@ -563,7 +699,7 @@ ReferenceCheck reference_check(const std::string& kernel, const Params& p) {
       return s;
     }, 0, "the sum, exact (every block's FP32 partial below 2^9 is exact, their FP64 sum too)");
   }
-  if (k == "stencil3d_7pt" || k == "stencil3d_7pt_zmarch") {
+  if (k == "stencil3d_7pt" || k == "stencil3d_7pt_zmarch" || k == "stencil3d_7pt_f64") {
     const std::size_t n = n_of(), w = n - 2, nn = n * n;
     auto at = [n, w, nn](std::size_t o) {
       const std::size_t z = 1 + o / (w * w), y = 1 + (o / w) % w, x = 1 + o % w;

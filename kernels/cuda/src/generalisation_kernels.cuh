@@ -45,6 +45,10 @@ __global__ void fill_near_index(int* out, long long n, std::uint32_t seed) {
   const long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
   if (i < n) out[i] = static_cast<int>(near_index(static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(n), seed));
 }
+__global__ void fill_key_below(std::uint32_t* out, long long n, std::uint32_t seed, std::uint32_t m) {
+  const long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  if (i < n) out[i] = key_below(seed, i, m);
+}
 
 // ------------------------------------------------------------------ streaming
 __global__ void copy_f32(const float* a, float* b, int n) {
@@ -609,6 +613,90 @@ __global__ void hash_gather_f32(const float* data, float* out, std::uint32_t mas
 __global__ void random_rmw_f32(const float* x, const int* idx, float* y, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) y[idx[i]] += x[i];
+}
+
+// ------------------------------------------------------------------ half G (pre-registered after half F)
+// Random reads and writes beyond the L2, integer chains, stencils and reductions. One element (or
+// point) per thread and a bounds check unless the comment says otherwise. gather_random_2g uses
+// gather_f32, gather_random_96m_f64 gather_f64, scatter_random_1g scatter_f32, rmw_random_1g
+// random_rmw_f32 and stencil2d_5pt_f32_64x4 stencil2d_5pt (above), each with its own sizes, inputs
+// and launch shape.
+
+// Two reads per thread at two hashed addresses (gen::hash32 of 2i and 2i + 1, masked to the table:
+// mask = its element count − 1, a power of two); no index array. Their sum is stored.
+__global__ void hash_gather2_f32(const float* data, float* out, std::uint32_t mask, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    const std::uint32_t j = 2u * static_cast<std::uint32_t>(i);
+    out[i] = data[hash32(j) & mask] + data[hash32(j + 1u) & mask];
+  }
+}
+// k dependent rounds of y = rotl(y, 7) + (y ^ c), the rotation by the funnel-shift intrinsic
+// (__funnelshift_l(y, y, 7): one SHF instruction on sm_90).
+__global__ void int_rotl_add_chain(const std::uint32_t* in, std::uint32_t* out, int k, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    std::uint32_t y = in[i];
+    for (int s = 0; s < k; ++s) y = __funnelshift_l(y, y, 7) + (y ^ kRotlAddConstant);
+    out[i] = y;
+  }
+}
+// k dependent rounds of the 31-bit linear congruential step y = (y·1664525 + 1013904223) & 0x7fffffff.
+__global__ void int_lcg_and_chain(const std::uint32_t* in, std::uint32_t* out, int k, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    std::uint32_t y = in[i];
+    for (int s = 0; s < k; ++s) y = (y * 1664525u + 1013904223u) & 0x7fffffffu;
+    out[i] = y;
+  }
+}
+// 1-D, radius 2, 256 threads per block; every neighbour read from global memory.
+__global__ void stencil1d_5pt_f32(const float* in, float* out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i > 1 && i < n - 2) out[i] = 0.5f * in[i] + 0.125f * (in[i - 1] + in[i + 1]) + 0.0625f * (in[i - 2] + in[i + 2]);
+}
+// 7-point step in FP64, a 3-D grid of 32×4×2 blocks; interior points only.
+__global__ void stencil3d_7pt_f64(const double* in, double* out, int n) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y,
+            z = blockIdx.z * blockDim.z + threadIdx.z;
+  if (x > 0 && x < n - 1 && y > 0 && y < n - 1 && z > 0 && z < n - 1) {
+    const long long nn = static_cast<long long>(n) * n, i = z * nn + static_cast<long long>(y) * n + x;
+    out[i] = 0.25 * in[i] + 0.125 * (in[i - 1] + in[i + 1] + in[i - n] + in[i + n] + in[i - nn] + in[i + nn]);
+  }
+}
+// 256 threads per block, one double each: a shared-memory tree, the block's sum written to
+// partials[block] (one launch; the partials are the result).
+__global__ void reduce_shared_tree_256_f64(const double* x, double* partials, int n) {
+  __shared__ double s[256];
+  const int t = threadIdx.x, i = blockIdx.x * 256 + t;
+  s[t] = i < n ? x[i] : 0.0;
+  __syncthreads();
+  for (int half = 128; half > 0; half /= 2) {
+    if (t < half) s[t] += s[t + half];
+    __syncthreads();
+  }
+  if (t == 0) partials[blockIdx.x] = s[0];
+}
+// 1024 threads per block; block b sums the 4096 floats from 4096·b: thread t adds the elements
+// t, t + 1024, t + 2048 and t + 3072 of them (four coalesced loads), then each warp reduces by
+// __shfl_down_sync, lane 0 puts the warp's sum in shared memory, warp 0 reduces the 32 sums the
+// same way, and thread 0 adds the block's sum to the FP32 total with one atomicAdd.
+__global__ void reduce_shuffle_block1024_f32(const float* x, float* total, int n) {
+  __shared__ float warp_sums[32];
+  const int t = threadIdx.x, base = blockIdx.x * 4096 + t;
+  float sum = 0.0f;
+  for (int j = 0; j < 4; ++j) {
+    const int i = base + j * 1024;
+    if (i < n) sum += x[i];
+  }
+  for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_down_sync(0xffffffffu, sum, offset);
+  if ((t & 31) == 0) warp_sums[t / 32] = sum;
+  __syncthreads();
+  if (t < 32) {
+    sum = warp_sums[t];
+    for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_down_sync(0xffffffffu, sum, offset);
+    if (t == 0) atomicAdd(total, sum);
+  }
 }
 
 }  // namespace perfmodel::gen

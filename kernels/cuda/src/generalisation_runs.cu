@@ -703,6 +703,108 @@ GenRun make_run(const std::string& k, const gen::Params& p) {
     PHASE(r, random_rmw_f32, g, 256);
     r.enqueue = [=](cudaStream_t st) { gen::random_rmw_f32<<<g, 256, 0, st>>>(x, idx, y, ni); };
     r.output(y, m);
+  } else if (k == "gather_random_2g") {
+    const std::size_t m = static_cast<std::size_t>(gen::param(p, "m"));
+    if ((m & (m - 1)) != 0 || m > (std::size_t{1} << 31)) throw InputError(k + ": m must be a power of two, at most 2^31");
+    const float* data = r.f32(m, 1);
+    const auto* idx = reinterpret_cast<const int*>(r.keys(un, 25, static_cast<std::uint32_t>(m - 1)));
+    float* out = r.alloc<float>(un);
+    PHASE(r, gather_f32, g, 256);
+    r.enqueue = [=](cudaStream_t st) { gen::gather_f32<<<g, 256, 0, st>>>(data, idx, out, ni); };
+    r.output(out, un);
+  } else if (k == "gather_random_96m_f64") {
+    const std::size_t m = static_cast<std::size_t>(gen::param(p, "m"));
+    if (m > (std::size_t{1} << 31)) throw InputError(k + ": m must be at most 2^31");
+    const double* data = r.f64(m, 1);
+    auto* idx = r.alloc<std::uint32_t>(un);
+    gen::fill_key_below<<<g, 256>>>(idx, n, 26, static_cast<std::uint32_t>(m));  // uniform over [0, m), m any size
+    PERFMODEL_CUDA_CHECK_LAUNCH();
+    double* out = r.alloc<double>(un);
+    PHASE(r, gather_f64, g, 256);
+    r.enqueue = [=](cudaStream_t st) { gen::gather_f64<<<g, 256, 0, st>>>(data, reinterpret_cast<const int*>(idx), out, ni); };
+    r.output(out, un);
+  } else if (k == "hash_gather2_512m") {
+    const std::size_t m = static_cast<std::size_t>(gen::param(p, "m"));
+    if ((m & (m - 1)) != 0 || m > (std::size_t{1} << 31)) throw InputError(k + ": m must be a power of two, at most 2^31");
+    const float* data = r.f32(m, 1);
+    float* out = r.alloc<float>(un);
+    const auto mask = static_cast<std::uint32_t>(m - 1);
+    PHASE(r, hash_gather2_f32, g, 256);
+    r.enqueue = [=](cudaStream_t st) { gen::hash_gather2_f32<<<g, 256, 0, st>>>(data, out, mask, ni); };
+    r.output(out, un);
+  } else if (k == "scatter_random_1g" || k == "rmw_random_1g") {
+    const std::size_t m = static_cast<std::size_t>(gen::param(p, "m"));
+    int bits = 0;
+    while ((std::size_t{1} << bits) < m) ++bits;
+    if ((std::size_t{1} << bits) != m || bits > 31) throw InputError(k + ": m must be a power of two, at most 2^31");
+    if (un > m) throw InputError(k + ": n must be at most m (the writes go to distinct words)");
+    const bool scatter = k == "scatter_random_1g";
+    const float* x = r.f32(un, 1);
+    int* idx = r.alloc<int>(un);
+    gen::fill_permutation<<<g, 256>>>(idx, n, bits, scatter ? 27 : 28);  // the first n values of a permutation of [0, m): injective
+    PERFMODEL_CUDA_CHECK_LAUNCH();
+    if (scatter) {
+      float* out = r.alloc<float>(m);
+      PHASE(r, scatter_f32, g, 256);
+      r.enqueue = [=](cudaStream_t st) { gen::scatter_f32<<<g, 256, 0, st>>>(x, idx, out, ni); };
+      r.output(out, m);
+    } else {
+      float* y = r.f32(m, 2);
+      PHASE(r, random_rmw_f32, g, 256);
+      r.enqueue = [=](cudaStream_t st) { gen::random_rmw_f32<<<g, 256, 0, st>>>(x, idx, y, ni); };
+      r.output(y, m);
+    }
+  } else if (k == "int_rotl_add_chain" || k == "int_lcg_and_chain") {
+    const int steps = static_cast<int>(gen::param(p, "k"));
+    const bool rotl = k == "int_rotl_add_chain";
+    const std::uint32_t* in = r.keys(un, rotl ? 29 : 30, 0xffffffffu);
+    auto* out = r.alloc<std::uint32_t>(un);
+    if (rotl) {
+      PHASE(r, int_rotl_add_chain, g, 256);
+      r.enqueue = [=](cudaStream_t st) { gen::int_rotl_add_chain<<<g, 256, 0, st>>>(in, out, steps, ni); };
+    } else {
+      PHASE(r, int_lcg_and_chain, g, 256);
+      r.enqueue = [=](cudaStream_t st) { gen::int_lcg_and_chain<<<g, 256, 0, st>>>(in, out, steps, ni); };
+    }
+    r.output(reinterpret_cast<const unsigned*>(out), un);
+  } else if (k == "stencil1d_5pt_f32") {
+    const float* in = r.f32(un, 1);
+    float* out = r.alloc<float>(un);
+    PHASE(r, stencil1d_5pt_f32, g, 256);
+    r.enqueue = [=](cudaStream_t st) { gen::stencil1d_5pt_f32<<<g, 256, 0, st>>>(in, out, ni); };
+    r.output(out, un);
+  } else if (k == "stencil2d_5pt_f32_64x4") {
+    if (n % 64 != 0) throw InputError(k + ": n must be a multiple of 64");
+    const std::size_t nn = un * un;
+    const float* in = r.f32(nn, 1);
+    float* out = r.alloc<float>(nn);
+    const dim3 block(64, 4), grid(ni / 64, ni / 4);
+    PHASE(r, stencil2d_5pt, n / 64 * (n / 4), 256);
+    r.enqueue = [=](cudaStream_t st) { gen::stencil2d_5pt<<<grid, block, 0, st>>>(in, out, ni); };
+    r.output(out, nn);
+  } else if (k == "stencil3d_7pt_f64") {
+    if (n % 32 != 0) throw InputError(k + ": n must be a multiple of 32");
+    const std::size_t nnn = un * un * un;
+    const double* in = r.f64(nnn, 1);
+    double* out = r.alloc<double>(nnn);
+    const dim3 block(32, 4, 2), grid(ni / 32, ni / 4, ni / 2);
+    PHASE(r, stencil3d_7pt_f64, n / 32 * (n / 4) * (n / 2), 256);
+    r.enqueue = [=](cudaStream_t st) { gen::stencil3d_7pt_f64<<<grid, block, 0, st>>>(in, out, ni); };
+    r.output(out, nnn);
+  } else if (k == "reduce_shared_tree_256_f64") {
+    const double* x = r.f64(un, 1);
+    double* partials = r.alloc<double>(static_cast<std::size_t>(g));
+    PHASE(r, reduce_shared_tree_256_f64, g, 256);
+    r.enqueue = [=](cudaStream_t st) { gen::reduce_shared_tree_256_f64<<<g, 256, 0, st>>>(x, partials, ni); };
+    r.output(partials, static_cast<std::size_t>(g));
+  } else if (k == "reduce_shuffle_block1024_f32") {
+    const float* x = r.f32(un, 1);
+    float* total = r.alloc<float>(1);
+    const int g4096 = grid_for(n, 4096);
+    PHASE(r, reduce_shuffle_block1024_f32, g4096, 1024);
+    r.reset = [=](cudaStream_t st) { PERFMODEL_CUDA_CHECK(cudaMemsetAsync(total, 0, sizeof(float), st)); };
+    r.enqueue = [=](cudaStream_t st) { gen::reduce_shuffle_block1024_f32<<<g4096, 1024, 0, st>>>(x, total, ni); };
+    r.output(total, 1);
   } else {
     throw RuntimeFailure("no GPU run for generalisation kernel '" + k + "'");
   }

@@ -96,4 +96,13 @@ PERFMODEL_HD std::uint32_t hash32(std::uint32_t x) {
   return x;
 }
 
+// A uniform index below m (any m, not only powers of two): the key scaled by m / 2^32 (Lemire's
+// multiply-shift; over m = 12 Mi slots each is hit by 341 or 342 of the 2^32 keys).
+PERFMODEL_HD std::uint32_t key_below(std::uint32_t seed, std::uint64_t i, std::uint32_t m) {
+  return static_cast<std::uint32_t>((static_cast<std::uint64_t>(key(seed, i)) * m) >> 32);
+}
+
+// int_rotl_add_chain's constant c in y = rotl(y, 7) + (y ^ c).
+constexpr std::uint32_t kRotlAddConstant = 0x9e3779b9u;
+
 }  // namespace perfmodel::gen
