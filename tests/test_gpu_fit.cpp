@@ -349,6 +349,37 @@ TEST(GpuFit, RandomReadsGiveDramSectorsPerSecond) {
   }
 }
 
+// The shift/xor/add chain (gpu.compute's int32_logic): operations as written per second, the
+// median of the best configuration; the multiply-add ceiling beside it stays its own.
+TEST(GpuFit, IntegerShiftXorAddChainGivesOperationsPerSecond) {
+  GpuSampleFile f;
+  f.device.multiprocessors = 132;
+  // 16 chains of 9 operations a step, 1000 steps, 132 · 2048 threads: 3.89e12 operations a launch.
+  const double ops = 132 * 2048 * 16 * 9 * 1000.0;
+  const std::map<std::string, double> best{{"blocks_per_sm", 8}, {"chains", 16}, {"threads", 256}};
+  const std::map<std::string, double> other{{"blocks_per_sm", 2}, {"chains", 16}, {"threads", 1024}};
+  for (int rep = 0; rep < 5; ++rep) {
+    // 25 Top/s at the median (rep 2); reps 0 and 4 at 5 % above and below.
+    const double scale = rep == 0 ? 1.05 : rep == 4 ? 0.95 : rep == 1 ? 1.01 : rep == 3 ? 0.99 : 1.0;
+    f.samples.push_back(sample("ceiling.int32_logic", best, ops / 25e12 / scale, ops, rep));
+    f.samples.push_back(sample("ceiling.int32_logic", other, ops / 20e12, ops, rep));
+    f.samples.push_back(sample("ceiling.int32", best, ops / 33e12, ops, rep));
+  }
+  const GpuCalibration g = fit_gpu(f, "s.csv");
+  const MeasuredRate& r = g.ceiling("int32_logic");
+  EXPECT_NEAR(r.median, 25e12, 1);
+  // By hand: the rates 23.75, 24.75, 25, 25.25, 26.25 Top/s; p10 and p90 interpolate the
+  // sorted five at 0.4 and 3.6: 23.75 + 0.4 · 1 = 24.15, 25.25 + 0.6 · 1 = 25.85.
+  EXPECT_NEAR(r.p10, 24.15e12, 1e3);
+  EXPECT_NEAR(r.p90, 25.85e12, 1e3);
+  EXPECT_EQ(r.samples, 5u);
+  EXPECT_EQ(r.config, "blocks_per_sm=8;chains=16;threads=256");
+  EXPECT_NEAR(g.ceiling("int32").median, 33e12, 1);
+  const CeilingKind* kind = find_ceiling_kind("int32_logic");
+  ASSERT_NE(kind, nullptr);
+  EXPECT_STREQ(kind->unit, "op/s");
+}
+
 TEST(GpuFit, AtomicsGiveSecondsPerUpdateAgainstDistinctAddresses) {
   GpuSampleFile f;
   f.device.multiprocessors = 132;

@@ -486,6 +486,49 @@ TEST(GpuPredictor, FastSpecialCallsRunBesideTheOtherInstructions) {
   EXPECT_EQ(r.bound, "special");
 }
 
+// Integer work (`int`, operations as written) issues at the profile's shift/xor/add rate
+// (int32_logic), not at the multiply-add ceiling; without the rate, at 4/3 FP32 issue slots an
+// operation (the ALU pipe's half rate, two operations in three on it), and the output says so.
+TEST(GpuPredictor, IntegerWorkIssuesAtTheMeasuredShiftXorAddRate) {
+  GpuCalibration g = simple_gpu();
+  auto rate = [](double v) {
+    MeasuredRate r;
+    r.median = r.p10 = r.p90 = v;
+    return r;
+  };
+  g.ceilings["int32"] = rate(32e12);
+  g.ceilings["int32_logic"] = rate(20e12);
+  // One full wave (132 SMs · 8 blocks of 256 threads), 9000 integer operations a thread, one
+  // 4-byte write each: issue-bound.
+  const std::string text =
+      "format: 2\nparams: {n: 132*8*256, k: 1000}\nkernels:\n  - name: chain\n    grid: [n/256]\n    block: [256]\n"
+      "    registers: 28\n    accesses:\n      - {name: out, kind: write, count: n}\n    work: {int: 9*k*n}\n";
+  const double n = 132 * 8 * 256, warps = n / 32;
+  const auto predict = [&](const GpuCalibration& gpu, std::vector<std::string>* notes = nullptr) {
+    const GpuWorkloadFile f = parse_gpu_workload(text, "w.yaml", gpu);
+    if (notes) *notes = f.notes;
+    return predict_gpu(gpu, f.workload);
+  };
+  // By hand: (64e12 / 64) / (20e12 / 32) = 1.6 slots a warp of operations, 3 for the write; the
+  // FP32 issue rate 1e12 warp instructions a second over the 132 SMs, all of them busy.
+  std::vector<std::string> notes;
+  const GpuPrediction measured = predict(g, &notes);
+  EXPECT_EQ(measured.bound, "issue");
+  EXPECT_NEAR(measured.issue_s, (warps * 9000 * 1.6 + 3 * warps) / 1e12, 1e-12);
+  EXPECT_NEAR(measured.issue_s, 9000 * n / 20e12 + 3 * warps / 1e12, 1e-12);  // the operations at 20 Top/s
+  EXPECT_TRUE(notes.empty());
+  // The multiply-add ceiling plays no part.
+  g.ceilings["int32"] = rate(8e12);
+  EXPECT_DOUBLE_EQ(predict(g).issue_s, measured.issue_s);
+  // An older profile: 4/3 slots an operation, 24 Top/s at this FP32 rate.
+  g.ceilings.erase("int32_logic");
+  const GpuPrediction fallback = predict(g, &notes);
+  EXPECT_NEAR(fallback.issue_s, (warps * 9000 * 4 / 3 + 3 * warps) / 1e12, 1e-12);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("4/3 FP32 issue slots an operation"), std::string::npos) << notes[0];
+  EXPECT_NE(notes[0].find("no int32_logic ceiling"), std::string::npos) << notes[0];
+}
+
 // A wave of k blocks on S SMs, k not a multiple of S: ⌈k/S⌉ blocks sit on the busiest SM.
 TEST(GpuPredictor, APartialWaveHasItsOwnBlocksInFlightAndLastsAsItsBusiestSm) {
   const GpuCalibration g = simple_gpu();

@@ -42,6 +42,7 @@ Profile sample_profile() {
   g.device.l2_cache_bytes = 52428800;
   g.ceilings["dram_read"] = {3.1e12, 3.0e12, 3.2e12, 20, "threads=256"};
   g.ceilings["fp32"] = {6.3e13, 6.2e13, 6.4e13, 7, "threads=128"};
+  g.ceilings["int32_logic"] = {2.5e13, 2.49e13, 2.51e13, 7, "blocks_per_sm=8;chains=16;threads=256"};
   SaturationCurve sat;
   sat.peak_Bps = 3.08e12, sat.latency_s = 4.09e-7, sat.sharpness = 2.6, sat.max_requests_per_warp = 4.5, sat.points = 130;
   sat.fit = {130, 0.025, 0.14, {}};
@@ -136,6 +137,9 @@ TEST(ProfileYaml, RoundTripIsExact) {
   EXPECT_EQ(back.gpu->ceiling("fp32").median, 6.3e13);
   EXPECT_EQ(back.gpu->ceiling("dram_read").config, "threads=256");
   EXPECT_THROW(back.gpu->ceiling("fp64"), InputError);
+  EXPECT_EQ(back.gpu->ceiling("int32_logic").median, 2.5e13);
+  EXPECT_EQ(back.gpu->ceiling("int32_logic").p90, 2.51e13);
+  EXPECT_EQ(back.gpu->ceiling("int32_logic").config, "blocks_per_sm=8;chains=16;threads=256");
   ASSERT_TRUE(back.gpu->dram_concurrency);
   EXPECT_EQ(back.gpu->dram_concurrency->max_requests_per_warp, 4.5);
   ASSERT_TRUE(back.gpu->dram_concurrency_rows);
@@ -182,6 +186,13 @@ TEST(ProfileYaml, RoundTripIsExact) {
   const std::string older_yaml = profile_to_yaml(older);
   EXPECT_EQ(older_yaml.find("atomics"), std::string::npos);
   EXPECT_TRUE(parse_profile(older_yaml, "p.yaml").gpu->atomics.empty());
+  // … one written before the int32_logic ceiling without it (its other ceilings as they were) …
+  Profile no_logic = p;
+  no_logic.gpu->ceilings.erase("int32_logic");
+  const std::string no_logic_yaml = profile_to_yaml(no_logic);
+  EXPECT_EQ(no_logic_yaml.find("int32_logic"), std::string::npos);
+  EXPECT_EQ(parse_profile(no_logic_yaml, "p.yaml").gpu->ceilings.count("int32_logic"), 0u);
+  EXPECT_EQ(parse_profile(no_logic_yaml, "p.yaml").gpu->ceiling("fp32").median, 6.3e13);
   // … and one written before gpu.dram_random with none.
   older.gpu->dram_random.reset();
   const std::string no_random = profile_to_yaml(older);
@@ -217,6 +228,11 @@ TEST(ProfileYaml, EachKindOfBadProfileGetsItsOwnError) {
       // gpu section
       {"    fp32:", "    fp33:", R"(bad\.yaml:\d+:\d+: gpu\.ceilings\.fp33: unknown key)"},
       {"unit: B/s", "unit: GB/s", R"(gpu\.ceilings\.dram_read\.unit: must be B/s for dram_read)"},
+      {"int32_logic: \\{median: [^,]+, unit: op/s", "int32_logic: {median: 25000000000000, unit: flop/s",
+       R"(gpu\.ceilings\.int32_logic\.unit: must be op/s for int32_logic)"},
+      {"int32_logic: \\{median: [^,]+", "int32_logic: {median: -25000000000000", R"(bad\.yaml:\d+:\d+: gpu\.ceilings\.int32_logic\.median: must be >= )"},
+      {"int32_logic: \\{median: [^,]+", "int32_logic: {median: 26000000000000", R"(gpu\.ceilings\.int32_logic: needs p10 <= median <= p90)"},
+      {"int32_logic:", "int32_logical:", R"(gpu\.ceilings\.int32_logical: unknown key)"},
       {"p10: 3000000000000", "p10: 3300000000000", R"(gpu\.ceilings\.dram_read: needs p10 <= median <= p90)"},
       {"    multiprocessors: 132\n", "", R"(gpu\.device\.multiprocessors: missing key)"},
       {"multiprocessors: 132", "multiprocessors: 0", R"(gpu\.device\.multiprocessors: must be >= 1)"},

@@ -44,7 +44,8 @@ GpuCalibration small_gpu() {
   };
   g.ceilings["fp32"] = rate(64e12);
   g.ceilings["fp16"] = rate(64e12);   // half2: half the FP32 instruction rate
-  g.ceilings["int32"] = rate(32e12);  // IMAD: half the FP32 instruction rate
+  g.ceilings["int32"] = rate(32e12);        // IMAD: half the FP32 instruction rate (not what `int` work uses)
+  g.ceilings["int32_logic"] = rate(16e12);  // integer operations as written: two FP32 issue slots each
   g.ceilings["cosf"] = rate(1e12);
   g.ceilings["fast_cosf"] = rate(4e12);
   return g;
@@ -367,7 +368,8 @@ TEST(WorkloadFormat2, DerivesAnAtomicHistogram) {
   // 16 updates per warp access spread over the 32 sectors of the bins.
   EXPECT_EQ(p.atomic_sector_updates, n / 32 * 16 / 32);
   EXPECT_EQ(p.l1_wavefronts, n / 32 + n / 32 * 16);
-  // int32 at half the FP32 instruction rate: 4n / 32 instructions, two slots each.
+  // Integer operations at the int32_logic rate, half the FP32 instruction rate: 4n / 32 warps of
+  // them, two slots each.
   EXPECT_EQ(p.warp_instructions, 4 * n / 32 * 2 + 3 * 2 * n / 32);
   ASSERT_EQ(f.notes.size(), 1u);
   EXPECT_NE(f.notes[0].find("atomic"), std::string::npos);

@@ -1,7 +1,7 @@
-// Arithmetic ceilings: FP32 / FP64 / FP16 (half2, non-tensor) FMA, INT32 multiply-add, and the
-// cosf / sinf / __cosf call rates (S3's farm kernel is a cosine loop). Each thread runs kChains
-// independent dependency chains so that the pipelines, not latency, limit the rate; a few
-// threads' results are recomputed on the host and must match.
+// Arithmetic ceilings: FP32 / FP64 / FP16 (half2, non-tensor) FMA, INT32 multiply-add, an INT32
+// shift/xor/add chain, and the cosf / sinf / __cosf call rates (S3's farm kernel is a cosine
+// loop). Each thread runs kChains independent dependency chains so that the pipelines, not
+// latency, limit the rate; a few threads' results are recomputed on the host and must match.
 #include <cuda_fp16.h>
 
 #include <algorithm>
@@ -17,7 +17,7 @@ namespace {
 
 constexpr int kChains = 16;
 
-enum class Op { fp32, fp64, fp16, int32, cosf_call, sinf_call, fast_cosf };
+enum class Op { fp32, fp64, fp16, int32, int32_logic, cosf_call, sinf_call, fast_cosf };
 
 template <Op op>
 struct OpTraits;
@@ -51,6 +51,27 @@ struct OpTraits<Op::int32> {
     return a;
   }
   static T host_step(T a) { return a * 1664525u + 1013904223u; }
+};
+// Integer operations as a user writes them (the `int` work of a workload file counts each shift,
+// xor and add once): an xorshift32 round, then a shift-xor-add round, 9 operations a step. Plain
+// C++ on purpose: the rate is of the SASS the compiler makes of such code, which spreads it over
+// the ALU pipe (LOP3, SHF) and the FMA pipes (IMAD.SHL for the left shifts, VIADD for the add);
+// on sm_90 (CUDA 13.0) 6 of the 9 instructions a step are the ALU's, so the ALU pipe's rate, half
+// the issue rate, bounds the chain at 2/3 of an operation per issue slot.
+template <>
+struct OpTraits<Op::int32_logic> {
+  using T = std::uint32_t;
+  static constexpr double kWork = 9;  // operations per step, as written
+  static constexpr bool kLongBody = false;
+  __host__ __device__ static T start(int t, int k) { return static_cast<T>(t * 7 + k + 1); }
+  __host__ __device__ static T mix(T a) {
+    a ^= a << 13;
+    a ^= a >> 17;
+    a ^= a << 5;
+    return (a ^ (a >> 15)) + 0x9e3779b9u;
+  }
+  __device__ static T step(T a) { return mix(a); }
+  static T host_step(T a) { return mix(a); }
 };
 template <>
 struct OpTraits<Op::cosf_call> {
@@ -149,7 +170,7 @@ class ComputeBenchmark final : public GpuBenchmark {
  public:
   std::string key() const override { return "gpu.compute"; }
   std::string description() const override {
-    return "FP32 / FP64 / FP16 (half2) FMA, INT32 multiply-add, cosf / sinf / __cosf throughput";
+    return "FP32 / FP64 / FP16 (half2) FMA, INT32 multiply-add and shift/xor/add, cosf / sinf / __cosf throughput";
   }
 
  protected:
@@ -160,8 +181,8 @@ class ComputeBenchmark final : public GpuBenchmark {
     std::ostringstream summary;
     summary << "fp32 " << run<Op::fp32>("fp32", stream.get()) / 1e12 << ", fp64 " << run<Op::fp64>("fp64", stream.get()) / 1e12
             << ", fp16 " << run_half2(stream.get()) / 1e12 << " Tflop/s; int32 " << run<Op::int32>("int32", stream.get()) / 1e12
-            << " Top/s; cosf " << run<Op::cosf_call>("cosf", stream.get()) / 1e9 << ", sinf "
-            << run<Op::sinf_call>("sinf", stream.get()) / 1e9 << ", __cosf "
+            << ", int32 shift/xor/add " << run<Op::int32_logic>("int32_logic", stream.get()) / 1e12 << " Top/s; cosf "
+            << run<Op::cosf_call>("cosf", stream.get()) / 1e9 << ", sinf " << run<Op::sinf_call>("sinf", stream.get()) / 1e9 << ", __cosf "
             << run<Op::fast_cosf>("fast_cosf", stream.get()) / 1e9 << " Gcall/s; latency fp32 FMA "
             << latency<Op::fp32>(0, stream.get()) * 1e9 << " ns, cosf " << latency<Op::cosf_call>(1, stream.get()) * 1e9 << " ns";
     set_summary(summary.str());
@@ -241,7 +262,8 @@ class ComputeBenchmark final : public GpuBenchmark {
       }
       T sum = a[0];
       for (int k = 1; k < kChains; ++k) sum = sum + a[k];
-      const double tolerance = op == Op::fp32 || op == Op::fp64 || op == Op::int32 ? 0.0 : op == Op::fast_cosf ? 1e-3 : 1e-5;
+      const bool exact = op == Op::fp32 || op == Op::fp64 || op == Op::int32 || op == Op::int32_logic;
+      const double tolerance = exact ? 0.0 : op == Op::fast_cosf ? 1e-3 : 1e-5;
       expect_close(static_cast<double>(got), static_cast<double>(sum), tolerance, name);
     }
   }

@@ -31,6 +31,7 @@ const std::vector<CeilingKind>& ceiling_kinds() {
       {"fp16", "flop/s", "FP16 half2 FMA, non-tensor (4 flop each)"},
       {"fp16_constant_operand", "flop/s", "FP16 half2 FMA with one constant operand (a*x+c, a a scalar), non-tensor"},
       {"int32", "op/s", "INT32 multiply-add (2 op each)"},
+      {"int32_logic", "op/s", "INT32 shift/xor/add chain (each operation as written 1 op)"},
       {"cosf", "call/s", "cosf() (accurate, with range reduction)"},
       {"sinf", "call/s", "sinf() (accurate, with range reduction)"},
       {"fast_cosf", "call/s", "__cosf() (SFU approximation)"},

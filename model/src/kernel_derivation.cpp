@@ -120,10 +120,19 @@ GpuPhase::Atomic atomic_steps(const Access& a, double w) {
   return out;
 }
 
+// FP32 issue slots per integer operation where the profile has no int32_logic ceiling, from the
+// instruction throughput table for compute capability 9.0 (CUDA C++ Programming Guide): integer
+// add, shift and logic run on the ALU pipe at 64 results per clock per SM against FP32's 128, so an
+// ALU instruction takes two issue slots' time; the FMA pipes take the rest (IMAD for multiplies and
+// the left shifts the compiler turns into IMAD.SHL, VIADD for adds). In the SASS of the
+// int32_logic benchmark chain and of the generalisation suite's integer chains (sm_90, CUDA 13.0)
+// two operations in three are ALU instructions: 2 × 2/3 = 4/3 slots an operation.
+constexpr double kIntSlotsWithoutMeasurement = 4.0 / 3.0;
+
 // The rates that turn FP16, INT32 and fast special-function work into the predictor's FP32 issue
 // slots and cosf calls, with a note where the profile lacks one.
 struct WorkRates {
-  double fp16_slot = 1, int_slot = 1;  // FP32 issue slots per warp instruction
+  double fp16_slot = 1, int_slot = kIntSlotsWithoutMeasurement;  // FP32 issue slots per warp instruction
   bool has_fp16 = false, has_int = false, has_fast = false;
   explicit WorkRates(const GpuCalibration* gpu) {
     if (!gpu) return;
@@ -134,7 +143,10 @@ struct WorkRates {
     // suite's half A: 66 Tflop/s, the constant-operand rate; 130 with registers only).
     const double fp16 = rate("fp16_constant_operand") > 0 ? rate("fp16_constant_operand") : rate("fp16");
     if (fp32 > 0 && fp16 > 0) has_fp16 = true, fp16_slot = (fp32 / 64) / (fp16 / 128);
-    if (fp32 > 0 && rate("int32") > 0) has_int = true, int_slot = (fp32 / 64) / (rate("int32") / 64);   // IMAD: 2 op per lane
+    // Integer operations as written (shifts, logic, adds, multiply-adds: one each) at the measured
+    // rate of a logic/shift/add chain, whose SASS spreads them over the ALU and FMA pipes as a
+    // user's integer code compiles (not the int32 multiply-add ceiling: IMAD alone, one pipe).
+    if (fp32 > 0 && rate("int32_logic") > 0) has_int = true, int_slot = (fp32 / 64) / (rate("int32_logic") / 32);
     has_fast = rate("fast_cosf") > 0;
   }
 };
@@ -202,7 +214,9 @@ double derive_work(const WorkDescription& work, const WorkRates& rates, GpuPhase
   extra_flops = half + pairs;
   if (work.shuffles > 0) p.shared_accesses[1] += work.shuffles / 32;  // the shared-memory crossbar, 32 lanes a pass
   if ((half > 0 || pairs > 0) && !rates.has_fp16) notes.add("FP16/BF16 work at the FP32 instruction rate: the profile has no fp16 ceiling");
-  if (work.integer > 0 && !rates.has_int) notes.add("integer work at the FP32 instruction rate: the profile has no int32 ceiling");
+  if (work.integer > 0 && !rates.has_int)
+    notes.add("integer work at 4/3 FP32 issue slots an operation (the ALU pipe's rate in the instruction throughput table, two "
+              "operations in three on it): the profile has no int32_logic ceiling");
   if (work.special_fast > 0 && !rates.has_fast)
     notes.add("fast special-function calls at the cosf rate: the profile has no fast_cosf ceiling");
   for (const MmaWork& m : work.mma) {

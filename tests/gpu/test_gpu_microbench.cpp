@@ -36,6 +36,12 @@ TEST(GpuMicrobench, QuickCalibrationIsPhysicallyPlausible) {
     EXPECT_LT(gpu.ceiling("fp32").median, 1.05 * d.theoretical_flops(d.fp32_lanes_per_sm));
     EXPECT_GT(gpu.ceiling("fp32").median, 0.5 * d.theoretical_flops(d.fp32_lanes_per_sm));
   }
+  // The shift/xor/add chain runs faster than the ALU pipe alone allows (the compiler moves a third
+  // of its operations onto the FMA pipes), and at most one operation a lane per clock.
+  if (d.fp32_lanes_per_sm > 0 && d.int32_lanes_per_sm > 0) {
+    EXPECT_LT(gpu.ceiling("int32_logic").median, 1.05 * d.theoretical_flops(d.fp32_lanes_per_sm) / 2);
+    EXPECT_GT(gpu.ceiling("int32_logic").median, 0.9 * d.theoretical_flops(d.int32_lanes_per_sm) / 2);
+  }
   // The memory hierarchy is ordered: shared > L2 > DRAM bandwidth, L1 < L2 < DRAM latency.
   EXPECT_GT(gpu.ceiling("shared_load").median, gpu.ceiling("l2_read").median);
   EXPECT_GT(gpu.ceiling("l2_read").median, gpu.ceiling("dram_read").median);

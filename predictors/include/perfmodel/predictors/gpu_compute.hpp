@@ -76,6 +76,16 @@
 //     T_issue  = f · s · warp_instructions / min(I/SMs, w / lat_FMA),  I = FP32 ceiling / 64: one warp
 //                instruction per scheduler per clock (what the FMA ceiling measures); with few warps, a
 //                warp issues once per dependent-FMA latency
+//                integer work (a workload's `int`: operations as written, model/src/kernel_derivation.cpp)
+//                enters warp_instructions at I / (int32_logic / 32) slots per 32 operations, int32_logic
+//                the measured rate of a shift/xor/add chain (gpu.compute): the ALU pipe runs logic and
+//                shifts at half the issue rate (CUDA C++ Programming Guide, throughput table for
+//                compute capability 9.0: 64 results a clock per SM against FP32's 128), the FMA pipes
+//                take multiply-adds and the left shifts and adds the compiler moves there (IMAD,
+//                IMAD.SHL, VIADD); two operations in three stay on the ALU in the SASS of such chains,
+//                so a profile without int32_logic takes 4/3 slots. The generalisation suite's integer
+//                chains (2026-11-27, GPU fa2202fb) came out 42–48 % over at the IMAD price (1.9 slots)
+//                and 0 to +7 % at 4/3.
 //     T_special= f · s · special_calls / min(C/SMs, 32·w / lat_cosf),  C = the cosf ceiling; the calls
 //                share the issue slots with the other instructions, so the two add
 //     T_fp64   = f · s · SMs · flops_fp64 / FP64 ceiling
