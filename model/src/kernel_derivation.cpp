@@ -439,7 +439,7 @@ GpuPhase derive_gpu_phase(const KernelDescription& k, const DerivationContext& c
   double in_flight = 0;
   for (const auto& [l, n] : in_flight_by_level) in_flight = std::max(in_flight, n);
   p.loads_in_flight = std::max(1.0, in_flight);
-  // DRAM loads in flight (docs/workload-format.md, "Loads in flight"): per level, each read's
+  // DRAM loads in flight (docs/workload-format.md, "DRAM loads in flight"): per level, each read's
   // loads that take a DRAM slot, weighted by how often a warp issues it against the level's most
   // frequent read (a prologue load or a halo that one warp in eight loads is not in flight beside
   // every step's loads); the most over the levels, at least one, at most loads_in_flight.
