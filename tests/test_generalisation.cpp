@@ -1029,6 +1029,29 @@ TEST(GeneralisationRecorded, HalfDHeldOutAfterTheAtomicsModel) {
   }
 }
 
+// The 2026-11-27 run on GPU fa2202fb, predicted from its own calibration: the stencils whose
+// neighbour loads hit L1 stream at their centre load's DRAM slots (docs/workload-format.md, "DRAM
+// loads in flight"). Before that rule: stencil1d_3pt_f32 −21.9 %, stencil2d_5pt −27.6 %,
+// stencil3d_7pt_zmarch −25.6 %, half E 23.6 / 37.5 / 48.0 %; with it −6.7, −18.5, −14.2 % and
+// half E 18.9 / 37.5 / 48.0 %.
+TEST(GeneralisationRecorded, StencilNeighboursTakeNoDramSlot) {
+  const GenAnalysis a = analyse_recorded(kData + "/validation/2026-11-27-h100-fa2202fb/generalisation",
+                                         kData + "/profiles/other/2026-11-27-h100-fa2202fb/nvidia-h100-80gb-hbm3.gpu.yaml", kSignatures);
+  ASSERT_TRUE(a.predicted);
+  EXPECT_EQ(a.single_e.count, 10u);
+  EXPECT_LE(a.single_e.median, 0.20);
+  const std::map<std::string, double> reached = {{"stencil1d_3pt_f32", 0.08}, {"stencil2d_5pt", 0.20}, {"stencil3d_7pt_zmarch", 0.16}};
+  std::size_t seen = 0;
+  for (const GenRow& row : a.rows) {
+    const auto it = reached.find(row.measurement.kernel);
+    if (it == reached.end()) continue;
+    ++seen;
+    ASSERT_TRUE(row.error_single.has_value()) << it->first;
+    EXPECT_LE(std::abs(*row.error_single), it->second) << it->first;
+  }
+  EXPECT_EQ(seen, reached.size());
+}
+
 // Version 2 differs from version 1 only in the corrected files, each of which says so.
 TEST(GeneralisationSignatures, VersionTwoDiffersOnlyInItsCorrectedFiles) {
   const std::set<std::string> corrected = {"tiny_reduce_1block", "gather_local", "scatter_local"};

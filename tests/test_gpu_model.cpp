@@ -197,6 +197,15 @@ TEST(GpuPredictor, LimitingCasesComeOutByHand) {
   p.grid_x = 1, p.block_x = 32, p.loads_in_flight = 1, p.dram_bytes = 128 * 1000, p.l2_bytes = 0;
   w.phases = {p};
   EXPECT_NEAR(predict_gpu(g, w).seconds, 2e-6 + 1000 * 400e-9, 1e-8);
+  // Five loads in flight of which one takes a DRAM slot (the others hit L1 on lines it brings):
+  // DRAM sees one load's bytes in flight, as if the kernel had one load in flight.
+  p.loads_in_flight = 5, p.dram_loads_in_flight = 1;
+  w.phases = {p};
+  EXPECT_NEAR(predict_gpu(g, w).seconds, 2e-6 + 1000 * 400e-9, 1e-8);
+  p.dram_loads_in_flight = 0;  // all five take one: a fifth of the time
+  w.phases = {p};
+  EXPECT_NEAR(predict_gpu(g, w).seconds, 2e-6 + 1000 * 400e-9 / 5, 1e-8);
+  p.loads_in_flight = 1;
   // Compute: issue-bound FMAs, 64 flop per warp instruction at the FP32 ceiling.
   GpuPhase c;
   c.name = "fma";

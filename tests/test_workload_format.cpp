@@ -352,7 +352,37 @@ TEST(WorkloadFormat2, DerivesAStencilWithReuse) {
   EXPECT_EQ(p.l2_bytes, bytes * (1 + 0.125 + 0.125) + bytes * 148 / 128);
   EXPECT_EQ(p.l1_wavefronts, 6 * 4096.0 * 4096 / 32);
   EXPECT_EQ(p.loads_in_flight, 5);  // five independent reads
+  // Of them, the DRAM slots: the centre (1), the two rows' misses (2 × 1/8); w and e hit L1 on
+  // the lines the centre brings (a coalesced load uses every byte it brings: no own reuse).
+  EXPECT_DOUBLE_EQ(p.dram_loads_in_flight, 1.25);
   EXPECT_EQ(p.chain_l2_loads, 2);   // six accesses per thread, five at a time
+}
+
+// mv-global's access: lane i walks row i (a strided read, 32 sectors a warp access, 4 of each
+// sector's 32 bytes used), its next 7 loads hitting the sector its own miss brought; b a
+// broadcast that the block's other warps (64 threads: 2) find in L1 but for each sector's first
+// touch. Hits on the access's own sectors keep its DRAM slot: the slot holds the sector while
+// the hits follow it.
+TEST(WorkloadFormat2, OwnSectorReuseKeepsTheDramSlot) {
+  const std::string text =
+      "format: 2\nparams: {n: 4096}\nkernels:\n  - grid: [n/64]\n    block: [64]\n    accesses:\n"
+      "      - {name: a, count: n*n, pattern: strided, stride: n, footprint: 4*n*n, l1_hit: 7/8}\n"
+      "      - {name: b, count: n*n, pattern: broadcast, footprint: 4*n, l1_hit: 1-4/64}\n"
+      "      - {name: c, kind: write, count: n}\n";
+  const GpuPhase p = parse(text).workload.phases[0];
+  EXPECT_EQ(p.loads_in_flight, 2);
+  // a: 1 − 4/(32·32) of each request unused: all 7/8 of its hits are its own, the load keeps its
+  // slot (1). b: 1 − 4/32 = 7/8 own, the other 1/16 of its hits the other warp's: 15/16.
+  EXPECT_DOUBLE_EQ(p.dram_loads_in_flight, 1 + 15.0 / 16);
+  // A halo that one warp in eight loads (the block's top row) beside every warp's centre: in
+  // flight beside the centre in one warp in eight.
+  const GpuPhase halo = parse(kKernelHead + "    accesses:\n      - {name: centre, count: n}\n"
+                                            "      - {name: up, count: n/8}\n").workload.phases[0];
+  EXPECT_EQ(halo.loads_in_flight, 2);
+  EXPECT_DOUBLE_EQ(halo.dram_loads_in_flight, 1.125);
+  // Two arrays streamed side by side: both loads take a slot.
+  const GpuPhase two = parse(kKernelHead + "    accesses:\n      - {name: a, count: n}\n      - {name: b, count: n}\n").workload.phases[0];
+  EXPECT_EQ(two.dram_loads_in_flight, 2);
 }
 
 // A 256-bin histogram with global atomics: L2 write path, the bins read and written once.
@@ -615,6 +645,7 @@ void expect_same_phase(const GpuPhase& f, const GpuPhase& d, const std::string& 
            {"l1_wavefronts", f.l1_wavefronts, d.l1_wavefronts},
            {"l1_data_bytes", f.l1_data_bytes, d.l1_data_bytes},
            {"loads_in_flight", f.loads_in_flight, d.loads_in_flight},
+           {"dram_loads_in_flight", f.dram_loads_in_flight, d.dram_loads_in_flight},
            {"request_bytes", f.request_bytes, d.request_bytes},
            {"chain_fma", f.chain_fma, d.chain_fma},
            {"chain_cosf", f.chain_cosf, d.chain_cosf},

@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "gpu_workload_detail.hpp"
 #include "perfmodel/model/errors.hpp"
@@ -299,6 +300,13 @@ GpuPhase derive_gpu_phase(const KernelDescription& k, const DerivationContext& c
   double memory_warp_accesses = 0, shared_warp_accesses = 0, per_thread_accesses = 0;
   double read_warp_accesses = 0, read_request_bytes = 0, any_warp_accesses = 0, any_request_bytes = 0;
   std::map<int, double> in_flight_by_level;
+  // Per dependency level, each read's loads that take a DRAM slot (before the weighting by how
+  // often a warp issues the read, applied after the loop): `dram_in_flight` below.
+  struct DramLoads {
+    int level;
+    double loads, warp_accesses;
+  };
+  std::vector<DramLoads> dram_loads;
   bool atomics = false, scattered_writes = false, unmeasured_atomics = false;
   for (const Access& a : accesses) {
     const AccessDescription& d = a.d;
@@ -328,11 +336,11 @@ GpuPhase derive_gpu_phase(const KernelDescription& k, const DerivationContext& c
     }
     // Global and local: sectors and lines one warp access touches.
     double sectors = 0, lines = 0;
+    // Runs of contiguous lanes, each at its own row (contiguous_lanes; one run by default).
+    const double run = d.contiguous_lanes > 0 ? std::min(d.contiguous_lanes, L) : L, runs = std::ceil(L / run);
     if (d.kind == AccessKind::atomic) {
       sectors = lines = std::min(L, d.addresses_per_warp);
     } else {
-      // Runs of contiguous lanes, each at its own row (contiguous_lanes; one run by default).
-      const double run = d.contiguous_lanes > 0 ? std::min(d.contiguous_lanes, L) : L, runs = std::ceil(L / run);
       const double shift = d.offset * e;
       switch (d.pattern) {
         case AccessPattern::coalesced:
@@ -392,6 +400,13 @@ GpuPhase derive_gpu_phase(const KernelDescription& k, const DerivationContext& c
       read_regions[a.array].add(distinct, moved * (1 - d.l1_hit), phi, is_random, false, 0, is_random ? a.window : swept ? d.sweep : 0,
                                 swept, d.l2_resident);
       in_flight_by_level[level_of(a)] += d.independent;
+      // Of the L1 hits, those the access's own sectors can serve (its next loads of the bytes a
+      // request brings and it does not use: a lane's row walk, a broadcast) and those on lines
+      // another access or warp brought (a stencil's neighbours): only the latter free the slot.
+      const double used = d.pattern == AccessPattern::broadcast ? runs * e : L * e;
+      const double own_reuse = bytes > 0 ? std::max(0.0, 1 - used / bytes) : 0.0;
+      const double neighbour_hit = std::max(0.0, d.l1_hit - own_reuse);
+      dram_loads.push_back({level_of(a), d.independent * (1 - neighbour_hit), w});
       read_warp_accesses += w, read_request_bytes += moved;
     }
     if (d.kind == AccessKind::write || d.kind == AccessKind::read_modify_write || d.kind == AccessKind::atomic) {
@@ -438,6 +453,17 @@ GpuPhase derive_gpu_phase(const KernelDescription& k, const DerivationContext& c
   double in_flight = 0;
   for (const auto& [l, n] : in_flight_by_level) in_flight = std::max(in_flight, n);
   p.loads_in_flight = std::max(1.0, in_flight);
+  // DRAM loads in flight (docs/workload-format.md, "DRAM loads in flight"): per level, each read's
+  // loads that take a DRAM slot, weighted by how often a warp issues it against the level's most
+  // frequent read (a prologue load or a halo that one warp in eight loads is not in flight beside
+  // every step's loads); the most over the levels, at least one, at most loads_in_flight.
+  std::map<int, double> most_issued, dram_by_level;
+  for (const DramLoads& x : dram_loads) most_issued[x.level] = std::max(most_issued[x.level], x.warp_accesses);
+  for (const DramLoads& x : dram_loads)
+    if (most_issued[x.level] > 0) dram_by_level[x.level] += x.loads * x.warp_accesses / most_issued[x.level];
+  double dram_in_flight = 0;
+  for (const auto& [l, n] : dram_by_level) dram_in_flight = std::max(dram_in_flight, n);
+  p.dram_loads_in_flight = std::min(p.loads_in_flight, std::max(1.0, dram_in_flight));
   p.request_bytes = k.request_bytes                ? *k.request_bytes
                     : read_warp_accesses > 0      ? read_request_bytes / read_warp_accesses
                     : any_warp_accesses > 0       ? any_request_bytes / any_warp_accesses

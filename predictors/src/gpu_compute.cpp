@@ -163,9 +163,17 @@ WaveParts wave(const Rates& r, const GpuPhase& p, const ExecutionMetrics& m, dou
   // 16 KiB each read 2.10 TB/s, what 132 SMs with the same 1 MiB in all read (data/experiments/
   // 2026-11-23-h100/sm_bandwidth.csv; one SM alone reaches 70 GB/s). DRAM is shared: each of
   // the k blocks streams at BW/k and they end together, however unevenly they sit on the SMs.
-  const double q_block = p.loads_issued_together ? m.warps_per_block * p.loads_in_flight * p.request_bytes
-                                                   : r.dram->bytes_in_flight(1, m.warps_per_block, p.loads_in_flight, p.request_bytes);
-  w.q = q_block * k;
+  // The DRAM curve is read at the loads that take a DRAM slot (GpuPhase::dram_loads_in_flight: a
+  // stencil's neighbour loads hit lines its centre load brought), the L2 latency limit at all of
+  // them (they all wait on L2).
+  const auto q_block_of = [&](double loads) {
+    return p.loads_issued_together ? m.warps_per_block * loads * p.request_bytes
+                                   : r.dram->bytes_in_flight(1, m.warps_per_block, loads, p.request_bytes);
+  };
+  const double q_block = q_block_of(p.loads_in_flight);
+  const double dram_loads = p.dram_loads_in_flight > 0 ? std::min(p.dram_loads_in_flight, p.loads_in_flight) : p.loads_in_flight;
+  const double q_block_dram = dram_loads < p.loads_in_flight ? q_block_of(dram_loads) : q_block;
+  w.q = q_block_dram * k;
   // Stores do not hold their warps: while the warps wait for their loads, the written bytes
   // stream in the DRAM time the reads leave idle. The bytes in flight grow by the writes' share
   // of the DRAM bytes times that idle fraction, 1 − BW(q)/peak: a latency-bound loop moves its
@@ -178,7 +186,7 @@ WaveParts wave(const Rates& r, const GpuPhase& p, const ExecutionMetrics& m, dou
   w.dram = f * p.dram_bytes / w.bw;
   if (evicting > 0) w.dram += r.write_back->extra_s(f * evicting, w.bw / r.dram_peak);
   const double l2_share = r.l2_Bps / (r.sms * busiest);  // the busiest SM's share of the L2 ceiling
-  w.l2 = f * p.l2_bytes / (serial_tiles ? l2_share : std::min(l2_share, w.q / r.lat_l2));
+  w.l2 = f * p.l2_bytes / (serial_tiles ? l2_share : std::min(l2_share, w.q * (q_block / q_block_dram) / r.lat_l2));
   // The L1/shared pipeline has an address stage (a global access: one pass per line it touches;
   // a shared access: its conflict passes) and a data stage (a shared access: the same passes;
   // global data: kGlobalBytesPerPass per pass). The stages overlap; the slower sets the pace.

@@ -52,6 +52,10 @@ struct GpuPhase {
   double l1_data_bytes = 0;        // distinct bytes those accesses move through L1's data path (a broadcast: 4)
   std::map<double, double> shared_accesses;  // conflict degree → warp-wide shared accesses (4-byte words)
   double loads_in_flight = 1;      // independent global loads a thread has outstanding
+  // Of those, the loads that take a DRAM slot (the DRAM curve is read at these, the L2 latency
+  // limit at all of them): the rest hit L1 on lines another access or warp brought (a stencil's
+  // neighbours). 0: all of them (format-1 files, hand-counted descriptors).
+  double dram_loads_in_flight = 0;
   double request_bytes = 128;      // bytes one warp-wide load request moves from L2/DRAM
   // The compiled kernel issues all loads_in_flight loads before it uses the first (SASS), and the
   // measured runs show them in flight together: the calibrated per-warp request limit, which the

@@ -49,6 +49,13 @@
 //     q_blk    = warps per block · min(loads_in_flight, R) · request_bytes   (bytes one block has in
 //                flight; R: the fitted per-warp request limit, not applied where the kernel issues its
 //                loads together)
+//                The DRAM curve reads q_blk at the loads that take a DRAM slot (dram_loads_in_flight,
+//                docs/workload-format.md: an L1 hit on a line another access or warp brought takes
+//                none, a hit on the access's own sector keeps it), T_l2's latency limit at all of
+//                them: a stencil's neighbours ride on its centre's line. Chosen on the recorded
+//                generalisation runs (five H100s, 2026-11-26/27): stencil2d_5pt −27 → −18 %,
+//                stencil1d_3pt_f32 −22 → −7 %, stencil3d_7pt_zmarch −26 → −14 %; 423 reference runs
+//                on seven machines unchanged but mv-global 64x1 (+3 %, −25 → −23 %)
 //     T_dram   = f · dram_bytes / BW(k · q_blk)   BW: the fitted saturation curve (Little's law, knee)
 //                at the bytes the wave's k blocks have in flight, on however many SMs (a streaming read
 //                on 64 SMs with 16 KiB each reaches what 132 SMs with the same total do: data/experiments/
