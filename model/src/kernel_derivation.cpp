@@ -285,7 +285,7 @@ GpuPhase derive_gpu_phase(const KernelDescription& k, const DerivationContext& c
   // the read rate): the read brought each sector in whole, so its write-back is a whole sector,
   // priced at what the measured read-modify-write adds to the measured read,
   // 1/rmw(F) − 1/read(F) a sector (at least a streamed sector). An array's random writes are
-  // read-modify-writes where the access is one (read_modify_write) or a random read of the same
+  // read-modify-writes where the access is one (kind read-modify-write) or a random read of the same
   // array at the same index (`index`/`after`) precedes it (y[idx[i]] += x[i] as two accesses).
   const bool measured_rmw = measured_random && context.gpu->dram_random_rmw;
   const auto rmw_write_back_factor = [&](double footprint) {
@@ -436,7 +436,9 @@ GpuPhase derive_gpu_phase(const KernelDescription& k, const DerivationContext& c
   // write-back takes kRandomWriteBackReads of them.
   // The write-back stays at the strided table's price even where the profile measured random
   // reads (gpu.dram_random): kRandomWriteBackReads was fitted on scatter_random with that price,
-  // and the two are one constant until scatter_random is refitted against the measured rate.
+  // and the two are one constant until scatter_random is refitted against the measured rate. A
+  // random read-modify-write's write-back (its sector read whole first) goes at the measured
+  // read-modify-write rate instead, where the profile has one (gpu.dram_random_rmw, above).
   const double phi_random = measured_strided ? (4 / kSector) / efficiency(1e9, 4) : 1.0;
   for (const auto& [array, region] : write_regions) {
     if (region.resident) continue;  // it stays in L2 after the launch: no write-back here
