@@ -173,7 +173,7 @@ struct AtomicCurve {
 const std::vector<std::string>& atomic_type_names();  // int32, fp32, fp64 (the benchmark's type 0, 1, 2)
 
 // Random reads over tables beyond the L2 (gpu.dram_random): grids read 4-byte words at hashed
-// addresses, one 32-byte sector each, one read a thread, over a table of F bytes (256 MiB …
+// addresses, one 32-byte sector each, one read a thread, over a table of F bytes (128 MiB …
 // 4 GiB), the L2 flushed before. Each run's DRAM sectors are those the derivation's reuse rule
 // (docs/workload-format.md, "DRAM bytes") counts for it: T = reads · 32 bytes touched,
 // D = F · (1 − e^(−T/F)) distinct, and the re-touches missing a L2 of C bytes,
