@@ -894,6 +894,7 @@ class RandomReadBenchmark final : public GpuBenchmark {
       }
       // Read-modify-writes; the table's sum checks every increment of every launch.
       std::vector<double> medians;
+      std::vector<std::vector<double>> times;  // recorded once the table's sum has checked them
       double increments = 0;
       for (const double rmws : rmw_counts) {
         if (rmws > static_cast<double>(words)) throw RuntimeFailure("gpu.dram.random: more read-modify-writes than words in a table");
@@ -903,7 +904,7 @@ class RandomReadBenchmark final : public GpuBenchmark {
             [&](int rep) { random_rmw<<<blocks, threads, 0, s>>>(buffer.as<float>(), bits, mask, 0x7f4a7c15u * static_cast<unsigned>(rep + 3)); },
             [&](int) { flush.enqueue(s); });
         increments += rmws * (r + 1);
-        record("dram.random_rmw", {{"footprint_bytes", static_cast<double>(footprint)}, {"reads", rmws}, {"element_bytes", 4}}, t, rmws);
+        times.push_back(t);
         medians.push_back(summarize(t).median);
       }
       PERFMODEL_CUDA_CHECK(cudaMemsetAsync(total.get(), 0, sizeof(double), s));
@@ -911,6 +912,9 @@ class RandomReadBenchmark final : public GpuBenchmark {
       PERFMODEL_CUDA_CHECK_LAUNCH();
       PERFMODEL_CUDA_CHECK(cudaStreamSynchronize(s));
       expect_close(read_device_double(total.as<double>()), static_cast<double>(words) + increments, 1e-12, "random read-modify-write");
+      for (std::size_t i = 0; i < rmw_counts.size(); ++i)
+        record("dram.random_rmw", {{"footprint_bytes", static_cast<double>(footprint)}, {"reads", rmw_counts[i]}, {"element_bytes", 4}}, times[i],
+               rmw_counts[i]);
       const double per_rmw = slope(sectors_of(rmw_counts, footprint), medians);
       out << ", read-modify-writes " << (per_rmw > 0 ? 1e-9 / per_rmw : 0.0) << " G sectors/s";
     }
