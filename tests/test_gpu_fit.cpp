@@ -313,7 +313,8 @@ TEST(GpuFit, RowReadSeriesFitsItsOwnCurveAndRequestLimit) {
 // Queued launches whose time does not grow with their number cannot be fitted: one error naming
 // the series, not a profile with a negative per-launch cost that no reader accepts.
 // gpu.atomics: seconds per update per (type, addresses), the one-address time the serial rate.
-// dram.random: each table's DRAM sectors (the derivation's reuse rule) over its median time.
+// dram.random, samples of one read count a table (calibrations before the slope form): each
+// table's DRAM sectors (the derivation's reuse rule) over its median time.
 TEST(GpuFit, RandomReadsGiveDramSectorsPerSecond) {
   GpuSampleFile f;
   f.device.multiprocessors = 132;
@@ -330,6 +331,7 @@ TEST(GpuFit, RandomReadsGiveDramSectorsPerSecond) {
   EXPECT_EQ(r.footprint_bytes, (std::vector<double>{256 * mib, 1024 * mib}));
   EXPECT_EQ(r.reads, (std::vector<double>{reads, reads}));
   EXPECT_NEAR(r.seconds[1], 2e-4, 1e-16);
+  EXPECT_TRUE(r.fixed_s.empty());  // one read count per table (samples before the slope form): no intercept
   // By hand: T = 32 · reads bytes, D = F (1 − e^(−T/F)), the re-touches beyond C/D of them miss.
   for (std::size_t i = 0; i < 2; ++i) {
     const double F = r.footprint_bytes[i], T = 32 * reads, D = F * -std::expm1(-T / F), C = 50 * mib;
@@ -378,6 +380,76 @@ TEST(GpuFit, IntegerShiftXorAddChainGivesOperationsPerSecond) {
   const CeilingKind* kind = find_ceiling_kind("int32_logic");
   ASSERT_NE(kind, nullptr);
   EXPECT_STREQ(kind->unit, "op/s");
+}
+
+// dram.random and dram.random_rmw in the slope form: each table at several read counts, every
+// run's time a fixed part plus its DRAM sectors (the reuse rule, written out here) over the
+// rate. The fit gives back the rate and the fixed part exactly; the fixed part is not charged per
+// sector. The runs of four reads a thread (another rate) stay out of the fit.
+TEST(GpuFit, RandomRatesComeFromTheSlopeOverReadCounts) {
+  const double mib = 1048576.0, C = 50 * mib;
+  const auto sectors = [&](double reads, double F) {
+    const double T = 32 * reads, D = F * -std::expm1(-T / F);
+    return (D + (T - D) * std::max(0.0, 1 - C / D)) / 32;
+  };
+  GpuSampleFile f;
+  f.device.multiprocessors = 132;
+  f.device.l2_cache_bytes = C;
+  const std::map<double, double> read_rate = {{256 * mib, 2.9e10}, {1024 * mib, 2.8e10}}, rmw_rate = {{256 * mib, 1.0e10}, {1024 * mib, 0.9e10}};
+  const double fixed = 2e-5;
+  for (const auto& [F, rate] : read_rate)
+    for (const double reads : {8 * mib, 24 * mib, 64 * mib})
+      for (int rep = 0; rep < 3; ++rep) {
+        const double scale = rep == 0 ? 1.0 : rep == 1 ? 1.3 : 0.8;  // the median is the first
+        f.samples.push_back(sample("dram.random", {{"footprint_bytes", F}, {"reads", reads}, {"element_bytes", 4}, {"reads_per_thread", 1}},
+                                   (fixed + sectors(reads, F) / rate) * scale, reads, rep));
+        f.samples.push_back(sample("dram.random", {{"footprint_bytes", F}, {"reads", reads}, {"element_bytes", 4}, {"reads_per_thread", 4}},
+                                   (fixed + sectors(reads, F) / 1.5e10) * scale, reads, rep));
+      }
+  for (const auto& [F, rate] : rmw_rate)
+    for (const double reads : {4 * mib, 12 * mib, 32 * mib})
+      f.samples.push_back(sample("dram.random_rmw", {{"footprint_bytes", F}, {"reads", reads}, {"element_bytes", 4}},
+                                 fixed / 2 + sectors(reads, F) / rate, reads, 0));
+  const GpuCalibration g = fit_gpu(f, "s.csv");
+  ASSERT_TRUE(g.dram_random);
+  ASSERT_TRUE(g.dram_random_rmw);
+  const RandomReadCalibration& r = *g.dram_random;
+  EXPECT_EQ(r.footprint_bytes, (std::vector<double>{256 * mib, 1024 * mib}));
+  EXPECT_EQ(r.reads, (std::vector<double>{64 * mib, 64 * mib}));  // the largest run
+  ASSERT_EQ(r.fixed_s.size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) {
+    const double F = r.footprint_bytes[i];
+    EXPECT_NEAR(r.sectors_per_s[i], read_rate.at(F), 1e-9 * read_rate.at(F));
+    EXPECT_NEAR(r.fixed_s[i], fixed, 1e-12);
+    EXPECT_NEAR(r.seconds[i], fixed + sectors(64 * mib, F) / read_rate.at(F), 1e-15);
+    // What a single launch's time over its sectors (the first form) would have said: slower.
+    EXPECT_LT(sectors(64 * mib, F) / r.seconds[i], r.sectors_per_s[i]);
+    EXPECT_NEAR(g.dram_random_rmw->sectors_per_s[i], rmw_rate.at(F), 1e-9 * rmw_rate.at(F));
+    EXPECT_NEAR(g.dram_random_rmw->fixed_s[i], fixed / 2, 1e-12);
+  }
+  EXPECT_EQ(g.dram_random_rmw->reads, (std::vector<double>{32 * mib, 32 * mib}));
+  // A profile whose tables mix one read count and several is refused, naming the series.
+  GpuSampleFile mixed = f;
+  mixed.samples.push_back(sample("dram.random", {{"footprint_bytes", 4096 * mib}, {"reads", 8 * mib}, {"element_bytes", 4}, {"reads_per_thread", 1}},
+                                 1e-3, 8 * mib, 0));
+  try {
+    fit_gpu(mixed, "s.csv");
+    FAIL() << "no exception";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("dram.random: every table needs two or more read counts"), std::string::npos) << e.what();
+  }
+  // A time that does not grow with the reads has no rate: refused, naming the series and table.
+  GpuSampleFile flat;
+  flat.device = f.device;
+  for (const double reads : {4 * mib, 32 * mib})
+    flat.samples.push_back(sample("dram.random_rmw", {{"footprint_bytes", 256 * mib}, {"reads", reads}, {"element_bytes", 4}}, 1e-3, reads, 0));
+  try {
+    fit_gpu(flat, "s.csv");
+    FAIL() << "no exception";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("dram.random_rmw: the time does not grow with the reads over the 256 MiB table"), std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(GpuFit, AtomicsGiveSecondsPerUpdateAgainstDistinctAddresses) {

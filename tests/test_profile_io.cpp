@@ -85,6 +85,10 @@ Profile sample_profile() {
   random.footprint_bytes = {268435456, 1073741824, 4294967296}, random.reads = {4325376, 4325376, 4325376};
   random.seconds = {9.1e-5, 1.2e-4, 1.4e-4}, random.sectors_per_s = {3.1e10, 3.4e10, 3.0e10};
   g.dram_random = random;
+  RandomReadCalibration rmw;  // the slope form: with the fit's intercepts
+  rmw.footprint_bytes = {268435456, 1073741824}, rmw.reads = {33554432, 33554432};
+  rmw.seconds = {3.3e-3, 3.5e-3}, rmw.fixed_s = {1.5e-5, -2e-6}, rmw.sectors_per_s = {10200000000, 9900000000};
+  g.dram_random_rmw = rmw;
   p.gpu = g;
   return p;
 }
@@ -171,6 +175,12 @@ TEST(ProfileYaml, RoundTripIsExact) {
   EXPECT_EQ(back.gpu->dram_random->seconds, p.gpu->dram_random->seconds);
   EXPECT_EQ(back.gpu->dram_random->sectors_per_s, p.gpu->dram_random->sectors_per_s);
   EXPECT_EQ(back.gpu->dram_random->element_bytes, 4);
+  EXPECT_TRUE(back.gpu->dram_random->fixed_s.empty());  // a profile before the slope form: no fixed_s
+  ASSERT_TRUE(back.gpu->dram_random_rmw);
+  EXPECT_EQ(back.gpu->dram_random_rmw->fixed_s, p.gpu->dram_random_rmw->fixed_s);
+  EXPECT_EQ(back.gpu->dram_random_rmw->sectors_per_s, p.gpu->dram_random_rmw->sectors_per_s);
+  EXPECT_EQ(back.gpu->dram_random_rmw->seconds, p.gpu->dram_random_rmw->seconds);
+  EXPECT_EQ(back.gpu->dram_random_rmw->reads, p.gpu->dram_random_rmw->reads);
   // What `calibrate --only gpu.dram.random` writes: the rate alone reads back; no section at all
   // of a GPU without ceilings does not.
   Profile alone = p;
@@ -178,6 +188,8 @@ TEST(ProfileYaml, RoundTripIsExact) {
   alone.gpu->streams.reset();
   ASSERT_TRUE(parse_profile(profile_to_yaml(alone), "alone.yaml").gpu->dram_random);
   alone.gpu->dram_random.reset();
+  ASSERT_TRUE(parse_profile(profile_to_yaml(alone), "alone.yaml").gpu->dram_random_rmw);
+  alone.gpu->dram_random_rmw.reset();
   EXPECT_THROW(parse_profile(profile_to_yaml(alone), "alone.yaml"), InputError);
   EXPECT_EQ(profile_to_yaml(back), profile_to_yaml(p));
   // The section is optional: a profile written before gpu.atomics reads with none.
@@ -193,6 +205,11 @@ TEST(ProfileYaml, RoundTripIsExact) {
   EXPECT_EQ(no_logic_yaml.find("int32_logic"), std::string::npos);
   EXPECT_EQ(parse_profile(no_logic_yaml, "p.yaml").gpu->ceilings.count("int32_logic"), 0u);
   EXPECT_EQ(parse_profile(no_logic_yaml, "p.yaml").gpu->ceiling("fp32").median, 6.3e13);
+  // … one written before gpu.dram_random_rmw with none …
+  older.gpu->dram_random_rmw.reset();
+  const std::string no_rmw = profile_to_yaml(older);
+  EXPECT_EQ(no_rmw.find("dram_random_rmw"), std::string::npos);
+  EXPECT_FALSE(parse_profile(no_rmw, "p.yaml").gpu->dram_random_rmw);
   // … and one written before gpu.dram_random with none.
   older.gpu->dram_random.reset();
   const std::string no_random = profile_to_yaml(older);
@@ -254,6 +271,11 @@ TEST(ProfileYaml, EachKindOfBadProfileGetsItsOwnError) {
       {"seconds: \\[[^,]+", "seconds: [0", R"(gpu\.dram_random\.seconds\[0\]: must be > 0)"},
       {"element_bytes: 4\n    footprint", "element_bytes: 64\n    footprint", R"(gpu\.dram_random\.element_bytes: must be <= 32)"},
       {"  dram_random:", "  dram_randoms:", R"(gpu\.dram_randoms: unknown key)"},
+      {"  dram_random_rmw:", "  dram_random_rmws:", R"(gpu\.dram_random_rmws: unknown key)"},
+      {"sectors_per_s: \\[10200000000", "sectors_per_s: [0", R"(gpu\.dram_random_rmw\.sectors_per_s\[0\]: must be >= 1000)"},
+      {"fixed_s: \\[[^,]+", "fixed_s: [0.004", R"(gpu\.dram_random_rmw\.fixed_s\[0\]: must be <= 0\.0033)"},
+      {"fixed_s: \\[[^\\]]+\\]", "fixed_s: [1e-05]", R"(gpu\.dram_random_rmw\.fixed_s: needs one value per entry of footprint_bytes)"},
+      {"fixed_s: \\[[^,]+", "fixed_s: [.nan", R"(gpu\.dram_random_rmw\.fixed_s\[0\]: must be finite)"},
       {R"(columns: \[granule_bytes)", "columns: [granularity", R"(gpu\.partition\.sweep\.columns: must be \[granule_bytes, stride_bytes, slots_used, Bps\])"},
       {R"(- \[256, 4096, 1, [^\]]+\])", "- [256, 4096, 1]", R"(gpu\.partition\.sweep\.rows\[0\]: has 3 values for 4 columns)"},
       {"seconds_per_byte: 1.4", "seconds_per_byte: -1.4", R"(gpu\.l2_write_back\.seconds_per_byte)"},

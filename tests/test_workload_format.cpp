@@ -339,6 +339,60 @@ TEST(WorkloadFormat2, RandomGatherBeyondL2UsesTheMeasuredRandomRate) {
   EXPECT_EQ(parse(head + body, no_curve).workload.phases[0].dram_bytes, parse(head + body, no_curve_before).workload.phases[0].dram_bytes);
 }
 
+// gpu.dram_random_rmw: a random read-modify-write beyond the L2 (y[idx[i]] += x[i], as two
+// accesses at one index or as one read-modify-write access) reads each sector whole, so its
+// write-back is a whole sector, priced at what the measured read-modify-write adds to the
+// measured read: peak · (1/rmw − 1/read) bytes a sector. Without the entry, and for a scatter
+// (no read of the sectors first), today's rule: the partly written sector at the strided price.
+TEST(WorkloadFormat2, RandomReadModifyWriteBeyondL2UsesTheMeasuredRate) {
+  const double n = 16 * kMiB, C = 50 * kMiB, peak = 3e12, read_rate = 4e10, rmw_rate = 1e10;
+  const std::string head = "format: 2\nparams: {n: 16Mi, table: 1GiB}\nkernels:\n  - grid: [n/256]\n    block: [256]\n    accesses:\n"
+                           "      - {name: x, count: n}\n      - {name: idx, count: n}\n";
+  const std::string two = "      - {name: y_in, array: y, count: n, pattern: gather, index: idx, footprint: table}\n"
+                          "      - {name: y_out, array: y, kind: write, count: n, pattern: gather, index: idx, footprint: table}\n";
+  const std::string one = "      - {name: y, kind: read-modify-write, count: n, pattern: gather, index: idx, footprint: table}\n";
+  GpuCalibration g = small_gpu();
+  g.partition = PartitionCalibration{};
+  g.partition->strided.columns = {"stride_elements", "element_bytes", "Bps", "efficiency", "sectors_per_request"};
+  g.partition->strided.rows = {{1, 4, 3e12, 1, 4}, {32, 4, 0.18e12, 0.06, 32}};
+  SaturationCurve dram;
+  dram.peak_Bps = peak, dram.latency_s = 6e-7, dram.sharpness = 4;
+  g.dram_concurrency = dram;
+  RandomReadCalibration r;
+  r.footprint_bytes = {256 * kMiB, 4096 * kMiB}, r.reads = {6.7e7, 6.7e7}, r.seconds = {2e-3, 2e-3}, r.sectors_per_s = {read_rate, read_rate};
+  g.dram_random = r;
+  GpuCalibration measured = g;
+  r.sectors_per_s = {rmw_rate, rmw_rate}, r.fixed_s = {2e-5, 2e-5};
+  measured.dram_random_rmw = r;
+  // The sectors of the reuse rule (bytes), read at the random-read price, written back at
+  // peak · (1/1e10 − 1/4e10) / 32 = 7.03125 sectors' worth; x and idx stream.
+  const double F = 1024 * kMiB, T = 32 * n, D = F * (1 - std::exp(-T / F)), sectors = D + (T - D) * (1 - C / D);
+  const double read_phi = peak / (32 * read_rate), write_phi = peak * (1 / rmw_rate - 1 / read_rate) / 32;
+  const GpuWorkloadFile f = parse(head + two, measured);
+  EXPECT_NEAR(f.workload.phases[0].dram_bytes, 8 * n + sectors * (read_phi + write_phi), 1e-6 * n);
+  EXPECT_NEAR(f.workload.phases[0].dram_write_bytes, sectors * write_phi, 1e-6 * n);
+  EXPECT_NE(std::find_if(f.notes.begin(), f.notes.end(), [](const std::string& s) { return s.find("gpu.dram_random_rmw)") != std::string::npos; }),
+            f.notes.end());
+  // One read-modify-write access is the same work.
+  EXPECT_NEAR(parse(head + one, measured).workload.phases[0].dram_bytes, f.workload.phases[0].dram_bytes, 1e-6 * n);
+  // Without the entry: every sector leaves L2 partly written and costs kRandomWriteBackReads (5)
+  // random reads at the strided table's largest stride, (4/32)/0.06 sectors each.
+  const GpuWorkloadFile before = parse(head + two, g);
+  EXPECT_NEAR(before.workload.phases[0].dram_bytes, 8 * n + sectors * read_phi + sectors * (4.0 / 32) / 0.06 * 5, 1e-6 * n);
+  EXPECT_EQ(std::find_if(before.notes.begin(), before.notes.end(), [](const std::string& s) { return s.find("gpu.dram_random_rmw") != std::string::npos; }),
+            before.notes.end());
+  // A scatter (no read of its sectors first) and a write at another index keep today's rule.
+  const std::string scatter = "      - {name: y, kind: write, count: n, pattern: gather, index: idx, footprint: table}\n";
+  EXPECT_EQ(parse(head + scatter, measured).workload.phases[0].dram_bytes, parse(head + scatter, g).workload.phases[0].dram_bytes);
+  const std::string elsewhere = "      - {name: y_in, array: y, count: n, pattern: gather, index: idx, footprint: table}\n"
+                                "      - {name: y_out, array: y, kind: write, count: n, pattern: gather, index: x, footprint: table}\n";
+  EXPECT_EQ(parse(head + elsewhere, measured).workload.phases[0].dram_bytes, parse(head + elsewhere, g).workload.phases[0].dram_bytes);
+  // A measured read-modify-write no slower than the read itself: the write-back at least a streamed sector.
+  GpuCalibration fast = measured;
+  fast.dram_random_rmw->sectors_per_s = {5e10, 5e10};
+  EXPECT_NEAR(parse(head + two, fast).workload.phases[0].dram_write_bytes, sectors, 1e-6 * n);
+}
+
 // A 5-point stencil reading its neighbours from global memory over a grid larger than L2.
 TEST(WorkloadFormat2, DerivesAStencilWithReuse) {
   const std::string text =

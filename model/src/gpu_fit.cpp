@@ -96,6 +96,11 @@ double RandomReadCalibration::sectors_per_s_at(double footprint) const {
   return sectors_per_s[i - 1] + u * (sectors_per_s[i] - sectors_per_s[i - 1]);
 }
 
+double random_read_sectors(double reads, double footprint, double l2_bytes, double sector_bytes) {
+  const double touched = reads * sector_bytes, distinct = -footprint * std::expm1(-touched / footprint);
+  return (distinct + (touched - distinct) * std::max(0.0, 1 - l2_bytes / distinct)) / sector_bytes;
+}
+
 double ConflictCurve::penalty(double degree) const {
   if (seconds_per_access.empty() || degree <= 1) return 1.0;
   const double base = seconds_per_access.front();
@@ -480,37 +485,61 @@ void fit_atomics(const Series& configs, GpuCalibration& gpu) {
   }
 }
 
-// dram.random: each table's median time and the DRAM sectors the derivation's reuse rule counts
-// for its reads (gpu_calibration.hpp, RandomReadCalibration).
-void fit_dram_random(const Series& configs, GpuCalibration& gpu) {
-  const char* series = "dram.random";
+// dram.random and dram.random_rmw: per table, the median time of each read count against the
+// DRAM sectors the derivation's reuse rule counts for it (gpu_calibration.hpp,
+// RandomReadCalibration): the rate from the least-squares slope where a table has two or more
+// read counts (the fixed part of a launch is the intercept, not charged per sector), sectors
+// over the median time where it has one (samples before the slope form).
+RandomReadCalibration fit_random_series(const Series& configs, const std::string& series, const GpuCalibration& gpu) {
   const double l2 = gpu.device.l2_cache_bytes, sector = gpu.device.sector_bytes > 0 ? gpu.device.sector_bytes : 32;
-  if (!(l2 > 0)) throw InputError(std::string(series) + ": the samples' device has no L2 size to count the re-touches that miss it");
-  std::map<double, std::pair<double, double>> runs;  // footprint → (reads, median seconds)
+  if (!(l2 > 0)) throw InputError(series + ": the samples' device has no L2 size to count the re-touches that miss it");
+  // The runs of one read a thread, as user gathers read (the benchmark's other variant, several
+  // reads a thread, stays in the samples); samples before that parameter had 16 a thread.
+  double per_thread = std::numeric_limits<double>::infinity();
+  for (const auto& [text, c] : configs) per_thread = std::min(per_thread, c.params.count("reads_per_thread") ? c.params.at("reads_per_thread") : 16.0);
+  std::map<double, std::map<double, double>> runs;  // footprint → reads → median seconds
   double element_bytes = 0;
   for (const auto& [text, c] : configs) {
+    if ((c.params.count("reads_per_thread") ? c.params.at("reads_per_thread") : 16.0) != per_thread) continue;
     const double f = c.param("footprint_bytes", series), n = c.param("reads", series), e = c.param("element_bytes", series);
-    if (!(f > l2)) throw InputError(std::string(series) + ": footprint_bytes must exceed the L2 (" + std::to_string(l2) + " bytes)");
-    if (!(n >= 1)) throw InputError(std::string(series) + ": reads must be at least 1");
-    if (!(e > 0 && e <= sector)) throw InputError(std::string(series) + ": element_bytes must be within one sector");
-    if (element_bytes != 0 && e != element_bytes) throw InputError(std::string(series) + ": one element size per calibration");
+    if (!(f > l2)) throw InputError(series + ": footprint_bytes must exceed the L2 (" + std::to_string(l2) + " bytes)");
+    if (!(n >= 1)) throw InputError(series + ": reads must be at least 1");
+    if (!(e > 0 && e <= sector)) throw InputError(series + ": element_bytes must be within one sector");
+    if (element_bytes != 0 && e != element_bytes) throw InputError(series + ": one element size per calibration");
     element_bytes = e;
     const double t = c.median_seconds();
-    if (!(t > 0)) throw InputError(std::string(series) + ": non-positive time");
-    runs[f] = {n, t};
+    if (!(t > 0)) throw InputError(series + ": non-positive time");
+    runs[f][n] = t;
   }
-  if (runs.empty()) return;
   RandomReadCalibration r;
   r.element_bytes = element_bytes;
-  for (const auto& [f, nt] : runs) {
-    const double touched = nt.first * sector, distinct = -f * std::expm1(-touched / f);
-    const double sectors = (distinct + (touched - distinct) * std::max(0.0, 1 - l2 / distinct)) / sector;
+  const bool by_slope = !runs.empty() && runs.begin()->second.size() >= 2;
+  for (const auto& [f, by_reads] : runs) {
+    if ((by_reads.size() >= 2) != by_slope)
+      throw InputError(series + ": every table needs two or more read counts (the slope), or every table one");
+    const double n = by_reads.rbegin()->first, t = by_reads.rbegin()->second;
     r.footprint_bytes.push_back(f);
-    r.reads.push_back(nt.first);
-    r.seconds.push_back(nt.second);
-    r.sectors_per_s.push_back(sectors / nt.second);
+    r.reads.push_back(n);
+    r.seconds.push_back(t);
+    if (!by_slope) {
+      r.sectors_per_s.push_back(random_read_sectors(n, f, l2, sector) / t);
+      continue;
+    }
+    double mx = 0, my = 0;
+    for (const auto& [reads, seconds] : by_reads) mx += random_read_sectors(reads, f, l2, sector), my += seconds;
+    mx /= static_cast<double>(by_reads.size()), my /= static_cast<double>(by_reads.size());
+    double sxy = 0, sxx = 0;
+    for (const auto& [reads, seconds] : by_reads) {
+      const double dx = random_read_sectors(reads, f, l2, sector) - mx;
+      sxy += dx * (seconds - my), sxx += dx * dx;
+    }
+    const double per_sector = sxx > 0 ? sxy / sxx : 0;
+    if (!(per_sector > 0))
+      throw InputError(series + ": the time does not grow with the reads over the " + format_bytes(f) + " table (no slope to fit)");
+    r.sectors_per_s.push_back(1 / per_sector);
+    r.fixed_s.push_back(my - per_sector * mx);
   }
-  gpu.dram_random = r;
+  return r;
 }
 
 void fit_partition(const std::map<std::string, Series>& all, GpuCalibration& gpu) {
@@ -789,7 +818,8 @@ GpuCalibration fit_gpu(const GpuSampleFile& file, const std::string& samples_fil
   if (all.count("shared.conflict")) fit_conflicts(all.at("shared.conflict"), gpu);
   if (all.count("atomic.add")) fit_atomics(all.at("atomic.add"), gpu);
   if (all.count("dram.partition") || all.count("dram.stride")) fit_partition(all, gpu);
-  if (all.count("dram.random")) fit_dram_random(all.at("dram.random"), gpu);
+  if (all.count("dram.random")) gpu.dram_random = fit_random_series(all.at("dram.random"), "dram.random", gpu);
+  if (all.count("dram.random_rmw")) gpu.dram_random_rmw = fit_random_series(all.at("dram.random_rmw"), "dram.random_rmw", gpu);
   if (all.count("l2.writeback")) fit_l2_write_back(all.at("l2.writeback"), gpu);
   if (has_prefix(all, "launch.")) fit_launch(all, gpu);
   if (has_prefix(all, "overlap.")) fit_overlap(all, gpu);

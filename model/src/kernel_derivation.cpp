@@ -6,6 +6,7 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -295,6 +296,25 @@ GpuPhase derive_gpu_phase(const KernelDescription& k, const DerivationContext& c
   const auto random_sector_factor = [&](double footprint) {
     return context.gpu->dram_concurrency->peak_Bps / (kSector * context.gpu->dram_random->sectors_per_s_at(footprint));
   };
+  // A random read-modify-write beyond the L2 (gpu.dram_random_rmw, where the profile has it and
+  // the read rate): the read brought each sector in whole, so its write-back is a whole sector,
+  // priced at what the measured read-modify-write adds to the measured read,
+  // 1/rmw(F) − 1/read(F) a sector (at least a streamed sector). An array's random writes are
+  // read-modify-writes where the access is one (kind read-modify-write) or a random read of the same
+  // array at the same index (`index`/`after`) precedes it (y[idx[i]] += x[i] as two accesses).
+  const bool measured_rmw = measured_random && context.gpu->dram_random_rmw;
+  const auto rmw_write_back_factor = [&](double footprint) {
+    const double extra_s = 1 / context.gpu->dram_random_rmw->sectors_per_s_at(footprint) -
+                           1 / context.gpu->dram_random->sectors_per_s_at(footprint);
+    return std::max(1.0, context.gpu->dram_concurrency->peak_Bps * extra_s / kSector);
+  };
+  std::set<std::pair<std::string, std::string>> random_reads_at;  // (array, index) of random reads
+  for (const Access& a : accesses)
+    if (a.reads() && a.memory_path() && a.d.kind != AccessKind::atomic && !a.d.after.empty() &&
+        (a.d.pattern == AccessPattern::random || a.d.pattern == AccessPattern::gather))
+      random_reads_at.insert({a.array, a.d.after});
+  std::map<std::string, bool> read_before_write;  // by array: every write of it a random read-modify-write
+  bool random_rmw_beyond_l2 = false;
   bool random_beyond_l2 = false;
   std::map<std::string, Region> read_regions, write_regions;
   double memory_warp_accesses = 0, shared_warp_accesses = 0, per_thread_accesses = 0;
@@ -416,6 +436,10 @@ GpuPhase derive_gpu_phase(const KernelDescription& k, const DerivationContext& c
       const double per_sector = d.kind == AccessKind::atomic ? kSector : std::min(kSector, L * e / std::max(1.0, sectors));
       write_regions[a.array].add(distinct, moved, 1, is_random, per_sector < kSector, d.count * e, is_random ? a.window : 0, false,
                                  d.l2_resident);
+      const bool rmw = is_random && d.kind != AccessKind::atomic &&
+                       (d.kind == AccessKind::read_modify_write || random_reads_at.count({a.array, d.after}));
+      const auto seen = read_before_write.find(a.array);
+      read_before_write[a.array] = rmw && (seen == read_before_write.end() || seen->second);
       if (d.kind == AccessKind::atomic) {
         read_regions[a.array].add(distinct, moved, 1, is_random);
         // The updates of every warp access spread over the footprint's sectors; the L2 applies
@@ -441,11 +465,20 @@ GpuPhase derive_gpu_phase(const KernelDescription& k, const DerivationContext& c
   // write-back takes kRandomWriteBackReads of them.
   // The write-back stays at the strided table's price even where the profile measured random
   // reads (gpu.dram_random): kRandomWriteBackReads was fitted on scatter_random with that price,
-  // and the two are one constant until scatter_random is refitted against the measured rate.
+  // and the two are one constant until scatter_random is refitted against the measured rate. A
+  // random read-modify-write's write-back (its sector read whole first) goes at the measured
+  // read-modify-write rate instead, where the profile has one (gpu.dram_random_rmw, above).
   const double phi_random = measured_strided ? (4 / kSector) / efficiency(1e9, 4) : 1.0;
   for (const auto& [array, region] : write_regions) {
     if (region.resident) continue;  // it stays in L2 after the launch: no write-back here
     const double bytes = region.dram(l2_capacity), partial = bytes * region.partial_share(l2_capacity);
+    if (measured_rmw && region.random && read_before_write[array] && region.window > l2_capacity) {
+      const double written = bytes * rmw_write_back_factor(region.window);
+      p.dram_bytes += written;
+      p.dram_write_bytes += written;
+      random_rmw_beyond_l2 = true;
+      continue;
+    }
     const double written = region.random ? (bytes - partial) + partial * phi_random * kRandomWriteBackReads : bytes + partial;
     p.dram_bytes += written;
     p.dram_write_bytes += written;
@@ -478,6 +511,9 @@ GpuPhase derive_gpu_phase(const KernelDescription& k, const DerivationContext& c
   else if (random_beyond_l2)
     notes.add(who + "random reads over a window beyond the L2: each DRAM sector at the strided-read table's largest stride (the profile has no "
                     "gpu.dram_random measurement)");
+  if (random_rmw_beyond_l2)
+    notes.add(who + "random read-modify-writes over a window beyond the L2: each sector written back whole, at what the profile's measured "
+                    "read-modify-write rate adds to its read (gpu.dram_random_rmw)");
   if (scattered_writes)
     notes.add(who + "strided or random writes: partly written sectors read before they are written, scattered line requests "
                     "at an L2 cost fitted to the generalisation suite (the profile has no strided-write rate)");

@@ -116,6 +116,46 @@ double read_positive(const yaml::Value& v) {
   return x;
 }
 
+// gpu.dram_random and gpu.dram_random_rmw (gpu_calibration.hpp, RandomReadCalibration).
+void emit_random(YAML::Emitter& out, const char* key, const std::string& what, const RandomReadCalibration& r) {
+  out << YAML::Key << key << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "model" << YAML::Value
+      << what + " over footprint_bytes: sectors = (D + (T - D) * max(0, 1 - L2/D)) / 32, T = reads * 32, D = F * (1 - exp(-T/F)); " +
+             (r.fixed_s.empty() ? std::string("sectors_per_s = sectors / seconds")
+                                : std::string("seconds = fixed_s + sectors / sectors_per_s, fitted over two or more read counts (reads, seconds: the largest)"));
+  out << YAML::Key << "element_bytes" << YAML::Value << r.element_bytes;
+  out << YAML::Key << "footprint_bytes" << YAML::Value << YAML::Flow << r.footprint_bytes;
+  out << YAML::Key << "reads" << YAML::Value << YAML::Flow << r.reads;
+  out << YAML::Key << "seconds" << YAML::Value << YAML::Flow << r.seconds;
+  if (!r.fixed_s.empty()) out << YAML::Key << "fixed_s" << YAML::Value << YAML::Flow << r.fixed_s;
+  out << YAML::Key << "sectors_per_s" << YAML::Value << YAML::Flow << r.sectors_per_s;
+  out << YAML::EndMap;
+}
+
+RandomReadCalibration read_random(const yaml::Value& d) {
+  d.allow_only({"model", "element_bytes", "footprint_bytes", "reads", "seconds", "fixed_s", "sectors_per_s"});
+  RandomReadCalibration r;
+  r.element_bytes = d.get("element_bytes").as_number_in(1, 32);
+  const yaml::Value f = d.get("footprint_bytes"), n = d.get("reads"), t = d.get("seconds"), rate = d.get("sectors_per_s");
+  if (f.sequence_size() == 0) throw f.error("needs at least one table size");
+  for (const yaml::Value& list : {n, t, rate})
+    if (list.sequence_size() != f.sequence_size()) throw list.error("needs one value per entry of footprint_bytes");
+  if (d.has("fixed_s") && d.get("fixed_s").sequence_size() != f.sequence_size())
+    throw d.get("fixed_s").error("needs one value per entry of footprint_bytes");
+  for (std::size_t i = 0; i < f.sequence_size(); ++i) {
+    const double fi = f.at(i).as_number_in(1, limits::kMaxBytes);
+    if (i > 0 && !(fi > r.footprint_bytes.back())) throw f.at(i).error("must be larger than the entry before it");
+    r.footprint_bytes.push_back(fi);
+    r.reads.push_back(n.at(i).as_number_in(1, limits::kMaxBytes));
+    r.seconds.push_back(read_positive(t.at(i)));
+    if (r.seconds.back() > limits::kMaxConstantSeconds) throw t.at(i).error("must be at most 10 s (limits.hpp)");
+    // The intercept of a line through medians: a small negative value is a fit, not an error.
+    if (d.has("fixed_s")) r.fixed_s.push_back(d.get("fixed_s").at(i).as_number_in(-r.seconds.back(), r.seconds.back()));
+    r.sectors_per_s.push_back(rate.at(i).as_number_in(limits::kMinRate, limits::kMaxRate));
+  }
+  return r;
+}
+
 }  // namespace
 
 void emit_table(YAML::Emitter& out, const char* name, const NumericTable& t) {
@@ -294,24 +334,15 @@ void emit_gpu(YAML::Emitter& out, const GpuCalibration& gpu) {
     }
     out << YAML::EndMap;
   }
-  if (const auto& r = gpu.dram_random) {
-    out << YAML::Key << "dram_random" << YAML::Value << YAML::BeginMap;
-    out << YAML::Key << "model" << YAML::Value
-        << "random element_bytes reads over footprint_bytes: sectors = (D + (T - D) * max(0, 1 - L2/D)) / 32, T = reads * 32, "
-           "D = F * (1 - exp(-T/F)); sectors_per_s = sectors / seconds";
-    out << YAML::Key << "element_bytes" << YAML::Value << r->element_bytes;
-    out << YAML::Key << "footprint_bytes" << YAML::Value << YAML::Flow << r->footprint_bytes;
-    out << YAML::Key << "reads" << YAML::Value << YAML::Flow << r->reads;
-    out << YAML::Key << "seconds" << YAML::Value << YAML::Flow << r->seconds;
-    out << YAML::Key << "sectors_per_s" << YAML::Value << YAML::Flow << r->sectors_per_s;
-    out << YAML::EndMap;
-  }
+  if (gpu.dram_random) emit_random(out, "dram_random", "random element_bytes reads", *gpu.dram_random);
+  if (gpu.dram_random_rmw)
+    emit_random(out, "dram_random_rmw", "random element_bytes read-modify-writes (each sector read, then written back whole)", *gpu.dram_random_rmw);
   out << YAML::EndMap;
 }
 
 GpuCalibration read_gpu(const yaml::Value& v) {
   v.allow_only({"samples_file", "calibration_wall_s", "device", "ceilings", "dram_concurrency", "dram_concurrency_rows", "latency", "operation_latency", "bank_conflicts",
-                "partition", "l2_write_back", "launch", "overlap", "streams", "atomics", "dram_random"});
+                "partition", "l2_write_back", "launch", "overlap", "streams", "atomics", "dram_random", "dram_random_rmw"});
   GpuCalibration gpu;
   gpu.samples_file = v.get("samples_file").as_file_name();
   gpu.calibration_wall_s = v.get("calibration_wall_s").as_nonnegative();
@@ -350,7 +381,7 @@ GpuCalibration read_gpu(const yaml::Value& v) {
   // unless it holds the stream calibration alone (`calibrate --only gpu.streams`, which
   // `fit --streams-samples` merges into a full profile) or the random-read rate alone
   // (`calibrate --only gpu.dram.random`: its record, shown by `profile show`).
-  if (gpu.ceilings.empty() && !v.has("streams") && !v.has("dram_random"))
+  if (gpu.ceilings.empty() && !v.has("streams") && !v.has("dram_random") && !v.has("dram_random_rmw"))
     throw v.error("the gpu section has no measured ceilings: no model to predict with");
   const auto read_curve = [&](const char* key) {
     const yaml::Value d = v.get(key);
@@ -479,26 +510,8 @@ GpuCalibration read_gpu(const yaml::Value& v) {
       gpu.atomics[type] = curve;
     }
   }
-  if (v.has("dram_random")) {
-    const yaml::Value d = v.get("dram_random");
-    d.allow_only({"model", "element_bytes", "footprint_bytes", "reads", "seconds", "sectors_per_s"});
-    RandomReadCalibration r;
-    r.element_bytes = d.get("element_bytes").as_number_in(1, 32);
-    const yaml::Value f = d.get("footprint_bytes"), n = d.get("reads"), t = d.get("seconds"), rate = d.get("sectors_per_s");
-    if (f.sequence_size() == 0) throw f.error("needs at least one table size");
-    for (const yaml::Value& list : {n, t, rate})
-      if (list.sequence_size() != f.sequence_size()) throw list.error("needs one value per entry of footprint_bytes");
-    for (std::size_t i = 0; i < f.sequence_size(); ++i) {
-      const double fi = f.at(i).as_number_in(1, limits::kMaxBytes);
-      if (i > 0 && !(fi > r.footprint_bytes.back())) throw f.at(i).error("must be larger than the entry before it");
-      r.footprint_bytes.push_back(fi);
-      r.reads.push_back(n.at(i).as_number_in(1, limits::kMaxBytes));
-      r.seconds.push_back(read_positive(t.at(i)));
-      if (r.seconds.back() > limits::kMaxConstantSeconds) throw t.at(i).error("must be at most 10 s (limits.hpp)");
-      r.sectors_per_s.push_back(rate.at(i).as_number_in(limits::kMinRate, limits::kMaxRate));
-    }
-    gpu.dram_random = r;
-  }
+  if (v.has("dram_random")) gpu.dram_random = read_random(v.get("dram_random"));
+  if (v.has("dram_random_rmw")) gpu.dram_random_rmw = read_random(v.get("dram_random_rmw"));
   return gpu;
 }
 

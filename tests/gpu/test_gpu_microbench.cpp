@@ -75,6 +75,15 @@ TEST(GpuMicrobench, QuickCalibrationIsPhysicallyPlausible) {
     EXPECT_LT(rate, gpu.dram_concurrency->peak_Bps / 32);
     EXPECT_GT(rate, d.multiprocessors / gpu.latency->dram_s);
   }
+  // Fitted from the slope over read counts: an intercept per table. A read-modify-write reads its
+  // sector and writes it back: slower per sector than the read alone.
+  EXPECT_EQ(gpu.dram_random->fixed_s.size(), 2u);
+  ASSERT_TRUE(gpu.dram_random_rmw);
+  ASSERT_EQ(gpu.dram_random_rmw->footprint_bytes, gpu.dram_random->footprint_bytes);
+  for (std::size_t i = 0; i < gpu.dram_random_rmw->sectors_per_s.size(); ++i) {
+    EXPECT_LT(gpu.dram_random_rmw->sectors_per_s[i], gpu.dram_random->sectors_per_s[i]);
+    EXPECT_GT(gpu.dram_random_rmw->sectors_per_s[i], d.multiprocessors / gpu.latency->dram_s);
+  }
   // Copy engines overlap: H2D and D2H together finish before they would one after the other.
   ASSERT_TRUE(gpu.overlap);
   EXPECT_LT(gpu.overlap->h2d_d2h_s, 0.9 * (gpu.overlap->h2d_s + gpu.overlap->d2h_s));

@@ -172,27 +172,38 @@ struct AtomicCurve {
 // Data types of gpu.atomics, as named in the profile and in workload files.
 const std::vector<std::string>& atomic_type_names();  // int32, fp32, fp64 (the benchmark's type 0, 1, 2)
 
-// Random reads over tables beyond the L2 (gpu.dram_random): a full grid reads 4-byte words at
-// hashed addresses, one 32-byte sector each, over a table of F bytes (256 MiB … 4 GiB), the L2
-// flushed before. Each run's DRAM sectors are those the derivation's reuse rule (docs/workload-
-// format.md, "DRAM bytes") counts for it: T = reads · 32 bytes touched, D = F · (1 − e^(−T/F))
-// distinct, and the re-touches missing a L2 of C bytes,
-//   sectors = (D + (T − D) · max(0, 1 − C/D)) / 32,      sectors_per_s = sectors / median seconds
-// so the derivation, pricing a random read's DRAM sector at 1/sectors_per_s(F), predicts the
-// measuring kernel's own time. Random addresses defeat what the DRAM does for a regular stride
-// (open rows, prefetched neighbours), so a random sector costs more than the strided-read table's
-// largest stride: the generalisation suite's random gathers (halves B and E, H100, 2026-11-26/27)
-// ran at about half the rate that table predicted.
+// Random reads over tables beyond the L2 (gpu.dram_random): grids read 4-byte words at hashed
+// addresses, one 32-byte sector each, one read a thread, over a table of F bytes (128 MiB …
+// 4 GiB), the L2 flushed before. Each run's DRAM sectors are those the derivation's reuse rule
+// (docs/workload-format.md, "DRAM bytes") counts for it: T = reads · 32 bytes touched,
+// D = F · (1 − e^(−T/F)) distinct, and the re-touches missing a L2 of C bytes,
+//   sectors = (D + (T − D) · max(0, 1 − C/D)) / 32                     (random_read_sectors)
+// Each table is read at two or more read counts; the median times t_i fit t = fixed_s +
+// sectors / sectors_per_s by least squares, so the launch, the grid's ramp-up and tail and the
+// flush's write-back (fixed_s) are not charged per sector, and the derivation, pricing a random
+// read's DRAM sector at 1/sectors_per_s(F), predicts what each further sector adds to a kernel.
+// Samples of one read count per table (calibrations before 2026-11-27's slope form) give
+// sectors / median seconds, fixed costs included, and no fixed_s. Random addresses defeat what
+// the DRAM does for a regular stride (open rows, prefetched neighbours), so a random sector costs
+// more than the strided-read table's largest stride: the generalisation suite's random gathers
+// (halves B and E, H100, 2026-11-26/27) ran at about half the rate that table predicted.
 // sectors_per_s_at: linear in log F between the measured tables, the end values beyond them.
+// The same shape holds gpu.dram_random_rmw: random read-modify-writes (y[j] += 1 at distinct
+// hashed j), each DRAM sector read and later written back whole; sectors_per_s counts each such
+// sector once (its read and its write-back together).
 struct RandomReadCalibration {
   double element_bytes = 4;
   std::vector<double> footprint_bytes;  // ascending
-  std::vector<double> reads;            // reads of each run
-  std::vector<double> seconds;          // median seconds of each run
-  std::vector<double> sectors_per_s;    // DRAM sectors per second of each run (above)
+  std::vector<double> reads;            // reads of each table's largest run
+  std::vector<double> seconds;          // median seconds of that run
+  std::vector<double> sectors_per_s;    // DRAM sectors per second of each table (above)
+  std::vector<double> fixed_s;          // the fit's intercept per table; empty: one run per table (no slope)
 
   double sectors_per_s_at(double footprint) const;
 };
+// The reuse rule's DRAM sectors of `reads` random reads of one sector each over `footprint`
+// bytes with a L2 of `l2_bytes` (above).
+double random_read_sectors(double reads, double footprint, double l2_bytes, double sector_bytes = 32);
 
 struct GpuCalibration {
   std::string samples_file;  // raw samples, relative to the profile's directory
@@ -213,6 +224,7 @@ struct GpuCalibration {
   std::optional<StreamCalibration> streams;    // absent from profiles before the farm predictor
   std::map<std::string, AtomicCurve> atomics;  // by atomic_type_names(); empty in profiles before gpu.atomics
   std::optional<RandomReadCalibration> dram_random;  // absent from profiles before gpu.dram_random
+  std::optional<RandomReadCalibration> dram_random_rmw;  // absent from profiles before gpu.dram_random_rmw
 
   // Throws InputError naming the missing ceiling.
   const MeasuredRate& ceiling(const std::string& name) const;
