@@ -478,6 +478,36 @@ TEST(GpuPredictor, WritesStreamInTheDramTimeTheReadsLeaveIdle) {
   EXPECT_NEAR(predict_gpu(g, w).seconds - 2e-6, 3e9 / 3e12, 0.02 * 1e-3);
 }
 
+// A reduction tree after one load per thread (GpuPhase::barriers): each round of a block's serial
+// phase holds its slot with no load in flight, so below the knee (BW(q) = q / 400 ns) every round
+// of loads takes the latency plus the phase: τ = 9 · (3 · 20 ns + 0 (no FMA latency in this
+// profile) + 8 warps · 7 instructions · 132 / 1e12 warp instructions/s) = 606.528 ns.
+TEST(GpuPredictor, ABlocksSerialPhaseStallsItsLoadsUnlessTheStreamIsSaturated) {
+  const GpuCalibration g = simple_gpu();
+  GpuPhase p;
+  p.name = "tree";
+  p.grid_x = 132, p.block_x = 256, p.registers_per_thread = 32, p.loads_in_flight = 1, p.request_bytes = 128;
+  const double q = 132 * 8 * 128.0;  // 135 KB in flight: x = q / (3 TB/s · 400 ns) = 0.11, far below the knee
+  p.dram_bytes = 1000 * q;            // a thousand rounds of loads
+  const auto seconds = [&](double barriers, double load_rounds) {
+    GpuPhase x = p;
+    x.barriers = barriers, x.load_rounds = load_rounds;
+    GpuWorkload w;
+    w.phases = {x};
+    return predict_gpu(g, w).seconds;
+  };
+  const double tau = 9 * (3 * 20e-9 + 8 * 7 * 132 / 1e12);
+  EXPECT_NEAR(seconds(0, 1), 2e-6 + 1000 * 400e-9, 1e-12);
+  EXPECT_NEAR(seconds(9, 1) - seconds(0, 1), 1000 * tau, 1e-12);
+  // A grid-stride loop's four rounds of loads share one phase.
+  EXPECT_NEAR(seconds(9, 4) - seconds(0, 1), 1000 * tau / 4, 1e-12);
+  // Past the knee (q = 8.65 MB, x = 7.2) the stream keeps the DRAM busy through the phase: the
+  // other slots' loads still saturate it (q' = q − peak · τ = 6.8 MB, x = 5.7).
+  p.grid_x = 132 * 8, p.loads_in_flight = 8, p.dram_bytes = 3e9;
+  EXPECT_NEAR(seconds(9, 1), seconds(0, 1), 1e-9);
+  EXPECT_NEAR(seconds(0, 1), 2e-6 + 1e-3, 1e-9);
+}
+
 // A fast special-function call runs on the SFU beside the FP32 instructions: the longer of the
 // two, not their sum.
 TEST(GpuPredictor, FastSpecialCallsRunBesideTheOtherInstructions) {

@@ -502,6 +502,38 @@ TEST(WorkloadFormat2, StagedTilesAndFetchRoundsAreKernelKeys) {
   EXPECT_NE(error_of(kKernelHead + "    staged_tiles: yes\n").find("true or false"), std::string::npos);
 }
 
+// A block-wide tree after one load per thread: log2(256) + 1 = 9 barriers by default, where the
+// shared accesses have a tree's shape (a write by every thread, partial-warp reads) and no chain
+// is given; `barriers` states them; the load rounds are the reads over the loads in flight.
+TEST(WorkloadFormat2, ASharedTreeDerivesItsBarriers) {
+  const std::string tree = kKernelHead +
+                           "    accesses:\n"
+                           "      - {name: x, count: n}\n"
+                           "      - {name: s_init, space: shared, kind: write, count: n}\n"
+                           "      - {name: s_full, space: shared, count: 2*224*n/256}\n"
+                           "      - {name: s_partial, space: shared, count: 2*31*n/256, active_lanes: 6}\n";
+  const GpuPhase p = parse(tree).workload.phases[0];
+  EXPECT_EQ(p.barriers, 9);
+  EXPECT_EQ(p.load_rounds, 1);
+  EXPECT_EQ(parse(tree + "    barriers: 3\n").workload.phases[0].barriers, 3);
+  EXPECT_EQ(parse(tree + "    chain: {l2_loads: 1, shared_loads: 8}\n").workload.phases[0].barriers, 0);
+  // Without the partial-warp reads (a staged tile, a stencil's halo) no tree is assumed.
+  EXPECT_EQ(parse(kKernelHead + "    accesses:\n      - {name: x, count: n}\n      - {name: s, space: shared, kind: write, count: n}\n"
+                                "      - {name: t, space: shared, count: n}\n")
+                .workload.phases[0]
+                .barriers,
+            0);
+  // A grid-stride loop of 16 reads a thread, 4 in flight: the phase comes once per 4 rounds.
+  const GpuPhase strided = parse("format: 2\nparams: {n: 1Mi}\nkernels:\n  - name: k\n    grid: [n/256/16]\n    block: [256]\n"
+                                 "    accesses:\n      - {name: x, count: n, independent: 4}\n"
+                                 "      - {name: s_init, space: shared, kind: write, count: n/16}\n"
+                                 "      - {name: s_partial, space: shared, count: 62*n/256/16, active_lanes: 6}\n")
+                               .workload.phases[0];
+  EXPECT_EQ(strided.barriers, 9);
+  EXPECT_EQ(strided.load_rounds, 4);
+  EXPECT_NE(error_of(kKernelHead + "    barriers: -1\n").find("barriers"), std::string::npos);
+}
+
 // Every thread adds to one int: one update per warp access, all on one sector.
 TEST(WorkloadFormat2, AtomicsOnOneAddressSerialise) {
   const GpuPhase p = parse(kKernelHead + "    accesses:\n      - {name: x, count: n}\n"

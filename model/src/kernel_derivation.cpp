@@ -328,6 +328,9 @@ GpuPhase derive_gpu_phase(const KernelDescription& k, const DerivationContext& c
   };
   std::vector<DramLoads> dram_loads;
   bool atomics = false, scattered_writes = false, unmeasured_atomics = false;
+  // The shape of the shared-memory work (the default barriers, docs/workload-format.md "Barriers").
+  bool shared_writes = false, partial_warp_shared_reads = false;
+  double per_thread_reads = 0;
   for (const Access& a : accesses) {
     const AccessDescription& d = a.d;
     const double w = d.count / d.active_lanes, L = d.active_lanes, e = d.element_bytes;
@@ -338,6 +341,8 @@ GpuPhase derive_gpu_phase(const KernelDescription& k, const DerivationContext& c
           d.kind == AccessKind::atomic ? std::max(d.conflict_degree, L / std::min(L, d.addresses_per_warp)) : d.conflict_degree;
       p.shared_accesses[degree] += w * passes * both;
       shared_warp_accesses += w * both;
+      if (d.kind == AccessKind::write) shared_writes = true;
+      if (d.kind == AccessKind::read && L < 32) partial_warp_shared_reads = true;
       continue;
     }
     if (d.space == AccessSpace::constant) {
@@ -427,6 +432,7 @@ GpuPhase derive_gpu_phase(const KernelDescription& k, const DerivationContext& c
       const double own_reuse = bytes > 0 ? std::max(0.0, 1 - used / bytes) : 0.0;
       const double neighbour_hit = std::max(0.0, d.l1_hit - own_reuse);
       dram_loads.push_back({level_of(a), d.independent * (1 - neighbour_hit), w});
+      if (d.kind != AccessKind::atomic) per_thread_reads += d.count / threads;
       read_warp_accesses += w, read_request_bytes += moved;
     }
     if (d.kind == AccessKind::write || d.kind == AccessKind::read_modify_write || d.kind == AccessKind::atomic) {
@@ -497,6 +503,19 @@ GpuPhase derive_gpu_phase(const KernelDescription& k, const DerivationContext& c
   double dram_in_flight = 0;
   for (const auto& [l, n] : dram_by_level) dram_in_flight = std::max(dram_in_flight, n);
   p.dram_loads_in_flight = std::min(p.loads_in_flight, std::max(1.0, dram_in_flight));
+  // The serial phase after the loads (docs/workload-format.md, "Barriers"): the barriers given,
+  // else a tree over the block where the shared-memory work has a tree's shape (every thread
+  // writes its value, and the last rounds read with part of one warp): log2(threads) rounds, each
+  // ending in a barrier, after the first. A description with a `chain` states its thread's
+  // dependent steps itself (the tree's shared loads among them) and gets no default.
+  p.load_rounds = std::max(1.0, per_thread_reads / p.loads_in_flight);
+  if (k.barriers) {
+    p.barriers = *k.barriers;
+  } else if (shared_writes && partial_warp_shared_reads && !k.chain) {
+    p.barriers = std::ceil(std::log2(p.threads_per_block())) + 1;
+    notes.add(who + "a shared-memory tree over the block (writes by every thread, partial-warp reads): " +
+              std::to_string(static_cast<int>(p.barriers)) + " barriers after the loads, a serial phase that holds the block's slot (`barriers` to state them)");
+  }
   p.request_bytes = k.request_bytes                ? *k.request_bytes
                     : read_warp_accesses > 0      ? read_request_bytes / read_warp_accesses
                     : any_warp_accesses > 0       ? any_request_bytes / any_warp_accesses

@@ -140,6 +140,21 @@ double atomic_seconds(const Rates& r, const GpuPhase& p, double f) {
   return std::max({serial, steps, unmeasured});
 }
 
+// Issue slots one warp takes in a round of a block's serial phase: the compare and the branch of
+// the round's condition, two shared loads, the add, the store and the barrier (the PTX of the
+// generalisation suite's trees, kernels/cuda/src/generalisation_kernels.cuh).
+constexpr double kSerialRoundInstructions = 7;
+
+// The serial phase of one block after its loads (GpuPhase::barriers), per barrier: a shared
+// load's round trip, the dependent add, the store's and the barrier's round trips (each taken as
+// an L1 round trip: the profile has no barrier latency), and the block's warps issuing the
+// round's instructions at the SM's issue rate (the barrier releases after the last of them).
+double serial_phase_s(const Rates& r, const GpuPhase& p) {
+  if (p.barriers <= 0) return 0;
+  const double warps = std::ceil(p.threads_per_block() / 32);
+  return p.barriers * (3 * r.lat_l1 + r.lat_fma + warps * kSerialRoundInstructions * r.sms / r.issue);
+}
+
 // `evicting`: the launch's DRAM bytes (over all its waves) that evict dirty L2 lines.
 WaveParts wave(const Rates& r, const GpuPhase& p, const ExecutionMetrics& m, double k, double evicting) {
   WaveParts w;
@@ -182,11 +197,25 @@ WaveParts wave(const Rates& r, const GpuPhase& p, const ExecutionMetrics& m, dou
   // 13 % under). Both half A of the generalisation suite (H100, 2026-11-26).
   const double reads = p.dram_bytes - p.dram_write_bytes;
   if (p.dram_write_bytes > 0 && reads > 0) w.q *= 1 + (1 - r.dram->bandwidth_Bps(w.q) / r.dram_peak) * p.dram_write_bytes / reads;
-  w.bw = r.dram->bandwidth_Bps(w.q);
+  // The serial phase (GpuPhase::barriers): after each of its load rounds a block slot holds no
+  // load for tau, so a slot's loads are in flight for L(q') of every L(q') + tau, where L(x) = x /
+  // BW(x) is the curve's latency at x bytes in flight: q' = q · L(q') / (L(q') + tau), i.e.
+  // q' + BW(q') · tau = q (increasing in q': bisection).
+  const double tau = serial_phase_s(r, p) / p.load_rounds;
+  double q_stream = w.q;
+  if (tau > 0) {
+    double lo = 0, hi = w.q;
+    for (int i = 0; i < 100; ++i) {
+      const double mid = 0.5 * (lo + hi);
+      (mid + r.dram->bandwidth_Bps(mid) * tau < w.q ? lo : hi) = mid;
+    }
+    q_stream = 0.5 * (lo + hi);
+  }
+  w.bw = r.dram->bandwidth_Bps(q_stream);
   w.dram = f * p.dram_bytes / w.bw;
   if (evicting > 0) w.dram += r.write_back->extra_s(f * evicting, w.bw / r.dram_peak);
   const double l2_share = r.l2_Bps / (r.sms * busiest);  // the busiest SM's share of the L2 ceiling
-  w.l2 = f * p.l2_bytes / (serial_tiles ? l2_share : std::min(l2_share, w.q * (q_block / q_block_dram) / r.lat_l2));
+  w.l2 = f * p.l2_bytes / (serial_tiles ? l2_share : std::min(l2_share, w.q * (q_block / q_block_dram) / (r.lat_l2 + tau)));
   // The L1/shared pipeline has an address stage (a global access: one pass per line it touches;
   // a shared access: its conflict passes) and a data stage (a shared access: the same passes;
   // global data: kGlobalBytesPerPass per pass). The stages overlap; the slower sets the pace.

@@ -70,6 +70,12 @@ struct GpuPhase {
   // SM and one wave a tile costs its rounds' latency, then its transfer, then its shared-memory
   // work, one after the other (the predictor's serial tile form).
   bool fetch_rounds_in_chain = false;
+  // A block's serial phase: the __syncthreads() it passes after its global loads, each ending a
+  // round of shared-memory work (a tree over the block: log2(threads) + 1), during which the
+  // block holds its SM slot with no load in flight (the predictor's serial-phase form), and the
+  // rounds of global loads a thread issues before it (its reads over loads_in_flight): the phase
+  // comes once per that many load round trips.
+  double barriers = 0, load_rounds = 1;
   // Of dram_bytes, the bytes written (stores and write-backs). A store does not hold its warp:
   // the written bytes stream while the warps wait for their loads, so they add bytes in flight
   // in proportion to their share (the predictor's DRAM term). 0: the descriptor does not split

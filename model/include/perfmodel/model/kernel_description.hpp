@@ -100,6 +100,9 @@ struct KernelDescription {
   bool loads_issued_together = false;
   bool staged_tiles = false;
   bool fetch_rounds_in_chain = false;
+  // __syncthreads() a block passes after its global loads (format 2's `barriers`); absent: derived
+  // (docs/workload-format.md, "Barriers").
+  std::optional<double> barriers;
 };
 
 // What the derivation reads from the machine: the L2 capacity decides what stays in L2; with a

@@ -66,6 +66,17 @@
 //                k and D from gpu.l2_write_back: the write-back of the dirty lines the reads evict
 //                (after the validation's L2 flush a 134 MB dot product on 1056 blocks takes 58.5 µs,
 //                where its reads alone take 44)
+//                A block's serial phase (GpuPhase::barriers: shared-memory rounds between barriers
+//                after its loads, a reduction tree) holds its slot with no load in flight for
+//                τ = barriers · (3 · latency_L1 + lat_FMA + warps per block · 7 / (I/SMs)) per r =
+//                load_rounds of its loads (a shared load's, the store's and the barrier's round
+//                trips, the add, the block's warps issuing the round's 7 instructions): BW is read at
+//                q′ with q′ + BW(q′) · τ/r = q (a slot's loads are in flight L(q′) = q′/BW(q′) of every
+//                L(q′) + τ/r), and T_l2's latency bound becomes q / (latency_L2 + τ/r). Chosen on the
+//                generalisation suite's half E (GPUs 16f970b2, fa2202fb): reduce_two_pass −36 → −3 %,
+//                reduce_tree512_atomic_f32 −27 → −6 % (with two L1 round trips a round: −17 and
+//                −21 %; without the issue term: −8 and −17 %); nothing else moved
+//                (docs/workload-format.md, "Barriers").
 //                q_blk × k × (1 + (1 − BW(q)/BW_peak) · W/R) where the descriptor splits its DRAM bytes
 //                into reads R and writes W (dram_write_bytes): a store does not hold its warp, so the
 //                writes stream in the DRAM time the reads leave idle (starved_triad_32x256 of the
