@@ -21,7 +21,8 @@
 #   farm-holdout, offload-holdout  the farm's holdout cases and the offload advisor's holdout plan
 #              (sizes no model change was chosen on) into validation/NAME-farm-holdout/, NAME-offload-holdout/
 #   generalisation  perfmodel validate --suite generalisation into validation/DAY-h100-generalisation/
-#              (docs/generalisation-suite.md; about a minute), its log beside it
+#              (docs/generalisation-suite.md; about a minute), its log beside it; predicted from this
+#              call's calibration when the calibrate step ran, else from the bundled profile
 #   farm       calibrate the stream concurrency (gpu.streams) into profiles/NAME.streams.yaml, merge it
 #              into a copy of the bundled profile, and measure the task farm (perfmodel validate --only
 #              farm) into validation/NAME-farm/ (docs/farm.md; about two minutes)
@@ -145,7 +146,10 @@ if has offload-holdout; then
 fi
 if has generalisation; then
   echo "== validate --suite generalisation"
-  timed "$work/validation/$day-h100-generalisation.log" "$bin" validate --suite generalisation --out "validation/$day-h100-generalisation"
+  # Predicted from this call's calibration where the calibrate step made one (what a user who
+  # calibrates first gets), else from the bundled profile; the report names the profile.
+  timed "$work/validation/$day-h100-generalisation.log" "$bin" validate --suite generalisation --out "validation/$day-h100-generalisation" \
+    ${offload_profile[@]+"${offload_profile[@]}"}
   grep -vE '^\s+\[' "$work/validation/$day-h100-generalisation.log" | tail -60
 fi
 if has farm; then
