@@ -49,7 +49,7 @@ TEST(Generalisation, CatalogueCoversTheIssuesClassesWithThirtyOrMoreKernels) {
   for (std::size_t i = 0; i < cat.size(); ++i) {
     EXPECT_TRUE(names.insert(cat[i].name).second) << cat[i].name << " twice";
     classes.insert(cat[i].klass);
-    EXPECT_EQ(cat[i].half, i >= 81 ? 'G' : i >= 75 ? 'F' : i >= 65 ? 'E' : i >= 59 ? 'D' : i >= 47 ? 'C' : i % 2 == 0 ? 'A' : 'B') << cat[i].name;
+    EXPECT_EQ(cat[i].half, i >= 93 ? 'H' : i >= 81 ? 'G' : i >= 75 ? 'F' : i >= 65 ? 'E' : i >= 59 ? 'D' : i >= 47 ? 'C' : i % 2 == 0 ? 'A' : 'B') << cat[i].name;
     EXPECT_FALSE(cat[i].sizes.empty()) << cat[i].name;
     EXPECT_FALSE(cat[i].summary.empty()) << cat[i].name;
   }
@@ -57,7 +57,7 @@ TEST(Generalisation, CatalogueCoversTheIssuesClassesWithThirtyOrMoreKernels) {
                         "batched-matmul", "compute", "launch-bound", "occupancy-starved", "register-heavy"})
     EXPECT_TRUE(classes.count(c)) << c;
   EXPECT_EQ(classes.size(), 13u);
-  // Every class of two or more kernels is on both sides of the A/B split (halves C to G stand apart).
+  // Every class of two or more kernels is on both sides of the A/B split (halves C to H stand apart).
   for (const std::string& c : classes) {
     int a = 0, b = 0;
     for (const auto& e : cat)
@@ -680,6 +680,143 @@ TEST(Generalisation, HalfGReferences) {
     }
 }
 
+// Half H (pre-registered after half G): random scatters, shared-memory trees, a random gather, an
+// integer chain, a 3×3 stencil and an FP64 pair stream, each with a reference checked here on a
+// small size.
+TEST(Generalisation, HalfHIsFreshAndHeldOut) {
+  std::vector<std::string> h_names;
+  std::set<std::string> h_classes;
+  std::set<std::string> earlier;
+  for (const auto& e : gen::kernel_catalog()) {
+    if (e.half == 'H')
+      h_names.push_back(e.name), h_classes.insert(e.klass);
+    else
+      earlier.insert(e.name);
+  }
+  EXPECT_EQ(h_names, (std::vector<std::string>{"scatter_random_256m", "scatter_random_2g", "scatter_random_f64_1g",
+                                                "scatter_dense_perm_512m", "hash_scatter_1g", "reduce_tree512_partials_f32",
+                                                "reduce_tree128_atomic_f64", "reduce_tree256_x4_f32", "gather_random_512m",
+                                                "int_xor_mul_chain", "stencil2d_9pt_f32_32x8", "scale_f64x2"}));
+  EXPECT_EQ(h_classes, (std::set<std::string>{"gather-scatter", "reduction", "compute", "stencil", "streaming"}));
+  for (const std::string& name : h_names) EXPECT_FALSE(earlier.count(name)) << name;
+  // The random targets lie beyond the H100's 50 MiB L2: 256 MiB to 2 GiB.
+  const auto bytes = [](const char* k, long long element) { return element * gen::param(gen::kernel_entry(k).sizes.at(0), "m"); };
+  EXPECT_EQ(bytes("scatter_random_256m", 4), 256LL << 20);
+  EXPECT_EQ(bytes("scatter_random_2g", 4), 2LL << 30);
+  EXPECT_EQ(bytes("scatter_random_f64_1g", 8), 1LL << 30);
+  EXPECT_EQ(bytes("hash_scatter_1g", 4), 1LL << 30);
+  EXPECT_EQ(bytes("gather_random_512m", 4), 512LL << 20);
+  EXPECT_EQ(4 * gen::param(gen::kernel_entry("scatter_dense_perm_512m").sizes.at(0), "n"), 512LL << 20);
+  for (const char* k : {"scatter_random_256m", "scatter_random_2g", "scatter_random_f64_1g", "hash_scatter_1g", "gather_random_512m"})
+    for (const gen::Params& p : {gen::kernel_entry(k).sizes.at(0), gen::kernel_entry(k).test_size}) EXPECT_LE(gen::param(p, "n"), gen::param(p, "m")) << k;
+  EXPECT_EQ(gen::param(gen::kernel_entry("scatter_random_2g").sizes.at(0), "n"), 1LL << 25);
+  EXPECT_EQ(gen::param(gen::kernel_entry("scatter_random_f64_1g").sizes.at(0), "n"), 1LL << 24);
+  // Every test size fits its launch shape (the runs reject the others).
+  EXPECT_EQ(gen::kernel_entry("stencil2d_9pt_f32_32x8").test_size.at("n") % 32, 0);
+  EXPECT_EQ(gen::kernel_entry("stencil2d_9pt_f32_32x8").sizes.at(0).at("n") % 32, 0);
+  EXPECT_EQ(gen::kernel_entry("reduce_tree256_x4_f32").test_size.at("n") % 4, 0);
+  // Tables, write counts and sizes the runs cannot take are rejected before anything runs.
+  EXPECT_THROW(gen::reference_check("scatter_random_256m", {{"n", 1 << 10}, {"m", 3 << 8}}), InputError);
+  EXPECT_THROW(gen::reference_check("scatter_random_f64_1g", {{"n", 1 << 12}, {"m", 1 << 10}}), InputError);
+  EXPECT_THROW(gen::reference_check("scatter_dense_perm_512m", {{"n", 3000}}), InputError);
+  EXPECT_THROW(gen::reference_check("hash_scatter_1g", {{"n", 1 << 10}, {"m", 1000}}), InputError);
+  EXPECT_THROW(gen::reference_check("gather_random_512m", {{"n", 1 << 10}, {"m", 1000}}), InputError);
+  EXPECT_THROW(gen::reference_check("reduce_tree256_x4_f32", {{"n", 1022}}), InputError);
+  EXPECT_THROW(gen::reference_check("stencil2d_9pt_f32_32x8", {{"n", 2}}), InputError);
+}
+
+TEST(Generalisation, HalfHInputs) {
+  // The four scatters' permutations: the first 2^14 values of each distinct and inside its target.
+  for (const auto& [seed, bits] : std::vector<std::pair<std::uint32_t, int>>{
+           {gen::kScatter256mSeed, 26}, {gen::kScatter2gSeed, 29}, {gen::kScatterF64Seed, 27}, {gen::kDensePermSeed, 27}}) {
+    std::set<std::uint32_t> words;
+    for (std::uint32_t i = 0; i < (1u << 14); ++i) words.insert(gen::permute(i, bits, seed));
+    EXPECT_EQ(words.size(), 1u << 14) << seed;
+    EXPECT_LT(*words.rbegin(), 1u << bits) << seed;
+  }
+  // The dense scatter's full permutation at a small size: every word once.
+  std::set<std::uint32_t> all;
+  for (std::uint32_t i = 0; i < (1u << 16); ++i) all.insert(gen::permute(i, 16, gen::kDensePermSeed));
+  EXPECT_EQ(all.size(), 1u << 16);
+  // hash_scatter's 2^14 hashed words over 2^16: some threads collide (about 2^14·(2^14 − 1)/2^17 ≈
+  // 2^11 pairs), so the check must not depend on which of them writes last.
+  std::set<std::uint32_t> hashed;
+  for (std::uint32_t i = 0; i < (1u << 14); ++i) hashed.insert(gen::hash32(i) & 0xffffu);
+  EXPECT_LT(hashed.size(), 1u << 14);
+  EXPECT_GT(hashed.size(), (1u << 14) - (1u << 12));
+  // The xor-multiply round is a bijection (xorshift and an odd multiplier): 2^16 inputs, 2^16 outputs.
+  EXPECT_EQ(gen::kXorMulMultiplier % 2, 1u);
+  std::set<std::uint32_t> rounds;
+  for (std::uint32_t y = 0; y < (1u << 16); ++y) rounds.insert((y ^ (y >> 15)) * gen::kXorMulMultiplier);
+  EXPECT_EQ(rounds.size(), 1u << 16);
+}
+
+TEST(Generalisation, HalfHReferences) {
+  const std::size_t n = 1000;
+  std::map<std::size_t, double> s256, s2g, sf64, dense, hs, p512, p4, gth, xm, scale;
+  double sum = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    s256[gen::permute(static_cast<std::uint32_t>(i), 12, gen::kScatter256mSeed)] = v(1, i);
+    s2g[gen::permute(static_cast<std::uint32_t>(i), 12, gen::kScatter2gSeed)] = v(1, i);
+    sf64[gen::permute(static_cast<std::uint32_t>(i), 12, gen::kScatterF64Seed)] = v(1, i);
+    const std::uint32_t word = gen::hash32(static_cast<std::uint32_t>(i)) & 4095u;
+    hs[word] = word;
+    p512[i / 512] += v(1, i);
+    p4[i / 1024] += v(1, i);
+    sum += v(1, i);
+    gth[i] = v(1, gen::key(gen::kHalfHGatherSeed, i) % 4096);
+    std::uint32_t y = gen::key(gen::kHalfHChainSeed, i);
+    for (int r = 0; r < 256; ++r) {
+      y ^= y >> 15;
+      y *= 0x2c1b3c6du;
+    }
+    xm[i] = y;
+  }
+  for (std::size_t i = 0; i < 1024; ++i) dense[gen::permute(static_cast<std::uint32_t>(i), 10, gen::kDensePermSeed)] = v(1, i);
+  for (std::size_t i = 0; i < 2 * n; ++i) scale[i] = 1.5 * v(1, i);
+  ASSERT_EQ(s256.size(), n);  // every write at its own word
+  ASSERT_EQ(dense.size(), 1024u);  // every word written once
+  ASSERT_LT(hs.size(), n);  // some hashed writes collide at this size
+  const gen::Params p{{"n", 1000}, {"m", 4096}};
+  expect_reference("scatter_random_256m", p, s256);
+  expect_reference("scatter_random_2g", p, s2g);
+  expect_reference("scatter_random_f64_1g", p, sf64);
+  expect_reference("scatter_dense_perm_512m", {{"n", 1024}}, dense);
+  // hash_scatter checks one output per thread, colliding threads at the same word: n checks over
+  // fewer words, each the word's own index.
+  const gen::ReferenceCheck hc = gen::reference_check("hash_scatter_1g", p);
+  ASSERT_EQ(hc.count, n);
+  for (std::size_t k : gen::checked_outputs(hc)) {
+    const auto it = hs.find(hc.where(k));
+    ASSERT_NE(it, hs.end()) << "output " << k << " at " << hc.where(k) << " is no output of the kernel";
+    EXPECT_EQ(hc.expected(k), it->second) << k;
+  }
+  expect_reference("reduce_tree512_partials_f32", {{"n", 1000}}, p512);
+  expect_reference("reduce_tree256_x4_f32", {{"n", 1000}}, p4);
+  expect_reference("reduce_tree128_atomic_f64", {{"n", 1000}}, {{0, sum}});
+  expect_reference("gather_random_512m", p, gth);
+  expect_reference("int_xor_mul_chain", {{"n", 1000}, {"k", 256}}, xm);
+  expect_reference("scale_f64x2", {{"n", 1000}}, scale);
+  // The 3×3 box mean on 20×20: interior points, the nine-point sum rounded once to FP32 times the
+  // FP32 1/9 (not the exact ninth).
+  const std::size_t m = 20;
+  std::map<std::size_t, double> box;
+  for (std::size_t r = 1; r < m - 1; ++r)
+    for (std::size_t c = 1; c < m - 1; ++c) {
+      const std::size_t i = r * m + c;
+      float s = 0.0f;
+      for (int dy = -1; dy <= 1; ++dy)
+        for (int dx = -1; dx <= 1; ++dx) s += static_cast<float>(v(1, static_cast<std::size_t>(static_cast<long long>(i) + dy * 20 + dx)));
+      box[i] = static_cast<double>(s * (1.0f / 9.0f));
+    }
+  expect_reference("stencil2d_9pt_f32_32x8", {{"n", 20}}, box);
+  // Every half H check is exact.
+  for (const auto& e : gen::kernel_catalog())
+    if (e.half == 'H') {
+      EXPECT_EQ(gen::reference_check(e.name, e.test_size).bound, 0) << e.name;
+    }
+}
+
 TEST(Generalisation, CheckedOutputsSpreadOverLargeOutputs) {
   gen::ReferenceCheck c = gen::reference_check("copy_f32", {{"n", 1LL << 24}});
   const std::vector<std::size_t> k = gen::checked_outputs(c);
@@ -771,6 +908,7 @@ TEST(Generalisation, AnalysisSplitsTheErrorsByHalf) {
   EXPECT_EQ(a.single_e.count, 0u);
   EXPECT_EQ(a.single_f.count, 0u);
   EXPECT_EQ(a.single_g.count, 0u);
+  EXPECT_EQ(a.single_h.count, 0u);
   EXPECT_EQ(a.steady_all.count, 0u);
   const std::string dir = (std::filesystem::temp_directory_path() / "perfmodel-gen-report").string();
   std::filesystem::remove_all(dir);
@@ -787,6 +925,8 @@ TEST(Generalisation, AnalysisSplitsTheErrorsByHalf) {
   EXPECT_NE(md.find("| steady | half F (fresh, held out) | 0 | - | - | - |"), std::string::npos);
   EXPECT_NE(md.find("| single | half G (fresh, held out) | 0 | - | - | - |"), std::string::npos);
   EXPECT_NE(md.find("| steady | half G (fresh, held out) | 0 | - | - | - |"), std::string::npos);
+  EXPECT_NE(md.find("| single | half H (fresh, held out) | 0 | - | - | - |"), std::string::npos);
+  EXPECT_NE(md.find("| steady | half H (fresh, held out) | 0 | - | - | - |"), std::string::npos);
   const std::string csv = read_file(dir + "/predictions.csv");
   EXPECT_NE(csv.find("copy_f32,streaming,A,n=134217728,"), std::string::npos);
   // A half D kernel's error lands in half D's statistics alone.
@@ -868,8 +1008,28 @@ TEST(Generalisation, AnalysisSplitsTheErrorsByHalf) {
   EXPECT_NEAR(ag.single_g.median, 0.2, 1e-12);
   EXPECT_EQ(ag.steady_g.count, 1u);
   EXPECT_NEAR(ag.steady_g.median, 0.4, 1e-12);
-  EXPECT_EQ(ag.single_f.count + ag.single_e.count + ag.single_d.count + ag.single_c.count, 0u);
+  EXPECT_EQ(ag.single_f.count + ag.single_e.count + ag.single_d.count + ag.single_c.count + ag.single_h.count, 0u);
   EXPECT_EQ(ag.single_a.count + ag.single_b.count, 2u);
+  // And a half H kernel's in half H's alone.
+  GenRunRecord with_h = run;
+  GenMeasurement hm = run.measurements[0];
+  hm.kernel = "scale_f64x2";
+  hm.params = {{"n", 1LL << 26}};
+  hm.half = gen::kernel_entry(hm.kernel).half;
+  ASSERT_EQ(hm.half, 'H');
+  with_h.measurements.push_back(hm);
+  const GenAnalysis ah = analyse_generalisation(with_h, [](const GenMeasurement& m) {
+    GenPrediction p;
+    p.single_s = m.kernel == "scale_f64x2" ? 4.1e-4 * 0.75 : 4.1e-4;  // −25 % for the half H kernel
+    p.steady_s = m.kernel == "scale_f64x2" ? 3.95e-4 * 1.05 : 3.95e-4;
+    return p;
+  });
+  EXPECT_EQ(ah.single_h.count, 1u);
+  EXPECT_NEAR(ah.single_h.median, 0.25, 1e-12);
+  EXPECT_EQ(ah.steady_h.count, 1u);
+  EXPECT_NEAR(ah.steady_h.median, 0.05, 1e-12);
+  EXPECT_EQ(ah.single_g.count + ah.single_f.count + ah.single_e.count + ah.single_d.count + ah.single_c.count, 0u);
+  EXPECT_EQ(ah.single_a.count + ah.single_b.count, 2u);
   // Without a predictor: the measured table alone, and why.
   const GenAnalysis none = analyse_generalisation(run, GenPredictor{}, "no reader");
   EXPECT_FALSE(none.predicted);

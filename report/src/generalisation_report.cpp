@@ -31,6 +31,8 @@ void add_generalisation_summary(Report& report, const GenRunRecord& run, const G
                            analysis.single_f.count > 0 ? Cell(analysis.single_f.median, Unit::percent) : Cell(nullptr)});
     report.meta.push_back({"median_abs_error_single_half_g",
                            analysis.single_g.count > 0 ? Cell(analysis.single_g.median, Unit::percent) : Cell(nullptr)});
+    report.meta.push_back({"median_abs_error_single_half_h",
+                           analysis.single_h.count > 0 ? Cell(analysis.single_h.median, Unit::percent) : Cell(nullptr)});
   }
   Table table{"kernels", {}};
   for (const GenRow& r : analysis.rows) {

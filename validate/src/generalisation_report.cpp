@@ -39,7 +39,7 @@ GenAnalysis analyse_generalisation(const GenRunRecord& run, const GenPredictor& 
   GenAnalysis a;
   a.predicted = static_cast<bool>(predictor);
   a.not_predicted_because = a.predicted ? "" : why;
-  // |error| per half ('A' … 'G'), single and steady; '*' collects every row.
+  // |error| per half ('A' … 'H'), single and steady; '*' collects every row.
   std::map<char, std::vector<double>> single_errors, steady_errors;
   for (const GenMeasurement& m : run.measurements) {
     GenRow row;
@@ -65,9 +65,11 @@ GenAnalysis analyse_generalisation(const GenRunRecord& run, const GenPredictor& 
   a.single_all = stats(single_errors, '*'), a.single_a = stats(single_errors, 'A'), a.single_b = stats(single_errors, 'B');
   a.single_c = stats(single_errors, 'C'), a.single_d = stats(single_errors, 'D'), a.single_e = stats(single_errors, 'E');
   a.single_f = stats(single_errors, 'F'), a.single_g = stats(single_errors, 'G');
+  a.single_h = stats(single_errors, 'H');
   a.steady_all = stats(steady_errors, '*'), a.steady_a = stats(steady_errors, 'A'), a.steady_b = stats(steady_errors, 'B');
   a.steady_c = stats(steady_errors, 'C'), a.steady_d = stats(steady_errors, 'D'), a.steady_e = stats(steady_errors, 'E');
   a.steady_f = stats(steady_errors, 'F'), a.steady_g = stats(steady_errors, 'G');
+  a.steady_h = stats(steady_errors, 'H');
   return a;
 }
 
@@ -117,6 +119,7 @@ std::vector<std::string> write_generalisation_report(const std::string& dir, con
     line("single", "half E (fresh, held out)", a.single_e);
     line("single", "half F (fresh, held out)", a.single_f);
     line("single", "half G (fresh, held out)", a.single_g);
+    line("single", "half H (fresh, held out)", a.single_h);
     line("steady", "all", a.steady_all);
     line("steady", "half A", a.steady_a);
     line("steady", "half B (held out)", a.steady_b);
@@ -125,6 +128,7 @@ std::vector<std::string> write_generalisation_report(const std::string& dir, con
     line("steady", "half E (fresh, held out)", a.steady_e);
     line("steady", "half F (fresh, held out)", a.steady_f);
     line("steady", "half G (fresh, held out)", a.steady_g);
+    line("steady", "half H (fresh, held out)", a.steady_h);
     md << "\n";
   } else {
     md << "- predictions: none in this report (" << a.not_predicted_because << ")\n\n";

@@ -243,6 +243,46 @@ std::vector<KernelEntry> build_catalog() {
       "one FP32 atomicAdd per block to the total",
       {n27}, small);
   for (std::size_t i = first_g; i < v.size(); ++i) v[i].half = 'G';
+  // Half H: fresh held-out random scatters, shared-memory trees, a random gather, an integer
+  // chain, a 3×3 stencil and an FP64 pair stream, its signatures committed before its first
+  // measurement (docs/generalisation-suite.md, "Half H").
+  const std::size_t first_h = v.size();
+  add("scatter_random_256m", "gather-scatter",
+      "out[idx[i]] = in[i]: 2^25 writes at distinct random words (a permutation's first n values) of 2^26 floats (256 MiB)",
+      {{{"n", 1LL << 25}, {"m", 1LL << 26}}}, random_test);
+  add("scatter_random_2g", "gather-scatter",
+      "out[idx[i]] = in[i]: 2^25 writes at distinct random words (a permutation's first n values) of 2^29 floats (2 GiB)",
+      {{{"n", 1LL << 25}, {"m", 1LL << 29}}}, random_test);
+  add("scatter_random_f64_1g", "gather-scatter",
+      "out[idx[i]] = in[i] in FP64: 2^24 writes at distinct random words (a permutation's first n values) of 2^27 doubles (1 GiB)",
+      {{{"n", 1LL << 24}, {"m", 1LL << 27}}}, random_test);
+  add("scatter_dense_perm_512m", "gather-scatter",
+      "out[perm[i]] = in[i], perm a full random permutation of 2^27 floats (512 MiB): every element written once",
+      {n27}, small);
+  add("hash_scatter_1g", "gather-scatter",
+      "out[hash32(i) mod m] = hash32(i) mod m (uint32): no index array, no input, 2^24 writes over 2^28 words (1 GiB); "
+      "colliding threads write the same value",
+      {{{"n", 1LL << 24}, {"m", 1LL << 28}}}, random_test);
+  add("reduce_tree512_partials_f32", "reduction",
+      "one launch: a 512-thread shared-memory tree per block over one float each, the block's sum written to partials[block]",
+      {n27}, small);
+  add("reduce_tree128_atomic_f64", "reduction",
+      "a 128-thread shared-memory tree per block over one double each, one FP64 atomicAdd per block to the total",
+      {{{"n", 1LL << 26}}}, small);
+  add("reduce_tree256_x4_f32", "reduction",
+      "256-thread blocks, each thread sums one float4 (4 contiguous floats), a shared-memory tree, the block's sum written to "
+      "partials[block]",
+      {n27}, small);
+  add("gather_random_512m", "gather-scatter", "out[i] = data[idx[i]], 2^25 reads uniform over 2^27 floats (512 MiB)",
+      {{{"n", 1LL << 25}, {"m", 1LL << 27}}}, random_test);
+  add("int_xor_mul_chain", "compute", "y = (y ^ (y >> 15))·0x2c1b3c6d, k = 256 dependent uint32 rounds per thread",
+      {{{"n", 1LL << 24}, {"k", 256}}}, {{"n", 1LL << 12}, {"k", 256}});
+  add("stencil2d_9pt_f32_32x8", "stencil",
+      "3×3 box mean on n×n floats (the nine points summed, times 1/9), 32×8 threads per block, neighbours from global memory",
+      {{{"n", 8192}}}, {{"n", 256}});
+  add("scale_f64x2", "streaming", "y[i] = 1.5·x[i] on double2 (16-byte loads and stores), 2^26 pairs (1 GiB each way)",
+      {{{"n", 1LL << 26}}}, small);
+  for (std::size_t i = first_h; i < v.size(); ++i) v[i].half = 'H';
   return v;
 }
 
@@ -675,6 +715,89 @@ ReferenceCheck reference_check(const std::string& kernel, const Params& p) {
              "n = 2^27 the total is near −2^18 and the roundings, half an ulp (2^-6 below 2^19) at most each and of "
              "either sign, add up to about 1e-5 of it)");
   }
+  if (k == "scatter_random_256m" || k == "scatter_random_2g" || k == "scatter_random_f64_1g" || k == "scatter_dense_perm_512m") {
+    const bool dense = k == "scatter_dense_perm_512m";
+    const std::size_t m = dense ? n_of() : static_cast<std::size_t>(param(p, "m"));
+    int bits = 0;
+    while ((std::size_t{1} << bits) < m) ++bits;
+    if ((std::size_t{1} << bits) != m || bits > 31)
+      throw InputError(k + (dense ? ": n must be a power of two, at most 2^31" : ": m must be a power of two, at most 2^31"));
+    if (n_of() > m) throw InputError(k + ": n must be at most m (the writes go to distinct words)");
+    const std::uint32_t seed = k == "scatter_random_256m" ? kScatter256mSeed
+                               : k == "scatter_random_2g" ? kScatter2gSeed
+                               : dense                    ? kDensePermSeed
+                                                          : kScatterF64Seed;
+    ReferenceCheck c = elementwise(n_of(), [](std::size_t i) { return dv(1, i); }, 0,
+                                   "out[idx[i]] = in[i] (idx injective: each written word written once), exact");
+    c.where = [bits, seed](std::size_t i) { return static_cast<std::size_t>(permute(static_cast<std::uint32_t>(i), bits, seed)); };
+    return c;
+  }
+  if (k == "hash_scatter_1g") {
+    const long long m = param(p, "m");
+    if ((m & (m - 1)) != 0 || m > (1LL << 31)) throw InputError(k + ": m must be a power of two, at most 2^31");
+    const auto mask = static_cast<std::uint32_t>(m - 1);
+    auto where = [mask](std::size_t i) { return static_cast<std::size_t>(hash32(static_cast<std::uint32_t>(i)) & mask); };
+    // Threads whose hashes collide write the same word with the same value (the word's index),
+    // so the checked word holds that value whichever thread wrote last: an exact check, with no
+    // assumption on the order of colliding writes.
+    ReferenceCheck c = elementwise(n_of(), [where](std::size_t i) { return static_cast<double>(where(i)); }, 0,
+                                   "out[hash32(i) & (m − 1)] holds its own index (colliding threads write the same value), exact");
+    c.where = where;
+    return c;
+  }
+  if (k == "reduce_tree512_partials_f32" || k == "reduce_tree256_x4_f32") {
+    const std::size_t n = n_of(), b = k == "reduce_tree512_partials_f32" ? 512 : 1024;  // floats per block
+    if (k == "reduce_tree256_x4_f32" && n % 4 != 0) throw InputError(k + ": n must be a multiple of 4 (float4 loads)");
+    return elementwise((n + b - 1) / b, [n, b](std::size_t blk) {
+      double s = 0;
+      for (std::size_t i = b * blk; i < std::min(n, b * blk + b); ++i) s += dv(1, i);
+      return s;
+    }, 0, "every block's sum of its " + std::to_string(b) + " floats, exact (below 2^11 in magnitude, multiples of 1/256: exact in FP32)");
+  }
+  if (k == "reduce_tree128_atomic_f64") {
+    const std::size_t n = n_of();
+    return elementwise(1, [n](std::size_t) {
+      double s = 0;
+      for (std::size_t i = 0; i < n; ++i) s += dv(1, i);
+      return s;
+    }, 0, "the sum, exact (every partial sum a multiple of 1/256 below 2^27 in magnitude: exact in FP64, in any order)");
+  }
+  if (k == "gather_random_512m") {
+    const long long m = param(p, "m");
+    if ((m & (m - 1)) != 0 || m > (1LL << 31)) throw InputError(k + ": m must be a power of two, at most 2^31");
+    const std::uint64_t mask = static_cast<std::uint64_t>(m) - 1;
+    return elementwise(n_of(), [mask](std::size_t i) { return dv(1, key(kHalfHGatherSeed, i) & mask); }, 0,
+                       "out[i] = data[idx[i]], exact");
+  }
+  if (k == "int_xor_mul_chain") {
+    const int steps = static_cast<int>(param(p, "k"));
+    ReferenceCheck c = elementwise(n_of(), [steps](std::size_t i) {
+      std::uint32_t y = key(kHalfHChainSeed, i);
+      for (int s = 0; s < steps; ++s) y = (y ^ (y >> 15)) * kXorMulMultiplier;
+      return static_cast<double>(y);
+    }, 0, "the same integer rounds on the host, exact");
+    c.samples = 1 << 14;
+    return c;
+  }
+  if (k == "stencil2d_9pt_f32_32x8") {
+    const std::size_t n = n_of();
+    if (n < 3) throw InputError(k + ": n must be at least 3 (one interior point)");
+    const std::size_t w = n - 2;
+    auto at = [n, w](std::size_t o) { return (1 + o / w) * n + 1 + o % w; };
+    ReferenceCheck c = elementwise(
+        w * w,
+        [n, at](std::size_t o) {
+          const std::size_t i = at(o);
+          double s = 0;  // the nine values' sum is exact in FP32 too (multiples of 1/256 below 2^5)
+          for (std::size_t r = i - n; r <= i + n; r += n) s += dv(1, r - 1) + dv(1, r) + dv(1, r + 1);
+          return static_cast<double>(static_cast<float>(s) * (1.0f / 9.0f));  // the one rounded FP32 multiply
+        },
+        0, "interior points: the nine points' sum (exact) times the FP32 1/9, rounded once as the device rounds it, exact");
+    c.where = at;
+    return c;
+  }
+  if (k == "scale_f64x2")
+    return elementwise(2 * n_of(), [](std::size_t i) { return 1.5 * dv(1, i); }, 0, "y = 1.5·x over the n pairs' 2n doubles, " + exact);
   if (k == "xorshift32_chain_64") {
     const int steps = static_cast<int>(param(p, "k"));
     return elementwise(n_of(), [steps](std::size_t i) { return static_cast<double>(xorshift32(static_cast<std::uint32_t>(i), steps)); },

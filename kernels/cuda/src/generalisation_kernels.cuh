@@ -699,4 +699,102 @@ __global__ void reduce_shuffle_block1024_f32(const float* x, float* total, int n
   }
 }
 
+// ------------------------------------------------------------------ half H (pre-registered after half G)
+// Random scatters (FP32 and FP64, partial and a full permutation, a hashed one without an index
+// array), three shared-memory trees, a random gather, an integer chain, a 3×3 stencil and an FP64
+// pair stream. One element (or vector, or point) per thread and a bounds check unless the comment
+// says otherwise. scatter_random_256m, scatter_random_2g and scatter_dense_perm_512m use
+// scatter_f32, gather_random_512m gather_f32 (above), each with its own sizes and inputs.
+
+// 8-byte elements: out[idx[i]] = in[i] in FP64.
+__global__ void scatter_f64(const double* in, const int* idx, double* out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[idx[i]] = in[i];
+}
+// One write per thread at a hashed word (gen::hash32(i), masked to the table: mask = its element
+// count − 1, a power of two); no index array and no input read. The value written is the word's
+// own index, so threads that collide on a word write the same value and the result does not
+// depend on which of them writes last.
+__global__ void hash_scatter_u32(std::uint32_t* out, std::uint32_t mask, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    const std::uint32_t j = hash32(static_cast<std::uint32_t>(i)) & mask;
+    out[j] = j;
+  }
+}
+// 512 threads per block, one float each: a shared-memory tree, the block's sum written to
+// partials[block] (one launch; the partials are the result).
+__global__ void reduce_tree512_partials_f32(const float* x, float* partials, int n) {
+  __shared__ float s[512];
+  const int t = threadIdx.x, i = blockIdx.x * 512 + t;
+  s[t] = i < n ? x[i] : 0.0f;
+  __syncthreads();
+  for (int half = 256; half > 0; half /= 2) {
+    if (t < half) s[t] += s[t + half];
+    __syncthreads();
+  }
+  if (t == 0) partials[blockIdx.x] = s[0];
+}
+// 128 threads per block, one double each: a shared-memory tree, then one FP64 atomicAdd of the
+// block's sum to the total.
+__global__ void reduce_tree128_atomic_f64(const double* x, double* total, int n) {
+  __shared__ double s[128];
+  const int t = threadIdx.x, i = blockIdx.x * 128 + t;
+  s[t] = i < n ? x[i] : 0.0;
+  __syncthreads();
+  for (int half = 64; half > 0; half /= 2) {
+    if (t < half) s[t] += s[t + half];
+    __syncthreads();
+  }
+  if (t == 0) atomicAdd(total, s[0]);
+}
+// 256 threads per block; thread t of block b loads the float4 at 256·b + t (four contiguous
+// floats, one 16-byte load) and adds its four components, then a shared-memory tree, the block's
+// sum written to partials[block]. n4 = the float count / 4.
+__global__ void reduce_tree256_x4_f32(const float4* x, float* partials, int n4) {
+  __shared__ float s[256];
+  const int t = threadIdx.x, i = blockIdx.x * 256 + t;
+  float sum = 0.0f;
+  if (i < n4) {
+    const float4 v = x[i];
+    sum = v.x + v.y + v.z + v.w;
+  }
+  s[t] = sum;
+  __syncthreads();
+  for (int half = 128; half > 0; half /= 2) {
+    if (t < half) s[t] += s[t + half];
+    __syncthreads();
+  }
+  if (t == 0) partials[blockIdx.x] = s[0];
+}
+// k dependent rounds of y = (y ^ (y >> 15)) · 0x2c1b3c6d (a shift, an xor, a multiply).
+__global__ void int_xor_mul_chain(const std::uint32_t* in, std::uint32_t* out, int k, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    std::uint32_t y = in[i];
+    for (int s = 0; s < k; ++s) y = (y ^ (y >> 15)) * kXorMulMultiplier;
+    out[i] = y;
+  }
+}
+// The 3×3 box mean: the nine points summed in row order (two loops over −1 … 1), times 1/9 in
+// FP32; 32×8 threads per block, every point read from global memory; interior points only.
+__global__ void stencil2d_9pt_f32(const float* in, float* out, int n) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x > 0 && x < n - 1 && y > 0 && y < n - 1) {
+    const long long i = static_cast<long long>(y) * n + x;
+    float sum = 0.0f;
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dx = -1; dx <= 1; ++dx) sum += in[i + static_cast<long long>(dy) * n + dx];
+    out[i] = sum * (1.0f / 9.0f);
+  }
+}
+// y[i] = a·x[i] on pairs of doubles (one 16-byte load and store per thread); n2 pairs.
+__global__ void scale_f64x2(double a, const double2* x, double2* y, int n2) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n2) {
+    const double2 v = x[i];
+    y[i] = make_double2(a * v.x, a * v.y);
+  }
+}
+
 }  // namespace perfmodel::gen

@@ -805,6 +805,101 @@ GenRun make_run(const std::string& k, const gen::Params& p) {
     r.reset = [=](cudaStream_t st) { PERFMODEL_CUDA_CHECK(cudaMemsetAsync(total, 0, sizeof(float), st)); };
     r.enqueue = [=](cudaStream_t st) { gen::reduce_shuffle_block1024_f32<<<g4096, 1024, 0, st>>>(x, total, ni); };
     r.output(total, 1);
+  } else if (k == "scatter_random_256m" || k == "scatter_random_2g" || k == "scatter_random_f64_1g" ||
+             k == "scatter_dense_perm_512m") {
+    // out[idx[i]] = in[i], idx the first n values of a permutation of [0, m) (injective; all of it
+    // when n = m): every written word written once.
+    const bool dense = k == "scatter_dense_perm_512m";
+    const std::size_t m = dense ? un : static_cast<std::size_t>(gen::param(p, "m"));
+    int bits = 0;
+    while ((std::size_t{1} << bits) < m) ++bits;
+    if ((std::size_t{1} << bits) != m || bits > 31) throw InputError(k + ": m must be a power of two, at most 2^31");
+    if (un > m) throw InputError(k + ": n must be at most m (the writes go to distinct words)");
+    int* idx = r.alloc<int>(un);
+    gen::fill_permutation<<<g, 256>>>(idx, n, bits, k == "scatter_random_256m" ? gen::kScatter256mSeed
+                                             : k == "scatter_random_2g"  ? gen::kScatter2gSeed
+                                             : dense                     ? gen::kDensePermSeed
+                                                                         : gen::kScatterF64Seed);
+    PERFMODEL_CUDA_CHECK_LAUNCH();
+    if (k == "scatter_random_f64_1g") {
+      const double* in = r.f64(un, 1);
+      double* out = r.alloc<double>(m);
+      PHASE(r, scatter_f64, g, 256);
+      r.enqueue = [=](cudaStream_t st) { gen::scatter_f64<<<g, 256, 0, st>>>(in, idx, out, ni); };
+      r.output(out, m);
+    } else {
+      const float* in = r.f32(un, 1);
+      float* out = r.alloc<float>(m);
+      PHASE(r, scatter_f32, g, 256);
+      r.enqueue = [=](cudaStream_t st) { gen::scatter_f32<<<g, 256, 0, st>>>(in, idx, out, ni); };
+      r.output(out, m);
+    }
+  } else if (k == "hash_scatter_1g") {
+    const std::size_t m = static_cast<std::size_t>(gen::param(p, "m"));
+    if ((m & (m - 1)) != 0 || m > (std::size_t{1} << 31)) throw InputError(k + ": m must be a power of two, at most 2^31");
+    auto* out = r.alloc<std::uint32_t>(m);
+    const auto mask = static_cast<std::uint32_t>(m - 1);
+    PHASE(r, hash_scatter_u32, g, 256);
+    r.enqueue = [=](cudaStream_t st) { gen::hash_scatter_u32<<<g, 256, 0, st>>>(out, mask, ni); };
+    r.output(reinterpret_cast<const unsigned*>(out), m);
+  } else if (k == "reduce_tree512_partials_f32") {
+    const float* x = r.f32(un, 1);
+    const int g512 = grid_for(n, 512);
+    float* partials = r.alloc<float>(static_cast<std::size_t>(g512));
+    PHASE(r, reduce_tree512_partials_f32, g512, 512);
+    r.enqueue = [=](cudaStream_t st) { gen::reduce_tree512_partials_f32<<<g512, 512, 0, st>>>(x, partials, ni); };
+    r.output(partials, static_cast<std::size_t>(g512));
+  } else if (k == "reduce_tree128_atomic_f64") {
+    const double* x = r.f64(un, 1);
+    double* total = r.alloc<double>(1);
+    const int g128 = grid_for(n, 128);
+    PHASE(r, reduce_tree128_atomic_f64, g128, 128);
+    r.reset = [=](cudaStream_t st) { PERFMODEL_CUDA_CHECK(cudaMemsetAsync(total, 0, sizeof(double), st)); };
+    r.enqueue = [=](cudaStream_t st) { gen::reduce_tree128_atomic_f64<<<g128, 128, 0, st>>>(x, total, ni); };
+    r.output(total, 1);
+  } else if (k == "reduce_tree256_x4_f32") {
+    if (n % 4 != 0) throw InputError(k + ": n must be a multiple of 4 (float4 loads)");
+    const float* x = r.f32(un, 1);
+    const int n4 = ni / 4, g4 = grid_for(n / 4, 256);
+    float* partials = r.alloc<float>(static_cast<std::size_t>(g4));
+    PHASE(r, reduce_tree256_x4_f32, g4, 256);
+    r.enqueue = [=](cudaStream_t st) {
+      gen::reduce_tree256_x4_f32<<<g4, 256, 0, st>>>(reinterpret_cast<const float4*>(x), partials, n4);
+    };
+    r.output(partials, static_cast<std::size_t>(g4));
+  } else if (k == "gather_random_512m") {
+    const std::size_t m = static_cast<std::size_t>(gen::param(p, "m"));
+    if ((m & (m - 1)) != 0 || m > (std::size_t{1} << 31)) throw InputError(k + ": m must be a power of two, at most 2^31");
+    const float* data = r.f32(m, 1);
+    const auto* idx = reinterpret_cast<const int*>(r.keys(un, gen::kHalfHGatherSeed, static_cast<std::uint32_t>(m - 1)));
+    float* out = r.alloc<float>(un);
+    PHASE(r, gather_f32, g, 256);
+    r.enqueue = [=](cudaStream_t st) { gen::gather_f32<<<g, 256, 0, st>>>(data, idx, out, ni); };
+    r.output(out, un);
+  } else if (k == "int_xor_mul_chain") {
+    const int steps = static_cast<int>(gen::param(p, "k"));
+    const std::uint32_t* in = r.keys(un, gen::kHalfHChainSeed, 0xffffffffu);
+    auto* out = r.alloc<std::uint32_t>(un);
+    PHASE(r, int_xor_mul_chain, g, 256);
+    r.enqueue = [=](cudaStream_t st) { gen::int_xor_mul_chain<<<g, 256, 0, st>>>(in, out, steps, ni); };
+    r.output(reinterpret_cast<const unsigned*>(out), un);
+  } else if (k == "stencil2d_9pt_f32_32x8") {
+    if (n % 32 != 0) throw InputError(k + ": n must be a multiple of 32");
+    const std::size_t nn = un * un;
+    const float* in = r.f32(nn, 1);
+    float* out = r.alloc<float>(nn);
+    const dim3 block(32, 8), grid(ni / 32, ni / 8);
+    PHASE(r, stencil2d_9pt_f32, n / 32 * (n / 8), 256);
+    r.enqueue = [=](cudaStream_t st) { gen::stencil2d_9pt_f32<<<grid, block, 0, st>>>(in, out, ni); };
+    r.output(out, nn);
+  } else if (k == "scale_f64x2") {
+    const double* x = r.f64(2 * un, 1);  // n pairs of doubles
+    double* y = r.alloc<double>(2 * un);
+    PHASE(r, scale_f64x2, g, 256);
+    r.enqueue = [=](cudaStream_t st) {
+      gen::scale_f64x2<<<g, 256, 0, st>>>(1.5, reinterpret_cast<const double2*>(x), reinterpret_cast<double2*>(y), ni);
+    };
+    r.output(y, 2 * un);
   } else {
     throw RuntimeFailure("no GPU run for generalisation kernel '" + k + "'");
   }

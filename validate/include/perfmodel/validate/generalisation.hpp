@@ -103,9 +103,9 @@ struct GenAnalysis {
   std::vector<GenRow> rows;
   bool predicted = false;
   std::string not_predicted_because;  // when !predicted
-  // |relative error| statistics per timing over all kernels and each half (A, B, C, D, E, F, G).
-  ErrorStats single_all, single_a, single_b, single_c, single_d, single_e, single_f, single_g, steady_all, steady_a, steady_b,
-      steady_c, steady_d, steady_e, steady_f, steady_g;
+  // |relative error| statistics per timing over all kernels and each half (A, B, C, D, E, F, G, H).
+  ErrorStats single_all, single_a, single_b, single_c, single_d, single_e, single_f, single_g, single_h, steady_all, steady_a,
+      steady_b, steady_c, steady_d, steady_e, steady_f, steady_g, steady_h;
 };
 
 // predictor may be empty (measured table only; `why` says why).

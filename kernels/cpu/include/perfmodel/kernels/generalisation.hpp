@@ -28,7 +28,9 @@ struct KernelEntry {
                         // 'D': fresh held-out atomics, pre-registered after the atomics model was changed on C;
                         // 'E': fresh held-out stencils, gathers with locality, an integer chain and reductions;
                         // 'F': fresh held-out random DRAM accesses (gathers and a read-modify-write);
-                        // 'G': fresh held-out random reads and writes, integer chains, stencils and reductions
+                        // 'G': fresh held-out random reads and writes, integer chains, stencils and reductions;
+                        // 'H': fresh held-out random scatters, shared-memory trees, a gather, an integer chain,
+                        // a 3×3 stencil and an FP64 pair stream
   std::string summary;  // one line
   std::vector<Params> sizes;  // the suite's problem sizes (they fill the H100; launch-bound: small)
   Params test_size;           // a small size for the GPU test
@@ -36,7 +38,8 @@ struct KernelEntry {
 
 // Every kernel, in suite order (grouped by class). The half alternates along the first 47: the
 // kernel at an even position is in half A, at an odd one in half B; the next 12 are half C, the
-// 6 after them half D, the 10 after those half E, the 6 after those half F, the 12 after those half G.
+// 6 after them half D, the 10 after those half E, the 6 after those half F, the 12 after those half G,
+// the 12 after those half H.
 const std::vector<KernelEntry>& kernel_catalog();
 // Throws InputError naming the known kernels.
 const KernelEntry& kernel_entry(const std::string& name);

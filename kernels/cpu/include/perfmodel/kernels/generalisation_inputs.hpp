@@ -105,4 +105,13 @@ PERFMODEL_HD std::uint32_t key_below(std::uint32_t seed, std::uint64_t i, std::u
 // int_rotl_add_chain's constant c in y = rotl(y, 7) + (y ^ c).
 constexpr std::uint32_t kRotlAddConstant = 0x9e3779b9u;
 
+// int_xor_mul_chain's multiplier in y = (y ^ (y >> 15)) · c (an odd constant: each round is a
+// bijection of the 32-bit words).
+constexpr std::uint32_t kXorMulMultiplier = 0x2c1b3c6du;
+
+// Half H's seeds: gather_random_512m's index keys, int_xor_mul_chain's input keys, and the
+// permutations of the four index scatters (the runs and the CPU references use the same ones).
+constexpr std::uint32_t kHalfHGatherSeed = 42, kHalfHChainSeed = 43;
+constexpr std::uint32_t kScatter256mSeed = 41, kScatter2gSeed = 44, kScatterF64Seed = 45, kDensePermSeed = 46;
+
 }  // namespace perfmodel::gen
