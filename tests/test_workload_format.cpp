@@ -399,7 +399,7 @@ TEST(WorkloadFormat2, RandomReadModifyWriteBeyondL2UsesTheMeasuredRate) {
 // Without the entry, kRandomWriteBackReads (5) reads at the strided table's largest stride; a
 // scatter within a window inside the L2 and a read-modify-write keep their rules.
 TEST(WorkloadFormat2, RandomScatterBeyondL2UsesTheMeasuredWriteRate) {
-  const double n = 16 * kMiB, C = 50 * kMiB, peak = 3e12, read_rate = 4e10, write_rate = 1.25e10;
+  const double n = 16 * kMiB, peak = 3e12, read_rate = 4e10, write_rate = 1.25e10;
   const std::string head = "format: 2\nparams: {n: 16Mi, table: 1GiB}\nkernels:\n  - grid: [n/256]\n    block: [256]\n    accesses:\n"
                            "      - {name: x, count: n}\n      - {name: idx, count: n}\n";
   const std::string scatter = "      - {name: y, kind: write, count: n, pattern: gather, index: idx, footprint: table}\n";
