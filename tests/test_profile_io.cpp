@@ -296,7 +296,7 @@ TEST(ProfileYaml, EachKindOfBadProfileGetsItsOwnError) {
       {"fixed_s: \\[[^,]+", "fixed_s: [.nan", R"(gpu\.dram_random_rmw\.fixed_s\[0\]: must be finite)"},
       {"  dram_random_write:", "  dram_random_writes:", R"(gpu\.dram_random_writes: unknown key)"},
       {"sectors_per_s: \\[12300000000", "sectors_per_s: [-1", R"(gpu\.dram_random_write\.sectors_per_s\[0\]: must be >= 1000)"},
-      {"fixed_s: \\[3.5e-05", "fixed_s: [0.01", R"(gpu\.dram_random_write\.fixed_s\[0\]: must be <= 0\.0027)"},
+      {"fixed_s: \\[3.4999999999999997e-05", "fixed_s: [0.01", R"(gpu\.dram_random_write\.fixed_s\[0\]: must be <= 0\.0027)"},
       {"sectors_per_s: \\[12300000000, 13400000000\\]", "sectors_per_s: [12300000000]", R"(gpu\.dram_random_write\.sectors_per_s: needs one value per entry of footprint_bytes)"},
       {R"(columns: \[granule_bytes)", "columns: [granularity", R"(gpu\.partition\.sweep\.columns: must be \[granule_bytes, stride_bytes, slots_used, Bps\])"},
       {R"(- \[256, 4096, 1, [^\]]+\])", "- [256, 4096, 1]", R"(gpu\.partition\.sweep\.rows\[0\]: has 3 values for 4 columns)"},
