@@ -29,7 +29,8 @@ constexpr double kL2ReadRequestBytes = 64, kL2WriteRequestBytes = 148;
 // L2: the DRAM's ECC words are wider than the bytes written) costs this many random sector reads
 // at the profile's largest measured stride: the read, the write, and the bank's turnaround and
 // write recovery between them. Fitted to scatter_random (half A, H100, 2026-11-26: 5 gives
-// -1 %; 2, the read and the write alone, 56 % under); no microbenchmark measures it.
+// -1 %; 2, the read and the write alone, 56 % under). A profile with gpu.dram_random_write
+// prices a scatter's write-backs at that measured rate instead (derive_gpu_phase).
 constexpr double kRandomWriteBackReads = 5;
 // Share of the L2 that holds a swept array between two sweeps (`sweep`): the rest holds the
 // launch's other operands and the lines being written. The reference kernels' swept operands
@@ -313,6 +314,11 @@ GpuPhase derive_gpu_phase(const KernelDescription& k, const DerivationContext& c
   // measured random-write rate, 1/write(F) seconds (what the DRAM does for a partial sector, its
   // fetch of the sector included; at least a streamed sector); the sectors leaving L2 whole stay
   // at a streamed sector's price. It replaces kRandomWriteBackReads' strided-table price there.
+  // Chosen on the 2026-11-27 run on GPU 7f47636c: the rates that make scatter_random (256 MiB)
+  // and scatter_random_1g (1 GiB) right are 9.9 and 13.4 G sectors/s (1/R_w 101 and 75 ps, 2.9 and 2.3
+  // random reads' time); a masked write at a streamed sector's price leaves both 74 % under, a read and
+  // a whole write (1/R + a streamed sector) 41–51 % under, so the rate is measured as a scatter
+  // does it rather than composed.
   const bool measured_write = measured_random && context.gpu->dram_random_write;
   const auto random_write_back_factor = [&](double footprint) {
     return std::max(1.0, context.gpu->dram_concurrency->peak_Bps / (kSector * context.gpu->dram_random_write->sectors_per_s_at(footprint)));
