@@ -760,8 +760,8 @@ class PartitionBenchmark final : public GpuBenchmark {
 // Random writes (y[j] = v at j a hashed permutation of the threads, no read of the sector first:
 // a scatter's stores): each store leaves its sector partly written in L2 (at most a quarter of
 // the table's words a launch, so almost no sector is completed), and that sector's write-back
-// costs what the DRAM does for a partial sector (it fetches the sector and merges, as its ECC
-// words are wider than the bytes written); the same slope over the same sectors
+// costs whatever the DRAM does for a partial sector (a fetch and merge where its ECC words are
+// wider than the bytes written, or a masked write), measured rather than composed; the same slope over the same sectors
 // (gpu.dram_random_write). Checked: every word of a count's last launch holds the value its
 // thread wrote (a gather of those words after the timing).
 // Series `dram.random`: amount = reads; params footprint_bytes (a power of two), reads,
