@@ -410,6 +410,13 @@ TEST(GpuFit, RandomRatesComeFromTheSlopeOverReadCounts) {
     for (const double reads : {4 * mib, 12 * mib, 32 * mib})
       f.samples.push_back(sample("dram.random_rmw", {{"footprint_bytes", F}, {"reads", reads}, {"element_bytes", 4}},
                                  fixed / 2 + sectors(reads, F) / rate, reads, 0));
+  // dram.random_write: the same reuse-rule sectors, times a fixed part plus sectors over the rate
+  // (the benchmark's 2, 4 and 8 Mi writes a launch); the slope gives the rate back.
+  const std::map<double, double> write_rate = {{256 * mib, 1.2e10}, {1024 * mib, 1.3e10}};
+  for (const auto& [F, rate] : write_rate)
+    for (const double writes : {2 * mib, 4 * mib, 8 * mib})
+      f.samples.push_back(sample("dram.random_write", {{"footprint_bytes", F}, {"reads", writes}, {"element_bytes", 4}},
+                                 3 * fixed + sectors(writes, F) / rate, writes, 0));
   const GpuCalibration g = fit_gpu(f, "s.csv");
   ASSERT_TRUE(g.dram_random);
   ASSERT_TRUE(g.dram_random_rmw);
@@ -428,6 +435,17 @@ TEST(GpuFit, RandomRatesComeFromTheSlopeOverReadCounts) {
     EXPECT_NEAR(g.dram_random_rmw->fixed_s[i], fixed / 2, 1e-12);
   }
   EXPECT_EQ(g.dram_random_rmw->reads, (std::vector<double>{32 * mib, 32 * mib}));
+  ASSERT_TRUE(g.dram_random_write);
+  EXPECT_EQ(g.dram_random_write->footprint_bytes, (std::vector<double>{256 * mib, 1024 * mib}));
+  EXPECT_EQ(g.dram_random_write->reads, (std::vector<double>{8 * mib, 8 * mib}));
+  for (std::size_t i = 0; i < 2; ++i) {
+    const double F = g.dram_random_write->footprint_bytes[i];
+    EXPECT_NEAR(g.dram_random_write->sectors_per_s[i], write_rate.at(F), 1e-9 * write_rate.at(F));
+    EXPECT_NEAR(g.dram_random_write->fixed_s[i], 3 * fixed, 1e-12);
+  }
+  // The 256 MiB table's 8 Mi writes, the reuse rule by hand: D = 256 MiB (1 - e^-1) = 161.82 MiB,
+  // T - D = 94.18 MiB, 1 - 50/161.82 = 0.69102: 161.82 + 65.08 = 226.90 MiB = 7.4351e6 sectors.
+  EXPECT_NEAR(g.dram_random_write->seconds[0], 3 * fixed + 7.4351e6 / 1.2e10, 1e-3 * 7.4351e6 / 1.2e10);
   // A profile whose tables mix one read count and several is refused, naming the series.
   GpuSampleFile mixed = f;
   mixed.samples.push_back(sample("dram.random", {{"footprint_bytes", 4096 * mib}, {"reads", 8 * mib}, {"element_bytes", 4}, {"reads_per_thread", 1}},

@@ -89,6 +89,10 @@ Profile sample_profile() {
   rmw.footprint_bytes = {268435456, 1073741824}, rmw.reads = {33554432, 33554432};
   rmw.seconds = {3.3e-3, 3.5e-3}, rmw.fixed_s = {1.5e-5, -2e-6}, rmw.sectors_per_s = {10200000000, 9900000000};
   g.dram_random_rmw = rmw;
+  RandomReadCalibration write;  // random writes, the same shape
+  write.footprint_bytes = {268435456, 1073741824}, write.reads = {8388608, 8388608};
+  write.seconds = {2.7e-3, 2.6e-3}, write.fixed_s = {3.5e-05, 1e-06}, write.sectors_per_s = {12300000000, 13400000000};
+  g.dram_random_write = write;
   p.gpu = g;
   return p;
 }
@@ -181,6 +185,12 @@ TEST(ProfileYaml, RoundTripIsExact) {
   EXPECT_EQ(back.gpu->dram_random_rmw->sectors_per_s, p.gpu->dram_random_rmw->sectors_per_s);
   EXPECT_EQ(back.gpu->dram_random_rmw->seconds, p.gpu->dram_random_rmw->seconds);
   EXPECT_EQ(back.gpu->dram_random_rmw->reads, p.gpu->dram_random_rmw->reads);
+  ASSERT_TRUE(back.gpu->dram_random_write);
+  EXPECT_EQ(back.gpu->dram_random_write->footprint_bytes, p.gpu->dram_random_write->footprint_bytes);
+  EXPECT_EQ(back.gpu->dram_random_write->fixed_s, (std::vector<double>{3.5e-05, 1e-06}));
+  EXPECT_EQ(back.gpu->dram_random_write->sectors_per_s, (std::vector<double>{12300000000, 13400000000}));
+  EXPECT_EQ(back.gpu->dram_random_write->seconds, p.gpu->dram_random_write->seconds);
+  EXPECT_EQ(back.gpu->dram_random_write->reads, p.gpu->dram_random_write->reads);
   // What `calibrate --only gpu.dram.random` writes: the rate alone reads back; no section at all
   // of a GPU without ceilings does not.
   Profile alone = p;
@@ -190,6 +200,8 @@ TEST(ProfileYaml, RoundTripIsExact) {
   alone.gpu->dram_random.reset();
   ASSERT_TRUE(parse_profile(profile_to_yaml(alone), "alone.yaml").gpu->dram_random_rmw);
   alone.gpu->dram_random_rmw.reset();
+  ASSERT_TRUE(parse_profile(profile_to_yaml(alone), "alone.yaml").gpu->dram_random_write);
+  alone.gpu->dram_random_write.reset();
   EXPECT_THROW(parse_profile(profile_to_yaml(alone), "alone.yaml"), InputError);
   EXPECT_EQ(profile_to_yaml(back), profile_to_yaml(p));
   // The section is optional: a profile written before gpu.atomics reads with none.
@@ -205,6 +217,12 @@ TEST(ProfileYaml, RoundTripIsExact) {
   EXPECT_EQ(no_logic_yaml.find("int32_logic"), std::string::npos);
   EXPECT_EQ(parse_profile(no_logic_yaml, "p.yaml").gpu->ceilings.count("int32_logic"), 0u);
   EXPECT_EQ(parse_profile(no_logic_yaml, "p.yaml").gpu->ceiling("fp32").median, 6.3e13);
+  // … one written before gpu.dram_random_write with none …
+  older.gpu->dram_random_write.reset();
+  const std::string no_write = profile_to_yaml(older);
+  EXPECT_EQ(no_write.find("dram_random_write"), std::string::npos);
+  EXPECT_FALSE(parse_profile(no_write, "p.yaml").gpu->dram_random_write);
+  EXPECT_TRUE(parse_profile(no_write, "p.yaml").gpu->dram_random_rmw);
   // … one written before gpu.dram_random_rmw with none …
   older.gpu->dram_random_rmw.reset();
   const std::string no_rmw = profile_to_yaml(older);
@@ -276,6 +294,10 @@ TEST(ProfileYaml, EachKindOfBadProfileGetsItsOwnError) {
       {"fixed_s: \\[[^,]+", "fixed_s: [0.004", R"(gpu\.dram_random_rmw\.fixed_s\[0\]: must be <= 0\.0033)"},
       {"fixed_s: \\[[^\\]]+\\]", "fixed_s: [1e-05]", R"(gpu\.dram_random_rmw\.fixed_s: needs one value per entry of footprint_bytes)"},
       {"fixed_s: \\[[^,]+", "fixed_s: [.nan", R"(gpu\.dram_random_rmw\.fixed_s\[0\]: must be finite)"},
+      {"  dram_random_write:", "  dram_random_writes:", R"(gpu\.dram_random_writes: unknown key)"},
+      {"sectors_per_s: \\[12300000000", "sectors_per_s: [-1", R"(gpu\.dram_random_write\.sectors_per_s\[0\]: must be >= 1000)"},
+      {"fixed_s: \\[3.4999999999999997e-05", "fixed_s: [0.01", R"(gpu\.dram_random_write\.fixed_s\[0\]: must be <= 0\.0027)"},
+      {"sectors_per_s: \\[12300000000, 13400000000\\]", "sectors_per_s: [12300000000]", R"(gpu\.dram_random_write\.sectors_per_s: needs one value per entry of footprint_bytes)"},
       {R"(columns: \[granule_bytes)", "columns: [granularity", R"(gpu\.partition\.sweep\.columns: must be \[granule_bytes, stride_bytes, slots_used, Bps\])"},
       {R"(- \[256, 4096, 1, [^\]]+\])", "- [256, 4096, 1]", R"(gpu\.partition\.sweep\.rows\[0\]: has 3 values for 4 columns)"},
       {"seconds_per_byte: 1.4", "seconds_per_byte: -1.4", R"(gpu\.l2_write_back\.seconds_per_byte)"},

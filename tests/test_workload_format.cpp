@@ -393,6 +393,55 @@ TEST(WorkloadFormat2, RandomReadModifyWriteBeyondL2UsesTheMeasuredRate) {
   EXPECT_NEAR(parse(head + two, fast).workload.phases[0].dram_write_bytes, sectors, 1e-6 * n);
 }
 
+// gpu.dram_random_write: a scatter beyond the L2 (out[idx[i]] = x[i], no read of the sectors
+// first) leaves every sector it writes partly written (16 Mi words over a 1 GiB table); each
+// write-back at the measured random-write rate, peak / (32 · 1.25e10) = 7.5 sectors' worth.
+// Without the entry, kRandomWriteBackReads (5) reads at the strided table's largest stride; a
+// scatter within a window inside the L2 and a read-modify-write keep their rules.
+TEST(WorkloadFormat2, RandomScatterBeyondL2UsesTheMeasuredWriteRate) {
+  const double n = 16 * kMiB, peak = 3e12, read_rate = 4e10, write_rate = 1.25e10;
+  const std::string head = "format: 2\nparams: {n: 16Mi, table: 1GiB}\nkernels:\n  - grid: [n/256]\n    block: [256]\n    accesses:\n"
+                           "      - {name: x, count: n}\n      - {name: idx, count: n}\n";
+  const std::string scatter = "      - {name: y, kind: write, count: n, pattern: gather, index: idx, footprint: table}\n";
+  GpuCalibration g = small_gpu();
+  g.partition = PartitionCalibration{};
+  g.partition->strided.columns = {"stride_elements", "element_bytes", "Bps", "efficiency", "sectors_per_request"};
+  g.partition->strided.rows = {{1, 4, 3e12, 1, 4}, {32, 4, 0.18e12, 0.06, 32}};
+  SaturationCurve dram;
+  dram.peak_Bps = peak, dram.latency_s = 6e-7, dram.sharpness = 4;
+  g.dram_concurrency = dram;
+  RandomReadCalibration r;
+  r.footprint_bytes = {256 * kMiB, 4096 * kMiB}, r.reads = {6.7e7, 6.7e7}, r.seconds = {2e-3, 2e-3}, r.sectors_per_s = {read_rate, read_rate};
+  g.dram_random = r;
+  GpuCalibration measured = g;
+  r.reads = {8 * kMiB, 8 * kMiB}, r.sectors_per_s = {write_rate, write_rate}, r.fixed_s = {1e-5, 1e-5};
+  measured.dram_random_write = r;
+  // By hand: T = 512 MiB, D = 1 GiB (1 - e^-0.5) = 402.93 MiB, the re-touches (109.07 MiB) miss
+  // 1 - 50/402.93 = 0.87591 of the time: 498.47 MiB leave L2, all of them partly written.
+  const double sectors = 498.47 * kMiB;
+  const GpuWorkloadFile f = parse(head + scatter, measured);
+  EXPECT_NEAR(f.workload.phases[0].dram_write_bytes, sectors * 7.5, 1e-4 * sectors * 7.5);
+  EXPECT_NEAR(f.workload.phases[0].dram_bytes, 8 * n + sectors * 7.5, 1e-4 * sectors * 7.5);
+  const auto has_note = [](const GpuWorkloadFile& w) {
+    return std::find_if(w.notes.begin(), w.notes.end(), [](const std::string& s) { return s.find("gpu.dram_random_write)") != std::string::npos; }) !=
+           w.notes.end();
+  };
+  EXPECT_TRUE(has_note(f));
+  // Without the entry: (4/32)/0.06 · 5 = 10.417 sectors' worth each, as before.
+  const GpuWorkloadFile before = parse(head + scatter, g);
+  EXPECT_NEAR(before.workload.phases[0].dram_write_bytes, sectors * (4.0 / 32) / 0.06 * 5, 1e-4 * sectors * 10.417);
+  EXPECT_FALSE(has_note(before));
+  // A write rate faster than streaming: at least a streamed sector.
+  GpuCalibration fast = measured;
+  fast.dram_random_write->sectors_per_s = {1e12, 1e12};
+  EXPECT_NEAR(parse(head + scatter, fast).workload.phases[0].dram_write_bytes, sectors, 1e-4 * sectors);
+  // A scatter inside 16 KiB windows (sectors completed in L2) and a read-modify-write are unchanged.
+  const std::string local = "      - {name: y, kind: write, count: n, pattern: gather, index: idx, footprint: table, window: 16KiB, sectors_per_warp: 31}\n";
+  EXPECT_EQ(parse(head + local, measured).workload.phases[0].dram_bytes, parse(head + local, g).workload.phases[0].dram_bytes);
+  const std::string rmw = "      - {name: y, kind: read-modify-write, count: n, pattern: gather, index: idx, footprint: table}\n";
+  EXPECT_EQ(parse(head + rmw, measured).workload.phases[0].dram_bytes, parse(head + rmw, g).workload.phases[0].dram_bytes);
+}
+
 // A 5-point stencil reading its neighbours from global memory over a grid larger than L2.
 TEST(WorkloadFormat2, DerivesAStencilWithReuse) {
   const std::string text =

@@ -757,9 +757,16 @@ class PartitionBenchmark final : public GpuBenchmark {
 // Random read-modify-writes (y[j] += 1 at j a hashed permutation of the threads, so no two
 // threads of a launch touch one word; checked by the table's sum): each sector read, then
 // written back whole, the same slope over the same sectors (gpu.dram_random_rmw).
+// Random writes (y[j] = v at j a hashed permutation of the threads, no read of the sector first:
+// a scatter's stores): each store leaves its sector partly written in L2 (at most a quarter of
+// the table's words a launch, so almost no sector is completed), and that sector's write-back
+// costs whatever the DRAM does for a partial sector (a fetch and merge where its ECC words are
+// wider than the bytes written, or a masked write), measured rather than composed; the same slope over the same sectors
+// (gpu.dram_random_write). Checked: every word of a count's last launch holds the value its
+// thread wrote (a gather of those words after the timing).
 // Series `dram.random`: amount = reads; params footprint_bytes (a power of two), reads,
-// element_bytes (4), reads_per_thread. Series `dram.random_rmw`: amount = read-modify-writes;
-// params footprint_bytes, reads, element_bytes.
+// element_bytes (4), reads_per_thread. Series `dram.random_rmw` and `dram.random_write`: amount =
+// read-modify-writes or writes; params footprint_bytes, reads (the count), element_bytes.
 constexpr int kRandomSlots = 4096;  // partial sums (spread so that the blocks' atomics do not queue on one word)
 
 __device__ __forceinline__ unsigned mix32(unsigned x) {
@@ -803,6 +810,20 @@ __global__ void random_rmw(float* __restrict__ base, unsigned bits, unsigned mas
   base[j] = base[j] + 1.0f;
 }
 
+// The value thread t stores in a launch with `salt` (checked by check_random_write).
+__device__ __forceinline__ unsigned written_value(unsigned t, unsigned salt) { return mix32(t ^ salt) | 1u; }
+
+__global__ void random_write(unsigned* __restrict__ base, unsigned bits, unsigned mask, unsigned salt) {
+  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  base[permute_bits(t, bits, mask, salt)] = written_value(t, salt);
+}
+
+// Adds to *total the number of threads of the launch with `salt` whose word does not hold its value.
+__global__ void check_random_write(const unsigned* __restrict__ base, unsigned bits, unsigned mask, unsigned salt, double* total) {
+  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  accumulate_block_sum(base[permute_bits(t, bits, mask, salt)] == written_value(t, salt) ? 0.0 : 1.0, total);
+}
+
 __global__ void sum_table(const float* __restrict__ p, std::size_t n, double* total) {
   double local = 0;
   for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x) local += p[i];
@@ -822,7 +843,7 @@ class RandomReadBenchmark final : public GpuBenchmark {
  public:
   std::string key() const override { return "gpu.dram.random"; }
   std::string description() const override {
-    return "random 4-byte reads and read-modify-writes (one sector each) over tables of 128 MiB to 4 GiB, far beyond the L2; "
+    return "random 4-byte reads, read-modify-writes and writes (one sector each) over tables of 128 MiB to 4 GiB, far beyond the L2; "
            "rate from the slope over read counts";
   }
 
@@ -843,6 +864,9 @@ class RandomReadBenchmark final : public GpuBenchmark {
                                                     : std::vector<double>{8 * 1048576.0, 24 * 1048576.0, 64 * 1048576.0};
     const std::vector<double> rmw_counts = quick() ? std::vector<double>{4 * 1048576.0, 16 * 1048576.0}
                                                    : std::vector<double>{4 * 1048576.0, 12 * 1048576.0, 32 * 1048576.0};
+    // Writes: at most a quarter of the smallest table's words a launch (partial sectors).
+    const std::vector<double> write_counts = quick() ? std::vector<double>{2 * 1048576.0, 8 * 1048576.0}
+                                                     : std::vector<double>{2 * 1048576.0, 4 * 1048576.0, 8 * 1048576.0};
     const std::vector<int> per_thread = quick() ? std::vector<int>{1} : std::vector<int>{1, 4};
     constexpr int threads = 256;
     DeviceBuffer buffer(std::size_t{1} << log2_footprints.back()), slots(kRandomSlots * sizeof(double)), total(sizeof(double));
@@ -917,6 +941,25 @@ class RandomReadBenchmark final : public GpuBenchmark {
                rmw_counts[i]);
       const double per_rmw = slope(sectors_of(rmw_counts, footprint), medians);
       out << ", read-modify-writes " << (per_rmw > 0 ? 1e-9 / per_rmw : 0.0) << " G sectors/s";
+      // Writes; the last launch of each count is checked word by word before its times are recorded.
+      medians.clear();
+      for (const double writes : write_counts) {
+        if (4 * writes > static_cast<double>(words)) throw RuntimeFailure("gpu.dram.random: more writes than a quarter of a table's words");
+        const unsigned blocks = static_cast<unsigned>(writes / threads);
+        const auto salt_of = [](int rep) { return 0x2545f491u * static_cast<unsigned>(rep + 5); };
+        const auto t = time_repetitions(
+            s, r, [&](int rep) { random_write<<<blocks, threads, 0, s>>>(buffer.as<unsigned>(), bits, mask, salt_of(rep)); },
+            [&](int) { flush.enqueue(s); });
+        PERFMODEL_CUDA_CHECK(cudaMemsetAsync(total.get(), 0, sizeof(double), s));
+        check_random_write<<<blocks, threads, 0, s>>>(buffer.as<unsigned>(), bits, mask, salt_of(r - 1), total.as<double>());
+        PERFMODEL_CUDA_CHECK_LAUNCH();
+        PERFMODEL_CUDA_CHECK(cudaStreamSynchronize(s));
+        expect_close(read_device_double(total.as<double>()), 0, 0, "random write (words not holding their value)");
+        record("dram.random_write", {{"footprint_bytes", static_cast<double>(footprint)}, {"reads", writes}, {"element_bytes", 4}}, t, writes);
+        medians.push_back(summarize(t).median);
+      }
+      const double per_write = slope(sectors_of(write_counts, footprint), medians);
+      out << ", writes " << (per_write > 0 ? 1e-9 / per_write : 0.0) << " G sectors/s";
     }
     set_summary(out.str());
   }

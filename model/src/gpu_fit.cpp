@@ -485,7 +485,7 @@ void fit_atomics(const Series& configs, GpuCalibration& gpu) {
   }
 }
 
-// dram.random and dram.random_rmw: per table, the median time of each read count against the
+// dram.random, dram.random_rmw and dram.random_write: per table, the median time of each read count against the
 // DRAM sectors the derivation's reuse rule counts for it (gpu_calibration.hpp,
 // RandomReadCalibration): the rate from the least-squares slope where a table has two or more
 // read counts (the fixed part of a launch is the intercept, not charged per sector), sectors
@@ -820,6 +820,7 @@ GpuCalibration fit_gpu(const GpuSampleFile& file, const std::string& samples_fil
   if (all.count("dram.partition") || all.count("dram.stride")) fit_partition(all, gpu);
   if (all.count("dram.random")) gpu.dram_random = fit_random_series(all.at("dram.random"), "dram.random", gpu);
   if (all.count("dram.random_rmw")) gpu.dram_random_rmw = fit_random_series(all.at("dram.random_rmw"), "dram.random_rmw", gpu);
+  if (all.count("dram.random_write")) gpu.dram_random_write = fit_random_series(all.at("dram.random_write"), "dram.random_write", gpu);
   if (all.count("l2.writeback")) fit_l2_write_back(all.at("l2.writeback"), gpu);
   if (has_prefix(all, "launch.")) fit_launch(all, gpu);
   if (has_prefix(all, "overlap.")) fit_overlap(all, gpu);

@@ -29,7 +29,8 @@ constexpr double kL2ReadRequestBytes = 64, kL2WriteRequestBytes = 148;
 // L2: the DRAM's ECC words are wider than the bytes written) costs this many random sector reads
 // at the profile's largest measured stride: the read, the write, and the bank's turnaround and
 // write recovery between them. Fitted to scatter_random (half A, H100, 2026-11-26: 5 gives
-// -1 %; 2, the read and the write alone, 56 % under); no microbenchmark measures it.
+// -1 %; 2, the read and the write alone, 56 % under). A profile with gpu.dram_random_write
+// prices a scatter's write-backs at that measured rate instead (derive_gpu_phase).
 constexpr double kRandomWriteBackReads = 5;
 // Share of the L2 that holds a swept array between two sweeps (`sweep`): the rest holds the
 // launch's other operands and the lines being written. The reference kernels' swept operands
@@ -308,13 +309,27 @@ GpuPhase derive_gpu_phase(const KernelDescription& k, const DerivationContext& c
                            1 / context.gpu->dram_random->sectors_per_s_at(footprint);
     return std::max(1.0, context.gpu->dram_concurrency->peak_Bps * extra_s / kSector);
   };
+  // A random write beyond the L2 with no read of its sectors first (a scatter; gpu.dram_random_write,
+  // where the profile has it and the read rate): each partly written sector's write-back at the
+  // measured random-write rate, 1/write(F) seconds (what the DRAM does for a partial sector, its
+  // fetch of the sector included; at least a streamed sector); the sectors leaving L2 whole stay
+  // at a streamed sector's price. It replaces kRandomWriteBackReads' strided-table price there.
+  // Chosen on the 2026-11-27 run on GPU 7f47636c: the rates that make scatter_random (256 MiB)
+  // and scatter_random_1g (1 GiB) right are 9.9 and 13.4 G sectors/s (1/R_w 101 and 75 ps, 2.9 and 2.3
+  // random reads' time); a masked write at a streamed sector's price leaves both 74 % under, a read and
+  // a whole write (1/R + a streamed sector) 41–51 % under, so the rate is measured as a scatter
+  // does it rather than composed.
+  const bool measured_write = measured_random && context.gpu->dram_random_write;
+  const auto random_write_back_factor = [&](double footprint) {
+    return std::max(1.0, context.gpu->dram_concurrency->peak_Bps / (kSector * context.gpu->dram_random_write->sectors_per_s_at(footprint)));
+  };
   std::set<std::pair<std::string, std::string>> random_reads_at;  // (array, index) of random reads
   for (const Access& a : accesses)
     if (a.reads() && a.memory_path() && a.d.kind != AccessKind::atomic && !a.d.after.empty() &&
         (a.d.pattern == AccessPattern::random || a.d.pattern == AccessPattern::gather))
       random_reads_at.insert({a.array, a.d.after});
   std::map<std::string, bool> read_before_write;  // by array: every write of it a random read-modify-write
-  bool random_rmw_beyond_l2 = false;
+  bool random_rmw_beyond_l2 = false, random_write_beyond_l2 = false;
   bool random_beyond_l2 = false;
   std::map<std::string, Region> read_regions, write_regions;
   double memory_warp_accesses = 0, shared_warp_accesses = 0, per_thread_accesses = 0;
@@ -473,7 +488,9 @@ GpuPhase derive_gpu_phase(const KernelDescription& k, const DerivationContext& c
   // reads (gpu.dram_random): kRandomWriteBackReads was fitted on scatter_random with that price,
   // and the two are one constant until scatter_random is refitted against the measured rate. A
   // random read-modify-write's write-back (its sector read whole first) goes at the measured
-  // read-modify-write rate instead, where the profile has one (gpu.dram_random_rmw, above).
+  // read-modify-write rate instead, where the profile has one (gpu.dram_random_rmw, above); a
+  // random write with no read first (a scatter) at the measured random-write rate, where the
+  // profile has one (gpu.dram_random_write, above).
   const double phi_random = measured_strided ? (4 / kSector) / efficiency(1e9, 4) : 1.0;
   for (const auto& [array, region] : write_regions) {
     if (region.resident) continue;  // it stays in L2 after the launch: no write-back here
@@ -483,6 +500,13 @@ GpuPhase derive_gpu_phase(const KernelDescription& k, const DerivationContext& c
       p.dram_bytes += written;
       p.dram_write_bytes += written;
       random_rmw_beyond_l2 = true;
+      continue;
+    }
+    if (measured_write && region.random && !read_before_write[array] && region.window > l2_capacity && partial > 0) {
+      const double written = (bytes - partial) + partial * random_write_back_factor(region.window);
+      p.dram_bytes += written;
+      p.dram_write_bytes += written;
+      random_write_beyond_l2 = true;
       continue;
     }
     const double written = region.random ? (bytes - partial) + partial * phi_random * kRandomWriteBackReads : bytes + partial;
@@ -533,6 +557,9 @@ GpuPhase derive_gpu_phase(const KernelDescription& k, const DerivationContext& c
   if (random_rmw_beyond_l2)
     notes.add(who + "random read-modify-writes over a window beyond the L2: each sector written back whole, at what the profile's measured "
                     "read-modify-write rate adds to its read (gpu.dram_random_rmw)");
+  if (random_write_beyond_l2)
+    notes.add(who + "random writes over a window beyond the L2 (no read first): each partly written sector's write-back at the "
+                    "profile's measured random-write rate (gpu.dram_random_write)");
   if (scattered_writes)
     notes.add(who + "strided or random writes: partly written sectors read before they are written, scattered line requests "
                     "at an L2 cost fitted to the generalisation suite (the profile has no strided-write rate)");

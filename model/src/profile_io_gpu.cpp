@@ -116,7 +116,7 @@ double read_positive(const yaml::Value& v) {
   return x;
 }
 
-// gpu.dram_random and gpu.dram_random_rmw (gpu_calibration.hpp, RandomReadCalibration).
+// gpu.dram_random, gpu.dram_random_rmw and gpu.dram_random_write (gpu_calibration.hpp, RandomReadCalibration).
 void emit_random(YAML::Emitter& out, const char* key, const std::string& what, const RandomReadCalibration& r) {
   out << YAML::Key << key << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "model" << YAML::Value
@@ -337,12 +337,15 @@ void emit_gpu(YAML::Emitter& out, const GpuCalibration& gpu) {
   if (gpu.dram_random) emit_random(out, "dram_random", "random element_bytes reads", *gpu.dram_random);
   if (gpu.dram_random_rmw)
     emit_random(out, "dram_random_rmw", "random element_bytes read-modify-writes (each sector read, then written back whole)", *gpu.dram_random_rmw);
+  if (gpu.dram_random_write)
+    emit_random(out, "dram_random_write", "random element_bytes writes (no read first: each sector written back partly written)", *gpu.dram_random_write);
   out << YAML::EndMap;
 }
 
 GpuCalibration read_gpu(const yaml::Value& v) {
   v.allow_only({"samples_file", "calibration_wall_s", "device", "ceilings", "dram_concurrency", "dram_concurrency_rows", "latency", "operation_latency", "bank_conflicts",
-                "partition", "l2_write_back", "launch", "overlap", "streams", "atomics", "dram_random", "dram_random_rmw"});
+                "partition", "l2_write_back", "launch", "overlap", "streams", "atomics", "dram_random", "dram_random_rmw",
+                "dram_random_write"});
   GpuCalibration gpu;
   gpu.samples_file = v.get("samples_file").as_file_name();
   gpu.calibration_wall_s = v.get("calibration_wall_s").as_nonnegative();
@@ -381,7 +384,8 @@ GpuCalibration read_gpu(const yaml::Value& v) {
   // unless it holds the stream calibration alone (`calibrate --only gpu.streams`, which
   // `fit --streams-samples` merges into a full profile) or the random-read rate alone
   // (`calibrate --only gpu.dram.random`: its record, shown by `profile show`).
-  if (gpu.ceilings.empty() && !v.has("streams") && !v.has("dram_random") && !v.has("dram_random_rmw"))
+  if (gpu.ceilings.empty() && !v.has("streams") && !v.has("dram_random") && !v.has("dram_random_rmw") &&
+      !v.has("dram_random_write"))
     throw v.error("the gpu section has no measured ceilings: no model to predict with");
   const auto read_curve = [&](const char* key) {
     const yaml::Value d = v.get(key);
@@ -512,6 +516,7 @@ GpuCalibration read_gpu(const yaml::Value& v) {
   }
   if (v.has("dram_random")) gpu.dram_random = read_random(v.get("dram_random"));
   if (v.has("dram_random_rmw")) gpu.dram_random_rmw = read_random(v.get("dram_random_rmw"));
+  if (v.has("dram_random_write")) gpu.dram_random_write = read_random(v.get("dram_random_write"));
   return gpu;
 }
 

@@ -74,6 +74,9 @@ void compare_gpu(const GpuCalibration& a, const GpuCalibration& b, std::vector<Q
   if (a.dram_random_rmw && b.dram_random_rmw)
     out.push_back({"gpu.dram_random_rmw.sectors_per_s_1GiB", "sector/s", a.dram_random_rmw->sectors_per_s_at(1073741824.0),
                    b.dram_random_rmw->sectors_per_s_at(1073741824.0), 0, 0});
+  if (a.dram_random_write && b.dram_random_write)
+    out.push_back({"gpu.dram_random_write.sectors_per_s_1GiB", "sector/s", a.dram_random_write->sectors_per_s_at(1073741824.0),
+                   b.dram_random_write->sectors_per_s_at(1073741824.0), 0, 0});
 }
 
 void compare_pcie(const PcieCalibration& a, const PcieCalibration& b, std::vector<Quantity>& out) {

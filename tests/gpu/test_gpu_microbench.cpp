@@ -84,6 +84,11 @@ TEST(GpuMicrobench, QuickCalibrationIsPhysicallyPlausible) {
     EXPECT_LT(gpu.dram_random_rmw->sectors_per_s[i], gpu.dram_random->sectors_per_s[i]);
     EXPECT_GT(gpu.dram_random_rmw->sectors_per_s[i], d.multiprocessors / gpu.latency->dram_s);
   }
+  // Random writes (no read first): a rate for every table, each fitted from its slope.
+  ASSERT_TRUE(gpu.dram_random_write);
+  ASSERT_EQ(gpu.dram_random_write->footprint_bytes, gpu.dram_random->footprint_bytes);
+  EXPECT_EQ(gpu.dram_random_write->fixed_s.size(), gpu.dram_random_write->footprint_bytes.size());
+  for (const double rate : gpu.dram_random_write->sectors_per_s) EXPECT_GT(rate, 0);
   // Copy engines overlap: H2D and D2H together finish before they would one after the other.
   ASSERT_TRUE(gpu.overlap);
   EXPECT_LT(gpu.overlap->h2d_d2h_s, 0.9 * (gpu.overlap->h2d_s + gpu.overlap->d2h_s));

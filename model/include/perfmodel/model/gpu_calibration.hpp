@@ -190,7 +190,10 @@ const std::vector<std::string>& atomic_type_names();  // int32, fp32, fp64 (the 
 // sectors_per_s_at: linear in log F between the measured tables, the end values beyond them.
 // The same shape holds gpu.dram_random_rmw: random read-modify-writes (y[j] += 1 at distinct
 // hashed j), each DRAM sector read and later written back whole; sectors_per_s counts each such
-// sector once (its read and its write-back together).
+// sector once (its read and its write-back together). And gpu.dram_random_write: random writes
+// (y[j] = v at distinct hashed j, no read first, a scatter's stores), each sector left partly
+// written in L2; sectors_per_s counts each partial sector's write-back once (what the DRAM does
+// for it, the fetch of the sector included).
 struct RandomReadCalibration {
   double element_bytes = 4;
   std::vector<double> footprint_bytes;  // ascending
@@ -225,6 +228,7 @@ struct GpuCalibration {
   std::map<std::string, AtomicCurve> atomics;  // by atomic_type_names(); empty in profiles before gpu.atomics
   std::optional<RandomReadCalibration> dram_random;  // absent from profiles before gpu.dram_random
   std::optional<RandomReadCalibration> dram_random_rmw;  // absent from profiles before gpu.dram_random_rmw
+  std::optional<RandomReadCalibration> dram_random_write;  // absent from profiles before gpu.dram_random_write
 
   // Throws InputError naming the missing ceiling.
   const MeasuredRate& ceiling(const std::string& name) const;
