@@ -552,8 +552,9 @@ TEST(WorkloadFormat2, StagedTilesAndFetchRoundsAreKernelKeys) {
 }
 
 // A block-wide tree after one load per thread: log2(256) + 1 = 9 barriers by default, where the
-// shared accesses have a tree's shape (a write by every thread, partial-warp reads) and no chain
-// is given; `barriers` states them; the load rounds are the reads over the loads in flight.
+// shared accesses have a tree's shape (shared reads narrower than the widest shared write and than
+// a warp: the last rounds within one warp), whether or not a chain is given; `barriers` states
+// them; the load rounds are the reads over the loads in flight.
 TEST(WorkloadFormat2, ASharedTreeDerivesItsBarriers) {
   const std::string tree = kKernelHead +
                            "    accesses:\n"
@@ -565,7 +566,21 @@ TEST(WorkloadFormat2, ASharedTreeDerivesItsBarriers) {
   EXPECT_EQ(p.barriers, 9);
   EXPECT_EQ(p.load_rounds, 1);
   EXPECT_EQ(parse(tree + "    barriers: 3\n").workload.phases[0].barriers, 3);
-  EXPECT_EQ(parse(tree + "    chain: {l2_loads: 1, shared_loads: 8}\n").workload.phases[0].barriers, 0);
+  // A chain is one thread's latency term, a separate bound: the tree's phase still holds the slot.
+  EXPECT_EQ(parse(tree + "    chain: {l2_loads: 1, shared_loads: 8}\n").workload.phases[0].barriers, 9);
+  // 512 threads: log2(512) + 1 = 10.
+  std::string wide = tree;
+  wide.replace(wide.find("block: [256]"), 12, "block: [512]");
+  EXPECT_EQ(parse(wide).workload.phases[0].barriers, 10);
+  // A staged tile of a 16-thread block (mv-shared<16>): writes and reads by the same 16 lanes, a
+  // chain given; its reads are no narrower than its writes: no tree.
+  EXPECT_EQ(parse(kKernelHead + "    accesses:\n      - {name: x, count: n}\n"
+                                "      - {name: s, space: shared, kind: write, count: n, active_lanes: 16}\n"
+                                "      - {name: t, space: shared, count: n, active_lanes: 16}\n"
+                                "    chain: {l2_loads: 4, fp32: 64}\n")
+                .workload.phases[0]
+                .barriers,
+            0);
   // Without the partial-warp reads (a staged tile, a stencil's halo) no tree is assumed.
   EXPECT_EQ(parse(kKernelHead + "    accesses:\n      - {name: x, count: n}\n      - {name: s, space: shared, kind: write, count: n}\n"
                                 "      - {name: t, space: shared, count: n}\n")

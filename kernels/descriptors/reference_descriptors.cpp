@@ -582,6 +582,7 @@ GpuPhase dot_phase(const Request& req, const std::string& name, double n, double
   k.accesses = {x, y, shared("tree", AccessKind::read, warps * (1 + 3 * tree) * kWarp), total};
   k.work.fp32 = 2 * n;
   k.warp_instructions = warps * (iterations * 6 + tree * 6 + 8);  // SASS: per iteration, tree level and warp
+  k.barriers = tree + 1;  // the tree's serial phase after the loads (docs/workload-format.md, "Barriers")
   ChainDescription c;
   c.fp32 = iterations;
   c.l2_loads = 2 + tree / 4;  // the last loads, the tree's barrier round trips, the atomic

@@ -344,7 +344,7 @@ GpuPhase derive_gpu_phase(const KernelDescription& k, const DerivationContext& c
   std::vector<DramLoads> dram_loads;
   bool atomics = false, scattered_writes = false, unmeasured_atomics = false;
   // The shape of the shared-memory work (the default barriers, docs/workload-format.md "Barriers").
-  bool shared_writes = false, partial_warp_shared_reads = false;
+  double widest_shared_write = 0, narrowest_shared_read = 0;
   double per_thread_reads = 0;
   for (const Access& a : accesses) {
     const AccessDescription& d = a.d;
@@ -356,8 +356,8 @@ GpuPhase derive_gpu_phase(const KernelDescription& k, const DerivationContext& c
           d.kind == AccessKind::atomic ? std::max(d.conflict_degree, L / std::min(L, d.addresses_per_warp)) : d.conflict_degree;
       p.shared_accesses[degree] += w * passes * both;
       shared_warp_accesses += w * both;
-      if (d.kind == AccessKind::write) shared_writes = true;
-      if (d.kind == AccessKind::read && L < 32) partial_warp_shared_reads = true;
+      if (d.kind == AccessKind::write) widest_shared_write = std::max(widest_shared_write, L);
+      if (d.kind == AccessKind::read) narrowest_shared_read = narrowest_shared_read > 0 ? std::min(narrowest_shared_read, L) : L;
       continue;
     }
     if (d.space == AccessSpace::constant) {
@@ -528,16 +528,19 @@ GpuPhase derive_gpu_phase(const KernelDescription& k, const DerivationContext& c
   for (const auto& [l, n] : dram_by_level) dram_in_flight = std::max(dram_in_flight, n);
   p.dram_loads_in_flight = std::min(p.loads_in_flight, std::max(1.0, dram_in_flight));
   // The serial phase after the loads (docs/workload-format.md, "Barriers"): the barriers given,
-  // else a tree over the block where the shared-memory work has a tree's shape (every thread
-  // writes its value, and the last rounds read with part of one warp): log2(threads) rounds, each
-  // ending in a barrier, after the first. A description with a `chain` states its thread's
-  // dependent steps itself (the tree's shared loads among them) and gets no default.
+  // else a tree over the block where the shared-memory work has a tree's shape (it narrows: the
+  // last rounds read with fewer lanes than the widest shared write and than a warp; a staged
+  // tile's reads are as wide as its writes): log2(threads) rounds, each ending in a barrier, after
+  // the first. Whether or not a `chain` is given: the chain is one thread's latency, a bound of
+  // its own in the wave's max, while the phase lowers the bytes in flight of the DRAM and L2
+  // terms; neither enters the other, so nothing is counted twice (chosen on the recorded runs:
+  // reduce_shared_tree_256_f64, half G, GPU 7f47636c, -36.7 -> -11.3 %).
   p.load_rounds = std::max(1.0, per_thread_reads / p.loads_in_flight);
   if (k.barriers) {
     p.barriers = *k.barriers;
-  } else if (shared_writes && partial_warp_shared_reads && !k.chain) {
+  } else if (narrowest_shared_read > 0 && narrowest_shared_read < std::min(32.0, widest_shared_write)) {
     p.barriers = std::ceil(std::log2(p.threads_per_block())) + 1;
-    notes.add(who + "a shared-memory tree over the block (writes by every thread, partial-warp reads): " +
+    notes.add(who + "a shared-memory tree over the block (its last shared reads narrower than its writes and than a warp): " +
               std::to_string(static_cast<int>(p.barriers)) + " barriers after the loads, a serial phase that holds the block's slot (`barriers` to state them)");
   }
   p.request_bytes = k.request_bytes                ? *k.request_bytes

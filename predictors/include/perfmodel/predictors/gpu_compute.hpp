@@ -76,7 +76,10 @@
 //                generalisation suite's half E (GPUs 16f970b2, fa2202fb): reduce_two_pass −36 → −3 %,
 //                reduce_tree512_atomic_f32 −27 → −6 % (with two L1 round trips a round: −17 and
 //                −21 %; without the issue term: −8 and −17 %); nothing else moved
-//                (docs/workload-format.md, "Barriers").
+//                (docs/workload-format.md, "Barriers"). The default applies with a `chain` too (the
+//                chain is its own bound in the max, the phase only moves q′): half G, GPU 7f47636c,
+//                reduce_shared_tree_256_f64 −36.7 → −11.3 %; the reference dot's tree (stated,
+//                log2(block) + 1): its 32 rows' mean error 9.7 → 8.4 % on every reference run.
 //                q_blk × k × (1 + (1 − BW(q)/BW_peak) · W/R) where the descriptor splits its DRAM bytes
 //                into reads R and writes W (dram_write_bytes): a store does not hold its warp, so the
 //                writes stream in the DRAM time the reads leave idle (starved_triad_32x256 of the
