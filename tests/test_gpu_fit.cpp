@@ -226,7 +226,7 @@ TEST(FitGpu, DerivesEveryConstantFromSyntheticSamples) {
   EXPECT_NEAR(g.launch->per_wave_s, 0.6e-6, 1e-12);
   EXPECT_NEAR(g.launch->wave_base_s, 2e-6, 1e-12);
   EXPECT_EQ(g.launch->blocks_per_wave, 1056);
-  ASSERT_TRUE(g.launch->queued);
+  ASSERT_TRUE(g.launch && g.launch->queued);
   EXPECT_NEAR(g.launch->queued->base_s, 1.3e-6, 1e-12);
   EXPECT_NEAR(g.launch->queued->kernel_s, 2e-6, 1e-12);
   EXPECT_NEAR(g.launch->queued->memset_s, 1e-6, 1e-12);
@@ -524,6 +524,28 @@ TEST(GpuFit, AtomicsGiveSecondsPerUpdateAgainstDistinctAddresses) {
   GpuSampleFile bad_type = f;
   bad_type.samples[0].params["type"] = 7;
   EXPECT_THROW(fit_gpu(bad_type, "s.csv"), InputError);
+}
+
+// A host-bound sequence (each queued launch 25 us of host time, so the short sequences' line has a
+// negative intercept) is fitted through the origin rather than refused: by hand, times 25k - 6 us
+// at k = 1, 2, 4, 8 give sum(xy) / sum(x^2) = (25 * 85 - 6 * 15) / 85 = 23.941 us a launch.
+TEST(GpuFit, HostBoundQueuedLaunchesGoThroughTheOrigin) {
+  GpuSampleFile f;
+  f.device.multiprocessors = 132;
+  auto& s = f.samples;
+  s.push_back(sample("launch.empty", {}, 3.5e-3, 1000));
+  s.push_back(sample("launch.sync", {}, 9e-6 * 50, 50));
+  s.push_back(sample("launch.graph", {}, 1e-3, 1000));
+  for (double waves : {1.0, 2.0})
+    s.push_back(sample("launch.waves", {{"waves", waves}, {"blocks", waves * 1056}}, 20 * (2e-6 + 0.6e-6 * waves), 20));
+  for (double k : {1.0, 2.0, 4.0, 8.0}) {
+    s.push_back(sample("launch.queued", {{"launches", k}, {"memset", 0}}, 25e-6 * k - 6e-6, k));
+    s.push_back(sample("launch.queued", {{"launches", k}, {"memset", 1}}, 27e-6 * k - 6e-6, k));
+  }
+  const GpuCalibration g = fit_gpu(f, "s.csv");
+  ASSERT_TRUE(g.launch && g.launch->queued);
+  EXPECT_EQ(g.launch->queued->base_s, 0.0);
+  EXPECT_NEAR(g.launch->queued->kernel_s, (25e-6 * 85 - 6e-6 * 15) / 85, 1e-12);
 }
 
 TEST(GpuFit, QueuedLaunchesThatDoNotGrowAreRefused) {
