@@ -74,9 +74,8 @@
 //                q′ with q′ + BW(q′) · τ/r = q (a slot's loads are in flight L(q′) = q′/BW(q′) of every
 //                L(q′) + τ/r), and T_l2's latency bound becomes q / (latency_L2 + τ/r). Chosen on the
 //                generalisation suite's half E (GPUs 16f970b2, fa2202fb): reduce_two_pass −36 → −3 %,
-//                reduce_tree512_atomic_f32 −27 → −6 % (with two L1 round trips a round: −17 and
-//                −21 %; without the issue term: −8 and −17 %); nothing else moved
-//                (docs/workload-format.md, "Barriers"). The default applies with a `chain` too (the
+//                reduce_tree512_atomic_f32 −27 → −6 %; nothing else moved (docs/workload-format.md,
+//                "Barriers"). The default applies with a `chain` too (the
 //                chain is its own bound in the max, the phase only moves q′): half G, GPU 7f47636c,
 //                reduce_shared_tree_256_f64 −36.7 → −11.3 %; the reference dot's tree (stated,
 //                log2(block) + 1): its 32 rows' mean error 9.7 → 8.4 % on every reference run.
