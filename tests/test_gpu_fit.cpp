@@ -526,10 +526,10 @@ TEST(GpuFit, AtomicsGiveSecondsPerUpdateAgainstDistinctAddresses) {
   EXPECT_THROW(fit_gpu(bad_type, "s.csv"), InputError);
 }
 
-// A host-bound sequence (each queued launch 25 us of host time, so the short sequences' line has a
-// negative intercept) is fitted through the origin rather than refused: by hand, times 25k - 6 us
-// at k = 1, 2, 4, 8 give sum(xy) / sum(x^2) = (25 * 85 - 6 * 15) / 85 = 23.941 us a launch.
-TEST(GpuFit, HostBoundQueuedLaunchesGoThroughTheOrigin) {
+// The launch series with queued sequences of k = 1, 2, 4, 8 kernels (memset 0) and memset+kernel
+// pairs (memset 1) taking kernels(k) and pairs(k) seconds.
+template <typename Kernels, typename Pairs>
+GpuSampleFile queued_launch_file(Kernels kernels, Pairs pairs) {
   GpuSampleFile f;
   f.device.multiprocessors = 132;
   auto& s = f.samples;
@@ -539,9 +539,17 @@ TEST(GpuFit, HostBoundQueuedLaunchesGoThroughTheOrigin) {
   for (double waves : {1.0, 2.0})
     s.push_back(sample("launch.waves", {{"waves", waves}, {"blocks", waves * 1056}}, 20 * (2e-6 + 0.6e-6 * waves), 20));
   for (double k : {1.0, 2.0, 4.0, 8.0}) {
-    s.push_back(sample("launch.queued", {{"launches", k}, {"memset", 0}}, 25e-6 * k - 6e-6, k));
-    s.push_back(sample("launch.queued", {{"launches", k}, {"memset", 1}}, 27e-6 * k - 6e-6, k));
+    s.push_back(sample("launch.queued", {{"launches", k}, {"memset", 0}}, kernels(k), k));
+    s.push_back(sample("launch.queued", {{"launches", k}, {"memset", 1}}, pairs(k), k));
   }
+  return f;
+}
+
+// A host-bound sequence (each queued launch 25 us of host time, so the short sequences' line has a
+// negative intercept) is fitted through the origin rather than refused: by hand, times 25k - 6 us
+// at k = 1, 2, 4, 8 give sum(xy) / sum(x^2) = (25 * 85 - 6 * 15) / 85 = 23.941 us a launch.
+TEST(GpuFit, HostBoundQueuedLaunchesGoThroughTheOrigin) {
+  const GpuSampleFile f = queued_launch_file([](double k) { return 25e-6 * k - 6e-6; }, [](double k) { return 27e-6 * k - 6e-6; });
   const GpuCalibration g = fit_gpu(f, "s.csv");
   ASSERT_TRUE(g.launch && g.launch->queued);
   EXPECT_EQ(g.launch->queued->base_s, 0.0);
@@ -549,18 +557,7 @@ TEST(GpuFit, HostBoundQueuedLaunchesGoThroughTheOrigin) {
 }
 
 TEST(GpuFit, QueuedLaunchesThatDoNotGrowAreRefused) {
-  GpuSampleFile f;
-  f.device.multiprocessors = 132;
-  auto& s = f.samples;
-  s.push_back(sample("launch.empty", {}, 3.5e-3, 1000));
-  s.push_back(sample("launch.sync", {}, 9e-6 * 50, 50));
-  s.push_back(sample("launch.graph", {}, 1e-3, 1000));
-  for (double waves : {1.0, 2.0})
-    s.push_back(sample("launch.waves", {{"waves", waves}, {"blocks", waves * 1056}}, 20 * (2e-6 + 0.6e-6 * waves), 20));
-  for (double k : {1.0, 2.0, 4.0, 8.0}) {
-    s.push_back(sample("launch.queued", {{"launches", k}, {"memset", 0}}, 10e-6 - 0.5e-6 * k, k));
-    s.push_back(sample("launch.queued", {{"launches", k}, {"memset", 1}}, 11e-6, k));
-  }
+  const GpuSampleFile f = queued_launch_file([](double k) { return 10e-6 - 0.5e-6 * k; }, [](double) { return 11e-6; });
   try {
     fit_gpu(f, "s.csv");
     FAIL() << "accepted";
