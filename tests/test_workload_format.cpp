@@ -339,6 +339,22 @@ TEST(WorkloadFormat2, RandomGatherBeyondL2UsesTheMeasuredRandomRate) {
   EXPECT_EQ(parse(head + body, no_curve).workload.phases[0].dram_bytes, parse(head + body, no_curve_before).workload.phases[0].dram_bytes);
 }
 
+// A small GPU with a strided-read table (stride 32: 6 % efficiency), a DRAM curve of the given
+// peak and a random-read rate over 256 MiB and 4 GiB tables.
+GpuCalibration random_access_gpu(double peak, double read_rate) {
+  GpuCalibration g = small_gpu();
+  g.partition = PartitionCalibration{};
+  g.partition->strided.columns = {"stride_elements", "element_bytes", "Bps", "efficiency", "sectors_per_request"};
+  g.partition->strided.rows = {{1, 4, 3e12, 1, 4}, {32, 4, 0.18e12, 0.06, 32}};
+  SaturationCurve dram;
+  dram.peak_Bps = peak, dram.latency_s = 6e-7, dram.sharpness = 4;
+  g.dram_concurrency = dram;
+  RandomReadCalibration r;
+  r.footprint_bytes = {256 * kMiB, 4096 * kMiB}, r.reads = {6.7e7, 6.7e7}, r.seconds = {2e-3, 2e-3}, r.sectors_per_s = {read_rate, read_rate};
+  g.dram_random = r;
+  return g;
+}
+
 // gpu.dram_random_rmw: a random read-modify-write beyond the L2 (y[idx[i]] += x[i], as two
 // accesses at one index or as one read-modify-write access) reads each sector whole, so its
 // write-back is a whole sector, priced at what the measured read-modify-write adds to the
@@ -351,16 +367,8 @@ TEST(WorkloadFormat2, RandomReadModifyWriteBeyondL2UsesTheMeasuredRate) {
   const std::string two = "      - {name: y_in, array: y, count: n, pattern: gather, index: idx, footprint: table}\n"
                           "      - {name: y_out, array: y, kind: write, count: n, pattern: gather, index: idx, footprint: table}\n";
   const std::string one = "      - {name: y, kind: read-modify-write, count: n, pattern: gather, index: idx, footprint: table}\n";
-  GpuCalibration g = small_gpu();
-  g.partition = PartitionCalibration{};
-  g.partition->strided.columns = {"stride_elements", "element_bytes", "Bps", "efficiency", "sectors_per_request"};
-  g.partition->strided.rows = {{1, 4, 3e12, 1, 4}, {32, 4, 0.18e12, 0.06, 32}};
-  SaturationCurve dram;
-  dram.peak_Bps = peak, dram.latency_s = 6e-7, dram.sharpness = 4;
-  g.dram_concurrency = dram;
-  RandomReadCalibration r;
-  r.footprint_bytes = {256 * kMiB, 4096 * kMiB}, r.reads = {6.7e7, 6.7e7}, r.seconds = {2e-3, 2e-3}, r.sectors_per_s = {read_rate, read_rate};
-  g.dram_random = r;
+  GpuCalibration g = random_access_gpu(peak, read_rate);
+  RandomReadCalibration r = *g.dram_random;
   GpuCalibration measured = g;
   r.sectors_per_s = {rmw_rate, rmw_rate}, r.fixed_s = {2e-5, 2e-5};
   measured.dram_random_rmw = r;
@@ -403,16 +411,8 @@ TEST(WorkloadFormat2, RandomScatterBeyondL2UsesTheMeasuredWriteRate) {
   const std::string head = "format: 2\nparams: {n: 16Mi, table: 1GiB}\nkernels:\n  - grid: [n/256]\n    block: [256]\n    accesses:\n"
                            "      - {name: x, count: n}\n      - {name: idx, count: n}\n";
   const std::string scatter = "      - {name: y, kind: write, count: n, pattern: gather, index: idx, footprint: table}\n";
-  GpuCalibration g = small_gpu();
-  g.partition = PartitionCalibration{};
-  g.partition->strided.columns = {"stride_elements", "element_bytes", "Bps", "efficiency", "sectors_per_request"};
-  g.partition->strided.rows = {{1, 4, 3e12, 1, 4}, {32, 4, 0.18e12, 0.06, 32}};
-  SaturationCurve dram;
-  dram.peak_Bps = peak, dram.latency_s = 6e-7, dram.sharpness = 4;
-  g.dram_concurrency = dram;
-  RandomReadCalibration r;
-  r.footprint_bytes = {256 * kMiB, 4096 * kMiB}, r.reads = {6.7e7, 6.7e7}, r.seconds = {2e-3, 2e-3}, r.sectors_per_s = {read_rate, read_rate};
-  g.dram_random = r;
+  GpuCalibration g = random_access_gpu(peak, read_rate);
+  RandomReadCalibration r = *g.dram_random;
   GpuCalibration measured = g;
   r.reads = {8 * kMiB, 8 * kMiB}, r.sectors_per_s = {write_rate, write_rate}, r.fixed_s = {1e-5, 1e-5};
   measured.dram_random_write = r;

@@ -21,18 +21,12 @@ void add_generalisation_summary(Report& report, const GenRunRecord& run, const G
     report.meta.push_back({"median_abs_error_single", Cell(analysis.single_all.median, Unit::percent)});
     report.meta.push_back({"p90_abs_error_single", Cell(analysis.single_all.p90, Unit::percent)});
     report.meta.push_back({"median_abs_error_single_half_b", Cell(analysis.single_b.median, Unit::percent)});
-    report.meta.push_back({"median_abs_error_single_half_c",
-                           analysis.single_c.count > 0 ? Cell(analysis.single_c.median, Unit::percent) : Cell(nullptr)});
-    report.meta.push_back({"median_abs_error_single_half_d",
-                           analysis.single_d.count > 0 ? Cell(analysis.single_d.median, Unit::percent) : Cell(nullptr)});
-    report.meta.push_back({"median_abs_error_single_half_e",
-                           analysis.single_e.count > 0 ? Cell(analysis.single_e.median, Unit::percent) : Cell(nullptr)});
-    report.meta.push_back({"median_abs_error_single_half_f",
-                           analysis.single_f.count > 0 ? Cell(analysis.single_f.median, Unit::percent) : Cell(nullptr)});
-    report.meta.push_back({"median_abs_error_single_half_g",
-                           analysis.single_g.count > 0 ? Cell(analysis.single_g.median, Unit::percent) : Cell(nullptr)});
-    report.meta.push_back({"median_abs_error_single_half_h",
-                           analysis.single_h.count > 0 ? Cell(analysis.single_h.median, Unit::percent) : Cell(nullptr)});
+    // Halves C on were added over time: a run without one has no median for it (null).
+    const std::pair<char, const ErrorStats*> later[] = {{'c', &analysis.single_c}, {'d', &analysis.single_d}, {'e', &analysis.single_e},
+                                                        {'f', &analysis.single_f}, {'g', &analysis.single_g}, {'h', &analysis.single_h}};
+    for (const auto& [half, stats] : later)
+      report.meta.push_back({std::string("median_abs_error_single_half_") + half,
+                             stats->count > 0 ? Cell(stats->median, Unit::percent) : Cell(nullptr)});
   }
   Table table{"kernels", {}};
   for (const GenRow& r : analysis.rows) {
