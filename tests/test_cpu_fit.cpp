@@ -408,6 +408,22 @@ TEST(CpuSampleStop, MinimumThenPrecisionThenMaximum) {
   EXPECT_FALSE((SampleStop{0.02, 3, 31}).enough({0.0, 0.0, 0.0}));
 }
 
+// The bandwidth sweep's time budget: once spent, an imprecise case stops at the minimum (never
+// below it); the thread counts share what is left equally.
+TEST(CpuSampleStop, ASpentBudgetEndsImpreciseCasesAtTheMinimum) {
+  const SampleStop stop{0.02, 3, 5};
+  EXPECT_FALSE(stop.enough({1.0, 1.1, 1.2}, false));  // 4.9 %: another sample while time is left
+  EXPECT_TRUE(stop.enough({1.0, 1.1, 1.2}, true));    // none once it is spent
+  EXPECT_FALSE(stop.enough({1.0, 1.1}, true));        // the minimum still holds
+  EXPECT_TRUE(stop.enough({1.0, 1.0, 1.0}, false));   // precise cases stop as before
+  EXPECT_DOUBLE_EQ(budget_share(12.0, 0.0, 5), 2.4);
+  EXPECT_DOUBLE_EQ(budget_share(12.0, 1.0, 4), 2.75);  // the first part ended early: the others gain
+  EXPECT_DOUBLE_EQ(budget_share(12.0, 9.0, 2), 1.5);
+  EXPECT_DOUBLE_EQ(budget_share(12.0, 13.0, 1), 0.0);  // overrun: the last part takes its minimum only
+  EXPECT_THROW(budget_share(12.0, 0.0, 0), std::invalid_argument);
+  EXPECT_THROW(budget_share(-1.0, 0.0, 1), std::invalid_argument);
+}
+
 // The working-set bisection: flat intervals end, others are split at the size nearest their
 // geometric midpoint, and the halves are examined next.
 TEST(CpuBracketRefine, SplitsOnlyWhereTheEndsDiffer) {

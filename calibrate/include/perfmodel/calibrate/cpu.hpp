@@ -48,7 +48,16 @@ struct SampleStop {
   double target_rel_se = 0.02;
   int min_samples = 3, max_samples = 5;
   bool enough(const std::vector<double>& samples) const;
+  // Once a benchmark's time budget is spent, the minimum is enough.
+  bool enough(const std::vector<double>& samples, bool budget_spent) const {
+    return enough(samples) || (budget_spent && static_cast<int>(samples.size()) >= min_samples);
+  }
 };
+
+// The seconds the next of `parts_left` parts of a benchmark may take: an equal share of what is
+// left of `budget_s` after `spent_s` (0 once it is spent). A part that ends early leaves its
+// rest to the parts after it; one that overruns (its minimum samples) takes it from them.
+double budget_share(double budget_s, double spent_s, int parts_left);
 
 // One step of the bandwidth benchmark's working-set bisection, for one kind at one thread count.
 // `sizes` are the candidate working sets (ascending), `rates` the rates measured so far by index,
