@@ -10,8 +10,9 @@
 #   data/profiles/NAME.repeat.{gpu,pcie}_samples.csv.gz          the repeat's other samples, gzipped
 #   data/profiles/runs/DAY-h100-GPU-*.log                        calibration, fit and check logs
 #   data/validation/other/DAY-h100-GPU/transfer-check/           the check's copies and analysis
-#   data/profiles/other/DAY-h100-GPU/                            a copy of the two profiles, samples gzipped:
-#                                                                the run stays in the tree when a later one is bundled
+#   data/profiles/other/OLDDAY-h100-OLDGPU/                      the run bundled until now, when it has no copy there yet:
+#                                                                its two profiles, samples gzipped (it stays in the tree;
+#                                                                the new run is not copied there while it is bundled)
 # The profile the samples came from is refitted from them as a check (perfmodel fit must
 # reproduce it), so nothing half-installed is left when a file is missing or does not parse.
 set -euo pipefail
@@ -37,6 +38,21 @@ day=$(sed -n 's/^ *date_utc: *"\{0,1\}\([0-9-]\{10\}\).*/\1/p' "$p/$name.yaml" |
 [ -n "$uuid" ] && [ -n "$day" ] || { echo "install-bundled: $name.yaml names no device_uuid or date_utc" >&2; exit 1; }
 
 dest=data/profiles
+# The run bundled until now keeps a copy under other/ (profiles, samples gzipped), made before it is overwritten.
+old_uuid=$(sed -n 's/^ *device_uuid: *"\{0,1\}GPU-\([0-9a-f]\{8\}\).*/\1/p' "$dest/$name.yaml" 2>/dev/null | head -1)
+old_day=$(sed -n 's/^ *date_utc: *"\{0,1\}\([0-9-]\{10\}\).*/\1/p' "$dest/$name.yaml" 2>/dev/null | head -1)
+if [ -n "$old_uuid" ] && [ -n "$old_day" ] && [ "$old_uuid-$old_day" != "$uuid-$day" ] && [ ! -f "$dest/other/$old_day-h100-$old_uuid/$name.yaml" ]; then
+  old_keep="$dest/other/$old_day-h100-$old_uuid"
+  mkdir -p "$old_keep"
+  cp "$dest/$name.yaml" "$dest/$name.repeat.yaml" "$old_keep/"
+  for f in "$name" "$name.repeat"; do
+    for kind in gpu cpu pcie; do
+      if [ -f "$dest/$f.${kind}_samples.csv" ]; then gzip -9nc "$dest/$f.${kind}_samples.csv" > "$old_keep/$f.${kind}_samples.csv.gz"
+      elif [ -f "$dest/$f.${kind}_samples.csv.gz" ]; then cp "$dest/$f.${kind}_samples.csv.gz" "$old_keep/"; fi
+    done
+  done
+  echo "kept the run bundled until now ($old_day, GPU $old_uuid) in $old_keep"
+fi
 cp "$p/$name.yaml" "$p/$name.gpu_samples.csv" "$p/$name.cpu_samples.csv" "$p/$name.pcie_samples.csv" "$dest/"
 cp "$p/$name.repeat.yaml" "$p/$name.repeat.cpu_samples.csv" "$dest/"
 rm -f "$dest/$name.repeat.gpu_samples.csv" "$dest/$name.repeat.pcie_samples.csv"
@@ -53,12 +69,4 @@ if [ -d "$work/validation/$name-transfer-check" ]; then
   mkdir -p "data/validation/other/$day-h100-$uuid/transfer-check"
   cp "$work/validation/$name-transfer-check"/* "data/validation/other/$day-h100-$uuid/transfer-check/"
 fi
-keep="$dest/other/$day-h100-$uuid"
-if ! cmp -s "$p/$name.yaml" "$keep/$name.yaml" || ! cmp -s "$p/$name.repeat.yaml" "$keep/$name.repeat.yaml"; then
-  mkdir -p "$keep"
-  cp "$p/$name.yaml" "$p/$name.repeat.yaml" "$keep/"
-  for f in "$name" "$name.repeat"; do
-    for kind in gpu cpu pcie; do gzip -9nc "$p/$f.${kind}_samples.csv" > "$keep/$f.${kind}_samples.csv.gz"; done
-  done
-fi
-echo "installed the $day run of GPU $uuid as $dest/$name.yaml (+ .repeat, samples, logs, transfer check; a copy in $keep)"
+echo "installed the $day run of GPU $uuid as $dest/$name.yaml (+ .repeat, samples, logs, transfer check)"

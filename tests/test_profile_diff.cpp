@@ -36,13 +36,14 @@ TEST(ProfileDiff, AProfileAgainstItselfDiffersNowhere) {
 
 TEST(ProfileDiff, TwoMachinesShareTheirCeilingsAndDifferInPageableCopies) {
   const perfmodel::report::Report r = perfmodel::report::profile_diff_report(load_profile(kBundled), load_profile(kOther));
-  // Two H100 SXM of one kind: the HBM3 read ceiling within 3 %, FP32 within 1 %.
+  // Two H100 SXM of one kind: the HBM3 read ceiling within 3 %, FP32 within 3 % (63.5-64.2 Tflop/s
+  // over the H100 machines calibrated on 2026-11-23..27: 1.2 % apart).
   const perfmodel::report::Record* dram = row_of(r, "gpu.ceilings.dram_read");
   ASSERT_NE(dram, nullptr);
   EXPECT_LT(std::abs(number(*dram, 4)), 0.03);
   const perfmodel::report::Record* fp32 = row_of(r, "gpu.ceilings.fp32");
   ASSERT_NE(fp32, nullptr);
-  EXPECT_LT(std::abs(number(*fp32, 4)), 0.01);
+  EXPECT_LT(std::abs(number(*fp32, 4)), 0.03);
   // Every PCIe curve is compared at five sizes, each with the spread its fit saw.
   const perfmodel::report::Record* pageable = row_of(r, "pcie.h2d/pageable.seconds_at_1048576_bytes");
   ASSERT_NE(pageable, nullptr);
