@@ -26,7 +26,10 @@ std::size_t PcieHostCursor::next(std::uint64_t bytes) {
 
 std::vector<std::uint64_t> pcie_calibration_sizes(bool quick) {
   std::vector<std::uint64_t> out;
-  const std::uint64_t top = std::uint64_t{1} << 30;
+  // Quick stops at 256 MiB: a copy there already lasts milliseconds on the curve's last rate, and
+  // the 1 GiB host buffers alone (pinned 0.36-0.66 s, pageable 0.53-0.76 s to allocate and touch
+  // on the H100 host) and their copies were 1-2 s of a 13-20 s quick calibration.
+  const std::uint64_t top = std::uint64_t{1} << (quick ? 28 : 30);
   for (std::uint64_t b = 4; b <= top; b *= quick ? 4 : 2) {
     out.push_back(b);
     if (!quick && b < (std::uint64_t{64} << 20)) out.push_back(3 * b / 2);

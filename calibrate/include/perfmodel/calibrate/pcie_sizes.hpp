@@ -42,7 +42,7 @@ class PcieHostCursor {
 
 // ------------------------------------------------------------------ the calibration's sampling
 // Sizes the PCIe calibration times: every power of two from 4 B to 1 GiB and, up to 64 MiB, the
-// midpoints 3·2^k between them (quick: the powers of two of 4^k and 1 GiB). Above 64 MiB a copy
+// midpoints 3·2^k between them (quick: the powers of 4 from 4 B to 256 MiB). Above 64 MiB a copy
 // takes milliseconds and its curve is a straight line in bytes; the time goes to samples instead.
 std::vector<std::uint64_t> pcie_calibration_sizes(bool quick);
 
