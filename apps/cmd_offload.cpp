@@ -139,7 +139,7 @@ int offload_builtin(const Invocation& inv, const po::variables_map& vm, Format f
     // The CPU level: the bundled offload run's spread for this kernel when the CPU side is the
     // bundled profile's (the one that run was predicted from), else the model's held-out error.
     if (!(bundled_offload_run() && p.cpu.bundled &&
-          offload_cpu_error_level(offload_cpu_spread(*bundled_offload_run(), cpu, bundled_resources()), kernel, o.cpu.threads, e)))
+          offload_cpu_error_level(offload_cpu_spread(*bundled_offload_run(), cpu, gpu, bundled_resources()), kernel, o.cpu.threads, e)))
       offload_cpu_error_level(cpu, side, o.cpu, e);
     gpu_error_level(gpu, gk, e);
     std::vector<Transfer> all = o.gpu.copies_in;
@@ -285,9 +285,19 @@ int cmd_offload(const Invocation& inv) {
 int validate_offload(const Invocation& inv, const po::variables_map& vm, Format format, const std::string& out_dir) {
   if (vm.count("quick")) throw InputError("--quick does not apply to the offload validation");
   const LoadedProfile loaded = load_selected_profile(vm);
-  loaded.profile.require_cpu();
   loaded.profile.require_gpu();
   loaded.profile.require_pcie();
+  // --cpu-profile: another profile's CPU section predicts the CPU side (a CPU calibration of the
+  // host that ran the validation, beside the GPU profile).
+  std::optional<LoadedProfile> cpu_loaded;
+  if (vm.count("cpu-profile")) {
+    cpu_loaded = load_path(vm["cpu-profile"].as<std::string>(), false);
+    if (!cpu_loaded->profile.cpu)
+      throw InputError("--cpu-profile " + cpu_loaded->path + ": the profile has no cpu section (perfmodel calibrate --only cpu)");
+  } else {
+    loaded.profile.require_cpu();
+  }
+  const Profile& cpu_profile = cpu_loaded ? cpu_loaded->profile : loaded.profile;
   OffloadRun run;
   std::vector<std::string> failures;
   if (vm.count("from")) {
@@ -302,10 +312,11 @@ int validate_offload(const Invocation& inv, const po::variables_map& vm, Format 
   const std::optional<ValidationRun>& gpu_run = bundled_gpu_run();
   // The interval's CPU level from the bundled recorded offload run (for that run itself: in-sample).
   const std::optional<OffloadRun>& reference = bundled_offload_run();
-  const OffloadAnalysis a = analyse_offload(run, loaded.profile, loaded.profile, gpu_run ? &*gpu_run : nullptr, reference ? &*reference : nullptr);
-  write_offload_analysis(out_dir, run, a, loaded.note());
+  const OffloadAnalysis a = analyse_offload(run, cpu_profile, loaded.profile, gpu_run ? &*gpu_run : nullptr, reference ? &*reference : nullptr);
+  write_offload_analysis(out_dir, run, a, loaded.note() + (cpu_loaded ? "; CPU side: " + cpu_loaded->note() : ""));
   Report report;
   add_profile_meta(report, loaded);
+  if (cpu_loaded) report.meta.push_back({"cpu_profile", Cell(cpu_loaded->path)});
   add_offload_validation(report, run, a, out_dir, failures);
   render(report, format, inv.out);
   return failures.empty() ? kExitOk : kExitRuntimeFailure;

@@ -54,6 +54,7 @@ int cmd_validate(const Invocation& inv) {
   options.add_options()("quick", "default launch configurations at two sizes per kernel, no configuration sweeps")(
       "only", po::value<std::vector<std::string>>()->composing(), "validate only this kernel or family (repeatable); `offload`: the offload advisor (GPU offload vs CPU, host-timed, alone); `farm`: the task farm on CUDA streams (alone)")(
       "plan", po::value<std::string>(), "--only offload: default (sizes around the predicted crossover) or holdout (the midpoints between the default's sizes, none of them)")(
+      "cpu-profile", po::value<std::string>(), "--only offload: the profile whose CPU section predicts the CPU side (default: --profile), e.g. a CPU calibration of the host that ran it")(
       "from", po::value<std::string>(), "analyse a recorded run (its measurements.csv and resources.csv) instead of measuring")(
       "out,o", po::value<std::string>()->required(), "folder for measurements.csv, resources.csv, predictions.csv, report.md and the plots")(
       "suite", po::value<std::string>()->default_value("reference"),
@@ -69,7 +70,7 @@ int cmd_validate(const Invocation& inv) {
                      "       perfmodel validate --from RECORDED_DIR --out DIR [--profile P]\n"
                      "       perfmodel validate --suite generalisation [--only KERNEL|CLASS]... [--from RECORDED_DIR] --out DIR [--profile P]\n"
                      "       perfmodel validate --only farm [--quick | --cases standard|holdout] --out DIR [--profile P]\n"
-                     "       perfmodel validate --only offload [--plan default|holdout] --out DIR [--profile P]\n\n"
+                     "       perfmodel validate --only offload [--plan default|holdout] [--from RECORDED_DIR] --out DIR [--profile P] [--cpu-profile C]\n\n"
                      "Runs every GPU reference kernel (checked against its CPU reference first) over its sizes and launch\n"
                      "configurations, predicts each run from the profile, and reports the errors per kernel and overall.\n"
                      "--only farm runs Cecconi's task farm instead (cosine, matmul, blur tasks over 0 … 2·#SM CUDA streams,\n"
@@ -78,12 +79,16 @@ int cmd_validate(const Invocation& inv) {
                      options, nullptr, vm))
     return kExitOk;
   const std::string suite = vm["suite"].as<std::string>();
+  if (suite == "generalisation" && vm.count("cpu-profile")) throw InputError("--cpu-profile applies to --only offload, not to --suite generalisation");
   if (suite == "generalisation") return cmd_validate_generalisation(inv, vm);
   if (suite != "reference") throw InputError("--suite: '" + suite + "' is not reference or generalisation");
   if (vm.count("workloads")) throw InputError("--workloads applies to --suite generalisation only");
   const auto only = vm.count("only") ? vm["only"].as<std::vector<std::string>>() : std::vector<std::string>{};
   const bool farm = std::find(only.begin(), only.end(), "farm") != only.end();
   if (farm && only.size() > 1) throw InputError("--only farm runs the task farm alone: give it without other --only names");
+  if (vm.count("cpu-profile") && std::find(only.begin(), only.end(), "offload") == only.end() &&
+      !(vm.count("from") && is_offload_run(vm["from"].as<std::string>())))
+    throw InputError("--cpu-profile applies to --only offload (or --from an offload run)");
   if (!vm["cases"].defaulted()) {
     const std::string cases = vm["cases"].as<std::string>();
     if (cases != "standard" && cases != "holdout") throw InputError("--cases: '" + cases + "' is not standard or holdout");

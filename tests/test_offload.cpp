@@ -9,6 +9,8 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "cli.hpp"
 #include "perfmodel/model/atomic_file.hpp"
@@ -659,4 +661,52 @@ TEST(OffloadValidation, Recorded2026_11_27RunsHoldTheirErrors) {
   EXPECT_LE(h.all_threads.speedup_p90, 0.375 + 0.03);
   EXPECT_GE(h.all_threads.crossovers_within_25, 5u);
   EXPECT_GE(h.all_threads.crossovers_within_25_or_noise, 6u);
+}
+
+// --cpu-profile pairs a CPU calibration with the GPU profile in the offload validation: the
+// recorded 2026-11-27 run on GPU d9cf5268 re-analysed with the 2-core VM's CPU section predicts its
+// 16-thread CPU side from 2 threads' rates (slower), names the
+// CPU profile, and leaves the GPU side as it was; a profile without a CPU section, or the flag
+// outside the offload validation, is bad input.
+TEST(OffloadValidation, ACpuProfileReplacesOnlyTheCpuSide) {
+  const std::string data = PERFMODEL_TEST_DATA_DIR;
+  const std::string run_dir = data + "/validation/2026-11-27-h100-d9cf5268/offload", vm = data + "/profiles/xeon-2core-vm.yaml";
+  const std::string out = temp("cpu_profile");
+  const Result own = run({"validate", "--from", run_dir, "--out", out + "/own", "--format", "json"});
+  ASSERT_EQ(own.code, 0) << own.err;
+  const Result paired = run({"validate", "--from", run_dir, "--out", out + "/paired", "--cpu-profile", vm, "--format", "json"});
+  ASSERT_EQ(paired.code, 0) << paired.err;
+  const YAML::Node a = YAML::Load(own.out), b = YAML::Load(paired.out);
+  EXPECT_FALSE(a["cpu_profile"]);
+  EXPECT_EQ(b["cpu_profile"].as<std::string>(), vm);
+  EXPECT_GT(b["offload_validation"][0]["speedup_error_median"].as<double>(), a["offload_validation"][0]["speedup_error_median"].as<double>() + 0.5);
+  // Per point: the GPU side unchanged, the CPU side predicted slower.
+  const auto read = [](const std::string& file) {
+    std::ifstream in(file);
+    std::map<std::string, std::pair<double, double>> rows;  // case,n,memory,threads → (predicted CPU, predicted GPU)
+    std::string line;
+    while (std::getline(in, line)) {
+      if (line.empty() || line[0] == '#' || line.rfind("case,", 0) == 0) continue;
+      std::vector<std::string> f;
+      std::stringstream ss(line);
+      for (std::string x; std::getline(ss, x, ',');) f.push_back(x);
+      if (f.size() > 7) rows[f[0] + "," + f[1] + "," + f[2] + "," + f[3]] = {std::stod(f[5]), std::stod(f[7])};
+    }
+    return rows;
+  };
+  const auto pa = read(out + "/own/offload_predictions.csv"), pb = read(out + "/paired/offload_predictions.csv");
+  ASSERT_EQ(pa.size(), pb.size());
+  ASSERT_GT(pa.size(), 100u);
+  std::size_t slower = 0, sixteen = 0;
+  for (const auto& [key, v] : pa) {
+    EXPECT_DOUBLE_EQ(pb.at(key).second, v.second) << key;
+    if (key.substr(key.rfind(',') + 1) != "16") continue;
+    ++sixteen;
+    slower += pb.at(key).first > v.first ? 1 : 0;
+  }
+  ASSERT_GT(sixteen, 100u);
+  EXPECT_GT(slower, sixteen * 3 / 4);  // 130 of 160: 2 threads' rates behind a 16-thread CPU side
+  EXPECT_EQ(run({"validate", "--from", run_dir, "--out", out + "/x", "--cpu-profile", data + "/profiles/nvidia-h100-80gb-hbm3.streams.yaml"}).code, 1);
+  EXPECT_EQ(run({"validate", "--only", "farm", "--out", out + "/y", "--cpu-profile", vm}).code, 1);
+  EXPECT_EQ(run({"validate", "--suite", "generalisation", "--out", out + "/z", "--cpu-profile", vm}).code, 1);
 }

@@ -410,13 +410,13 @@ OffloadRun read_offload_run(const std::string& dir) {
 
 // ----------------------------------------------------------------------------- analysis
 
-OffloadCpuSpread offload_cpu_spread(const OffloadRun& run, const Profile& cpu_profile, const ResourceTable& resources) {
+OffloadCpuSpread offload_cpu_spread(const OffloadRun& run, const Profile& cpu_profile, const Profile& gpu_profile, const ResourceTable& resources) {
   OffloadCpuSpread s;
   s.from = run.provenance.device_name + ", " + run.provenance.date_utc;
   std::map<std::pair<std::string, bool>, std::vector<double>> errors;
   for (const OffloadMeasurement& m : run.measurements) {
     if (m.seconds.empty() || m.path != "cpu") continue;
-    const double measured = m.median(), predicted = predict_builtin_offload(cpu_profile, cpu_profile, m.c.kernel, m.n,
+    const double measured = m.median(), predicted = predict_builtin_offload(cpu_profile, gpu_profile, m.c.kernel, m.n,
                                                                              options_for(m.c, HostMemory::pinned, m.threads), resources)
                                                             .terms.cpu_s;
     if (measured > 0 && predicted > 0) errors[{m.c.kernel, m.threads == 1}].push_back(std::max(predicted / measured, measured / predicted) - 1);
@@ -443,7 +443,7 @@ OffloadAnalysis analyse_offload(const OffloadRun& run, const Profile& cpu_profil
   OffloadAnalysis a;
   std::map<std::string, OffloadErrorLevels> gpu_levels;  // by GPU kernel
   const ResourceTable resources = gpu_run ? gpu_run->resource_table() : ResourceTable{};
-  const OffloadCpuSpread spread = offload_cpu_spread(cpu_reference ? *cpu_reference : run, cpu_profile, resources);
+  const OffloadCpuSpread spread = offload_cpu_spread(cpu_reference ? *cpu_reference : run, cpu_profile, gpu_profile, resources);
   // (case label, n) → the measured medians.
   struct Measured {
     OffloadCase c;

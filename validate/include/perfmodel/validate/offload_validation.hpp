@@ -183,7 +183,9 @@ struct OffloadCpuSpread {
   std::map<std::pair<std::string, bool>, Level> levels;  // (kernel, one thread)
   std::string from;                                      // device, date
 };
-OffloadCpuSpread offload_cpu_spread(const OffloadRun& run, const Profile& cpu_profile, const ResourceTable& resources = {});
+// gpu_profile only completes the prediction (its CPU term does not depend on it).
+OffloadCpuSpread offload_cpu_spread(const OffloadRun& run, const Profile& cpu_profile, const Profile& gpu_profile,
+                                    const ResourceTable& resources = {});
 // Sets e.cpu from the spread where it has the kernel at that thread class; false where not.
 bool offload_cpu_error_level(const OffloadCpuSpread& spread, const std::string& kernel, double threads, OffloadErrorLevels& e);
 // offload_predictions.csv, offload_crossovers.csv, report.md into dir.
