@@ -291,6 +291,9 @@ int validate_offload(const Invocation& inv, const po::variables_map& vm, Format 
   // host that ran the validation, beside the GPU profile).
   std::optional<LoadedProfile> cpu_loaded;
   if (vm.count("cpu-profile")) {
+    // The measured run's plan (its sizes around the predicted crossovers, its CPU time cap) comes
+    // from --profile; a CPU calibration beside it applies to re-analysing the run.
+    if (!vm.count("from")) throw InputError("--cpu-profile applies to re-analysing a recorded offload run (--from RUN); a run measures with --profile");
     cpu_loaded = load_path(vm["cpu-profile"].as<std::string>(), false);
     if (!cpu_loaded->profile.cpu)
       throw InputError("--cpu-profile " + cpu_loaded->path + ": the profile has no cpu section (perfmodel calibrate --only cpu)");
@@ -310,9 +313,11 @@ int validate_offload(const Invocation& inv, const po::variables_map& vm, Format 
   }
   // The interval's GPU level comes from the bundled recorded GPU validation run, as `perfmodel offload` takes it.
   const std::optional<ValidationRun>& gpu_run = bundled_gpu_run();
-  // The interval's CPU level from the bundled recorded offload run (for that run itself: in-sample).
+  // The interval's CPU level from the bundled recorded offload run (for that run itself: in-sample),
+  // which is the bundled CPU section's record; another CPU profile's level is its own held-out error.
   const std::optional<OffloadRun>& reference = bundled_offload_run();
-  const OffloadAnalysis a = analyse_offload(run, cpu_profile, loaded.profile, gpu_run ? &*gpu_run : nullptr, reference ? &*reference : nullptr);
+  const OffloadRun* cpu_reference = reference && !cpu_loaded ? &*reference : nullptr;
+  const OffloadAnalysis a = analyse_offload(run, cpu_profile, loaded.profile, gpu_run ? &*gpu_run : nullptr, cpu_reference);
   write_offload_analysis(out_dir, run, a, loaded.note() + (cpu_loaded ? "; CPU side: " + cpu_loaded->note() : ""));
   Report report;
   add_profile_meta(report, loaded);

@@ -54,7 +54,7 @@ int cmd_validate(const Invocation& inv) {
   options.add_options()("quick", "default launch configurations at two sizes per kernel, no configuration sweeps")(
       "only", po::value<std::vector<std::string>>()->composing(), "validate only this kernel or family (repeatable); `offload`: the offload advisor (GPU offload vs CPU, host-timed, alone); `farm`: the task farm on CUDA streams (alone)")(
       "plan", po::value<std::string>(), "--only offload: default (sizes around the predicted crossover) or holdout (the midpoints between the default's sizes, none of them)")(
-      "cpu-profile", po::value<std::string>(), "--only offload: the profile whose CPU section predicts the CPU side (default: --profile), e.g. a CPU calibration of the host that ran it")(
+      "cpu-profile", po::value<std::string>(), "with --from an offload run: the profile whose CPU section predicts the CPU side (default: --profile), e.g. a CPU calibration of the host that ran it")(
       "from", po::value<std::string>(), "analyse a recorded run (its measurements.csv and resources.csv) instead of measuring")(
       "out,o", po::value<std::string>()->required(), "folder for measurements.csv, resources.csv, predictions.csv, report.md and the plots")(
       "suite", po::value<std::string>()->default_value("reference"),
@@ -70,7 +70,8 @@ int cmd_validate(const Invocation& inv) {
                      "       perfmodel validate --from RECORDED_DIR --out DIR [--profile P]\n"
                      "       perfmodel validate --suite generalisation [--only KERNEL|CLASS]... [--from RECORDED_DIR] --out DIR [--profile P]\n"
                      "       perfmodel validate --only farm [--quick | --cases standard|holdout] --out DIR [--profile P]\n"
-                     "       perfmodel validate --only offload [--plan default|holdout] [--from RECORDED_DIR] --out DIR [--profile P] [--cpu-profile C]\n\n"
+                     "       perfmodel validate --only offload [--plan default|holdout] --out DIR [--profile P]\n"
+                     "       perfmodel validate --from RECORDED_OFFLOAD_DIR --out DIR [--profile P] [--cpu-profile C]\n\n"
                      "Runs every GPU reference kernel (checked against its CPU reference first) over its sizes and launch\n"
                      "configurations, predicts each run from the profile, and reports the errors per kernel and overall.\n"
                      "--only farm runs Cecconi's task farm instead (cosine, matmul, blur tasks over 0 … 2·#SM CUDA streams,\n"

@@ -39,8 +39,11 @@ day=$(sed -n 's/^ *date_utc: *"\{0,1\}\([0-9-]\{10\}\).*/\1/p' "$p/$name.yaml" |
 
 dest=data/profiles
 # The run bundled until now keeps a copy under other/ (profiles, samples gzipped), made before it is overwritten.
-old_uuid=$(sed -n 's/^ *device_uuid: *"\{0,1\}GPU-\([0-9a-f]\{8\}\).*/\1/p' "$dest/$name.yaml" 2>/dev/null | head -1)
-old_day=$(sed -n 's/^ *date_utc: *"\{0,1\}\([0-9-]\{10\}\).*/\1/p' "$dest/$name.yaml" 2>/dev/null | head -1)
+old_uuid= old_day=
+if [ -f "$dest/$name.yaml" ]; then
+  old_uuid=$(sed -n 's/^ *device_uuid: *"\{0,1\}GPU-\([0-9a-f]\{8\}\).*/\1/p' "$dest/$name.yaml" | head -1)
+  old_day=$(sed -n 's/^ *date_utc: *"\{0,1\}\([0-9-]\{10\}\).*/\1/p' "$dest/$name.yaml" | head -1)
+fi
 if [ -n "$old_uuid" ] && [ -n "$old_day" ] && [ "$old_uuid-$old_day" != "$uuid-$day" ] && [ ! -f "$dest/other/$old_day-h100-$old_uuid/$name.yaml" ]; then
   old_keep="$dest/other/$old_day-h100-$old_uuid"
   mkdir -p "$old_keep"

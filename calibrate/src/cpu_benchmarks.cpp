@@ -218,10 +218,11 @@ class CpuBenchmark : public Benchmark {
 constexpr SampleStop kBandwidthStop{0.02, 3, 5};
 constexpr SampleStop kBandwidthStopQuick{0.02, 2, 3};
 // And within a time budget, shared equally by the thread counts (budget_share): once a thread
-// count's share is spent, its cases stop at the minimum (counted in the summary). On the quiet
-// host of the bundled run the precision target ended the sweep in 12.6-13.4 s; on busier hosts
-// of the kind it took 16-22 s for the same curves (seven H100 hosts, 2026-11-26/27), the half of
-// a full calibration's spread beyond its 60 s goal; quick: 2.6-5.4 s.
+// count's share is spent, its imprecise cases stop at the minimum or at the sample in progress
+// (counted in the summary). The precision target alone ended the sweep in 12.6-13.4 s on a quiet
+// H100 host and in 16-22 s on busier ones of the kind (seven hosts, 2026-11-26/27): the half of a
+// full calibration's spread beyond its 60 s goal; quick: 2.6-5.4 s. The budget cuts a quiet host's
+// sweep a little too, for a full calibration within its goal wherever the host runs.
 constexpr double kBandwidthBudgetSeconds = 12.0, kBandwidthBudgetSecondsQuick = 2.0;
 // Beyond twice what the threads hold in L2 the working sets are bisected per kind
 // (bracket_refine): a size between two measured ones whose rates agree within 5 % is interpolated
@@ -415,8 +416,8 @@ class CpuBandwidthBenchmark final : public CpuBenchmark {
     summary << interpolated << " of " << candidates << " size/kind cases interpolated between measured neighbours within "
             << 100 * kBandwidthFlat << " %";
     if (short_of_target > 0)
-      summary << "; " << short_of_target << " measured ones stopped at " << stop.min_samples << " samples, short of the "
-              << 100 * stop.target_rel_se << " % precision target (time budget spent)";
+      summary << "; " << short_of_target << " measured ones stopped short of the " << 100 * stop.target_rel_se
+              << " % precision target (time budget spent; at least " << stop.min_samples << " samples each)";
     set_summary(summary.str());
   }
 };

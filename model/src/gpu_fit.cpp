@@ -10,6 +10,7 @@
 #include <limits>
 #include <set>
 #include <stdexcept>
+#include <system_error>
 #include <thread>
 
 #include "perfmodel/model/errors.hpp"
@@ -295,7 +296,10 @@ SaturationCurve fit_concurrency(const std::vector<ConcurrencyPoint>& fit_set, co
   };
   const std::size_t helpers = std::min<std::size_t>(limits.size(), std::max(1u, std::thread::hardware_concurrency())) - 1;
   std::vector<std::thread> threads;
-  for (std::size_t t = 0; t < helpers; ++t) threads.emplace_back(work);
+  try {
+    for (std::size_t t = 0; t < helpers; ++t) threads.emplace_back(work);
+  } catch (const std::system_error&) {  // no more threads: those started and this one do the rest
+  }
   work();
   for (std::thread& t : threads) t.join();
   for (const std::exception_ptr& e : failed)
