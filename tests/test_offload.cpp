@@ -663,11 +663,11 @@ TEST(OffloadValidation, Recorded2026_11_27RunsHoldTheirErrors) {
   EXPECT_GE(h.all_threads.crossovers_within_25_or_noise, 6u);
 }
 
-// --cpu-profile pairs a CPU calibration with the GPU profile in the offload validation: the
-// recorded 2026-11-27 run on GPU d9cf5268 re-analysed with the 2-core VM's CPU section predicts its
-// 16-thread CPU side from 2 threads' rates (slower), names the
-// CPU profile, and leaves the GPU side as it was; a profile without a CPU section, or the flag
-// outside the offload validation, is bad input.
+// --cpu-profile pairs a CPU calibration with the GPU profile when an offload run is re-analysed:
+// the recorded 2026-11-27 run on GPU d9cf5268 with the 2-core VM's CPU section predicts its
+// 16-thread CPU side from 2 threads' rates (slower), names the CPU profile, and leaves the GPU side
+// as it was; a profile without a CPU section, a measuring run, or the flag outside the offload
+// validation, is bad input naming the flag.
 TEST(OffloadValidation, ACpuProfileReplacesOnlyTheCpuSide) {
   const std::string data = PERFMODEL_TEST_DATA_DIR;
   const std::string run_dir = data + "/validation/2026-11-27-h100-d9cf5268/offload", vm = data + "/profiles/xeon-2core-vm.yaml";
@@ -680,29 +680,31 @@ TEST(OffloadValidation, ACpuProfileReplacesOnlyTheCpuSide) {
   EXPECT_FALSE(a["cpu_profile"]);
   EXPECT_EQ(b["cpu_profile"].as<std::string>(), vm);
   EXPECT_GT(b["offload_validation"][0]["speedup_error_median"].as<double>(), a["offload_validation"][0]["speedup_error_median"].as<double>() + 0.5);
-  // Per point: the GPU side unchanged, the CPU side predicted slower.
-  const auto read = [](const std::string& file) {
+  // offload_predictions.csv by point (case,n,memory,threads): its fields.
+  const auto points = [](const std::string& file) {
     std::ifstream in(file);
-    std::map<std::string, std::pair<double, double>> rows;  // case,n,memory,threads → (predicted CPU, predicted GPU)
+    std::map<std::string, std::vector<std::string>> rows;
     std::string line;
     while (std::getline(in, line)) {
       if (line.empty() || line[0] == '#' || line.rfind("case,", 0) == 0) continue;
       std::vector<std::string> f;
       std::stringstream ss(line);
       for (std::string x; std::getline(ss, x, ',');) f.push_back(x);
-      if (f.size() > 7) rows[f[0] + "," + f[1] + "," + f[2] + "," + f[3]] = {std::stod(f[5]), std::stod(f[7])};
+      if (f.size() > 13) rows[f[0] + "," + f[1] + "," + f[2] + "," + f[3]] = f;
     }
     return rows;
   };
-  const auto pa = read(out + "/own/offload_predictions.csv"), pb = read(out + "/paired/offload_predictions.csv");
+  constexpr int kCpu = 5, kGpu = 7, kLow = 13;  // predicted_cpu_s, predicted_gpu_s, speedup_low
+  // Per point: the GPU side unchanged, the CPU side predicted slower at 16 threads.
+  const auto pa = points(out + "/own/offload_predictions.csv"), pb = points(out + "/paired/offload_predictions.csv");
   ASSERT_EQ(pa.size(), pb.size());
   ASSERT_GT(pa.size(), 100u);
   std::size_t slower = 0, sixteen = 0;
-  for (const auto& [key, v] : pa) {
-    EXPECT_DOUBLE_EQ(pb.at(key).second, v.second) << key;
-    if (key.substr(key.rfind(',') + 1) != "16") continue;
+  for (const auto& [key, f] : pa) {
+    EXPECT_EQ(pb.at(key)[kGpu], f[kGpu]) << key;
+    if (f[3] != "16") continue;
     ++sixteen;
-    slower += pb.at(key).first > v.first ? 1 : 0;
+    slower += std::stod(pb.at(key)[kCpu]) > std::stod(f[kCpu]) ? 1 : 0;
   }
   ASSERT_GT(sixteen, 100u);
   EXPECT_GT(slower, sixteen * 3 / 4);  // 130 of 160: 2 threads' rates behind a 16-thread CPU side
@@ -712,24 +714,11 @@ TEST(OffloadValidation, ACpuProfileReplacesOnlyTheCpuSide) {
   ASSERT_EQ(same.code, 0) << same.err;
   const YAML::Node c = YAML::Load(same.out);
   EXPECT_EQ(c["offload_validation"][0]["speedup_error_median"].as<double>(), a["offload_validation"][0]["speedup_error_median"].as<double>());
-  const auto lows = [](const std::string& file) {  // case,n,memory,threads → speedup_low
-    std::ifstream in(file);
-    std::map<std::string, std::string> rows;
-    std::string line;
-    while (std::getline(in, line)) {
-      if (line.empty() || line[0] == '#' || line.rfind("case,", 0) == 0) continue;
-      std::vector<std::string> f;
-      std::stringstream ss(line);
-      for (std::string x; std::getline(ss, x, ',');) f.push_back(x);
-      if (f.size() > 13) rows[f[0] + "," + f[1] + "," + f[2] + "," + f[3]] = f[13];
-    }
-    return rows;
-  };
-  const auto la = lows(out + "/own/offload_predictions.csv"), lc = lows(out + "/same/offload_predictions.csv");
-  ASSERT_EQ(la.size(), lc.size());
+  const auto pc = points(out + "/same/offload_predictions.csv");
+  ASSERT_EQ(pa.size(), pc.size());
   std::size_t moved = 0;
-  for (const auto& [key, v] : la) moved += lc.at(key) != v ? 1 : 0;
-  EXPECT_GT(moved, la.size() / 4);
+  for (const auto& [key, f] : pa) moved += pc.at(key)[kLow] != f[kLow] ? 1 : 0;
+  EXPECT_GT(moved, pa.size() / 4);
   const auto bad = [&](const std::vector<std::string>& args) {
     const Result r = run(args);
     EXPECT_EQ(r.code, 1) << args.back();
