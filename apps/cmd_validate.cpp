@@ -80,7 +80,7 @@ int cmd_validate(const Invocation& inv) {
                      options, nullptr, vm))
     return kExitOk;
   const std::string suite = vm["suite"].as<std::string>();
-  if (suite == "generalisation" && vm.count("cpu-profile")) throw InputError("--cpu-profile applies to --only offload, not to --suite generalisation");
+  if (suite == "generalisation" && vm.count("cpu-profile")) throw InputError("--cpu-profile applies to re-analysing a recorded offload run (--from RUN), not to --suite generalisation");
   if (suite == "generalisation") return cmd_validate_generalisation(inv, vm);
   if (suite != "reference") throw InputError("--suite: '" + suite + "' is not reference or generalisation");
   if (vm.count("workloads")) throw InputError("--workloads applies to --suite generalisation only");
@@ -89,7 +89,7 @@ int cmd_validate(const Invocation& inv) {
   if (farm && only.size() > 1) throw InputError("--only farm runs the task farm alone: give it without other --only names");
   if (vm.count("cpu-profile") && std::find(only.begin(), only.end(), "offload") == only.end() &&
       !(vm.count("from") && is_offload_run(vm["from"].as<std::string>())))
-    throw InputError("--cpu-profile applies to --only offload (or --from an offload run)");
+    throw InputError("--cpu-profile applies to re-analysing a recorded offload run (--from RUN)");
   if (!vm["cases"].defaulted()) {
     const std::string cases = vm["cases"].as<std::string>();
     if (cases != "standard" && cases != "holdout") throw InputError("--cases: '" + cases + "' is not standard or holdout");
