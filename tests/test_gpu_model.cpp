@@ -568,6 +568,38 @@ TEST(GpuPredictor, IntegerWorkIssuesAtTheMeasuredShiftXorAddRate) {
   EXPECT_NE(notes[0].find("no int32_logic ceiling"), std::string::npos) << notes[0];
 }
 
+// A compiled count's integer share (format 2's integer_share) issues at the same integer rate:
+// of W instructions, s·W take (64e12 / 64) / (20e12 / 32) = 1.6 slots each, the rest one.
+TEST(GpuPredictor, ACompiledCountsIntegerShareIssuesAtTheIntegerRate) {
+  GpuCalibration g = simple_gpu();
+  MeasuredRate logic;
+  logic.median = logic.p10 = logic.p90 = 20e12;
+  g.ceilings["int32_logic"] = logic;
+  const double n = 132 * 8 * 256, warps = n / 32, W = warps * 9000;
+  const auto text = [](const std::string& extra) {
+    return "format: 2\nparams: {n: 132*8*256}\nkernels:\n  - name: compiled\n    grid: [n/256]\n    block: [256]\n"
+           "    registers: 28\n    accesses:\n      - {name: out, kind: write, count: n}\n    warp_instructions: n/32*9000\n" +
+           extra;
+  };
+  const auto issue = [&](const GpuCalibration& gpu, const std::string& extra, std::vector<std::string>* notes = nullptr) {
+    const GpuWorkloadFile f = parse_gpu_workload(text(extra), "w.yaml", gpu);
+    if (notes) *notes = f.notes;
+    const GpuPrediction r = predict_gpu(gpu, f.workload);
+    EXPECT_EQ(r.bound, "issue");
+    return r.issue_s;
+  };
+  EXPECT_NEAR(issue(g, ""), W / 1e12, 1e-12);
+  std::vector<std::string> notes;
+  EXPECT_NEAR(issue(g, "    integer_share: 0.75\n", &notes), (0.25 * W + 0.75 * W * 1.6) / 1e12, 1e-12);
+  EXPECT_TRUE(notes.empty());
+  EXPECT_NEAR(issue(g, "    integer_share: 0\n"), W / 1e12, 1e-12);
+  // An older profile: 4/3 slots, and the output says so.
+  g.ceilings.erase("int32_logic");
+  EXPECT_NEAR(issue(g, "    integer_share: 0.75\n", &notes), (0.25 * W + 0.75 * W * 4 / 3) / 1e12, 1e-12);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("no int32_logic ceiling"), std::string::npos) << notes[0];
+}
+
 // A wave of k blocks on S SMs, k not a multiple of S: ⌈k/S⌉ blocks sit on the busiest SM.
 TEST(GpuPredictor, APartialWaveHasItsOwnBlocksInFlightAndLastsAsItsBusiestSm) {
   const GpuCalibration g = simple_gpu();

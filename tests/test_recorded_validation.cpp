@@ -151,7 +151,9 @@ TEST(RecordedValidation, ErrorsStayAtTheRecordedLevel) {
   // scheduling added to the whole wave: its L1-bound 16-wide blocks ran 15–23 % over at large n;
   // 7.8 % and 8.7 % on the machines before, where its instruction count became Nsight Compute's: 282
   // per output warp; 11.7 % with the 175 read off the inner loop before).
-  EXPECT_LE(a.per_kernel.at("conv2d-global").median, 0.07);
+  // This profile predates the int32_logic rate: its 57 % integer instructions take 4/3 slots each,
+  // 7.4 % median (4.2 % at one slot; 4.5 % with the bundled profile's measured 1.28).
+  EXPECT_LE(a.per_kernel.at("conv2d-global").median, 0.085);
   // The shared-memory convolution: 5.7 % median, 13.0 % p90 (3.9 % and 21.1 % while its 16-wide
   // tile stores counted conflict-free and the wave scheduling added to the whole wave, the one
   // error hiding the other).

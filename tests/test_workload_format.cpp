@@ -181,6 +181,8 @@ TEST(WorkloadFormat2, EveryErrorNamesFileLineAndKey) {
       {h + "    work:\n      mma: [{shape: m16n8k16, precision: fp4, flops: n}]\n", "w.yaml:8", "kernels[0].work.mma[0].precision"},
       {h + "    chain: {l3_loads: 2}\n", "w.yaml:7", "kernels[0].chain.l3_loads"},
       {h + "    loads_issued_together: maybe\n", "w.yaml:7", "kernels[0].loads_issued_together"},
+      {h + "    integer_share: 0.5\n", "w.yaml:7", "kernels[0].integer_share"},  // without warp_instructions
+      {h + "    warp_instructions: n\n    integer_share: 1.5\n", "w.yaml:8", "kernels[0].integer_share"},
       {h + "    copies: [{direction: sideways, bytes: n}]\n", "w.yaml:7", "kernels[0].copies[0].direction"},
       {kKernelHead + "copies: [{direction: h2d, bytes: 0}]\n", "w.yaml:7", "copies[0].bytes"},
   };

@@ -97,6 +97,9 @@ namespace {
 
 // SASS instructions farm_blur runs per window column (see reference_descriptor).
 constexpr double kFarmBlurColumnInstructions = 394;
+// Of them on the integer pipes: 74.9 % (Nsight Compute's executed-instruction mix of farm_blur,
+// sm_90 build, 2026-11-27; blur_kernel's is 72.4 %).
+constexpr double kFarmBlurIntegerShare = 0.749;
 
 // The reference kernel's descriptor at the task's size, renamed to the farm's kernel and with
 // the farm kernel's compiled resources where they were recorded.
@@ -132,12 +135,15 @@ GpuWorkload reference_descriptor(const FarmTask& task, const ResourceTable& reso
     const double window = (2.0 * kBlurRadius + 1) * (2.0 * kBlurRadius + 1);
     const double warps = std::ceil(static_cast<double>(task.size) * task.size / 32);
     p.warp_instructions = warps * (window * kFarmBlurColumnInstructions / (2 * kBlurRadius + 1) + 60);
+    p.integer_warp_instructions = kFarmBlurIntegerShare * p.warp_instructions;
   }
   if (task.app == FarmApp::cosine) {
     // The reference descriptor counts kCosineRepeats calls per element; the farm's task runs M.
     const double m = task.iterations, n = task.size, warps = std::ceil(n / 32);
     p.special_calls = m * n;
+    const double integer_share = p.warp_instructions > 0 ? p.integer_warp_instructions / p.warp_instructions : 0;  // the reference's
     p.warp_instructions = warps * (12 + 5.0 * m);  // as the reference: loop and range test ≈ 5 per call
+    p.integer_warp_instructions = integer_share * p.warp_instructions;
     p.chain_cosf = m;
     w.flops = 10.0 * m * n;  // Cecconi counts ≈ 10 flop per cosf
     if (alone) {
@@ -149,6 +155,7 @@ GpuWorkload reference_descriptor(const FarmTask& task, const ResourceTable& reso
       const double busy_warps = std::ceil(std::min(n, 1024.0) / 32) * std::ceil(n / 1024);
       p.special_calls *= busy_warps / warps;
       p.warp_instructions *= busy_warps / warps;
+      p.integer_warp_instructions *= busy_warps / warps;
     }
   }
   return w;
@@ -171,6 +178,7 @@ GpuWorkload batch_workload(const GpuWorkload& one_task, double tasks) {
   for (GpuPhase& p : w.phases) {
     p.grid_y *= tasks;
     p.flops_fp32 *= tasks, p.flops_fp64 *= tasks, p.special_calls *= tasks, p.warp_instructions *= tasks;
+    p.integer_warp_instructions *= tasks, p.sfu_calls *= tasks;
     p.dram_bytes *= tasks, p.l2_bytes *= tasks, p.l1_wavefronts *= tasks, p.l1_data_bytes *= tasks;
     for (auto& entry : p.shared_accesses) entry.second *= tasks;
   }

@@ -245,7 +245,7 @@ void read_copies(const yaml::Value& list, const Reader& r, double repeats, GpuWo
 GpuPhase read_kernel(const yaml::Value& k, const Reader& r, const GpuCalibration& gpu, GpuWorkloadFile& f) {
   k.expect_map();
   k.allow_only({"name", "launches", "grid", "block", "registers", "shared_bytes", "accesses", "work", "chain", "warp_instructions",
-                "request_bytes", "loads_issued_together", "staged_tiles", "fetch_rounds_in_chain", "barriers", "copies"});
+                "integer_share", "request_bytes", "loads_issued_together", "staged_tiles", "fetch_rounds_in_chain", "barriers", "copies"});
   KernelDescription d;
   d.name = k.has("name") ? k.get("name").as_string() : "kernel";
   d.launches = k.has("launches") ? r.whole(k.get("launches"), 1) : 1;
@@ -298,6 +298,10 @@ GpuPhase read_kernel(const yaml::Value& k, const Reader& r, const GpuCalibration
   for (const Access& a : accesses) d.accesses.push_back(a.d);
   if (k.has("work")) d.work = read_work(k.get("work"), r);
   if (k.has("warp_instructions")) d.warp_instructions = r.nonnegative(k.get("warp_instructions"));
+  if (k.has("integer_share")) {
+    if (!d.warp_instructions) throw k.get("integer_share").error("is the integer share of a given warp_instructions: give warp_instructions too");
+    d.integer_share = r.in_range(k.get("integer_share"), 0, 1);
+  }
   if (k.has("barriers")) d.barriers = r.nonnegative(k.get("barriers"));
   if (k.has("request_bytes")) d.request_bytes = r.in_range(k.get("request_bytes"), 1, 4096);
   if (k.has("chain")) d.chain = read_chain(k.get("chain"), r);

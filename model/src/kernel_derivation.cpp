@@ -132,6 +132,20 @@ GpuPhase::Atomic atomic_steps(const Access& a, double w) {
 // two operations in three are ALU instructions: 2 × 2/3 = 4/3 slots an operation.
 constexpr double kIntSlotsWithoutMeasurement = 4.0 / 3.0;
 
+}  // namespace
+
+double integer_issue_slots(const GpuCalibration* gpu, bool* measured) {
+  if (measured) *measured = false;
+  if (!gpu) return kIntSlotsWithoutMeasurement;
+  const auto fp32 = gpu->ceilings.find("fp32"), logic = gpu->ceilings.find("int32_logic");
+  if (fp32 == gpu->ceilings.end() || logic == gpu->ceilings.end() || !(fp32->second.median > 0) || !(logic->second.median > 0))
+    return kIntSlotsWithoutMeasurement;
+  if (measured) *measured = true;
+  return (fp32->second.median / 64) / (logic->second.median / 32);
+}
+
+namespace {
+
 // The rates that turn FP16, INT32 and fast special-function work into the predictor's FP32 issue
 // slots and cosf calls, with a note where the profile lacks one.
 struct WorkRates {
@@ -149,7 +163,7 @@ struct WorkRates {
     // Integer operations as written (shifts, logic, adds, multiply-adds: one each) at the measured
     // rate of a logic/shift/add chain, whose SASS spreads them over the ALU and FMA pipes as a
     // user's integer code compiles (not the int32 multiply-add ceiling: IMAD alone, one pipe).
-    if (fp32 > 0 && rate("int32_logic") > 0) has_int = true, int_slot = (fp32 / 64) / (rate("int32_logic") / 32);
+    int_slot = integer_issue_slots(gpu, &has_int);
     has_fast = rate("fast_cosf") > 0;
   }
 };
@@ -572,6 +586,14 @@ GpuPhase derive_gpu_phase(const KernelDescription& k, const DerivationContext& c
   // One issue slot per FP32 instruction (and its FP16/INT/MMA equivalent), three per global,
   // local or constant warp access (the access, address arithmetic, loop overhead), one per shared one.
   p.warp_instructions = k.warp_instructions ? *k.warp_instructions : slots + 3 * memory_warp_accesses + shared_warp_accesses;
+  // A compiled count's integer share: priced by the predictor at the profile's integer rate.
+  if (k.integer_share && (!k.warp_instructions || !(*k.integer_share >= 0 && *k.integer_share <= 1)))
+    throw InputError(who + "integer_share must lie in [0, 1] and needs a given warp_instructions");
+  if (k.warp_instructions && k.integer_share) p.integer_warp_instructions = *k.integer_share * *k.warp_instructions;
+  bool integer_rate_measured = false;
+  integer_issue_slots(context.gpu, &integer_rate_measured);
+  if (p.integer_warp_instructions > 0 && context.gpu && !integer_rate_measured)
+    notes.add("integer instructions of the compiled count at 4/3 FP32 issue slots each: the profile has no int32_logic ceiling");
   if (k.chain) {
     const ChainDescription& c = *k.chain;
     // Only the FP32 FMA latency is measured: the other dependent arithmetic waits that long.

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "perfmodel/model/errors.hpp"
+#include "perfmodel/model/kernel_description.hpp"
 
 namespace perfmodel {
 namespace {
@@ -35,6 +36,7 @@ struct Rates {
   bool queued = false;
   double queued_kernel = 0, queued_memset = 0, queue_base = 0, host_memset = 0;
   double fp32 = 0, dram_peak = 0;
+  double int_slot = 1;  // FP32 issue slots per integer instruction of a compiled count (integer_issue_slots)
   const L2WriteBack* write_back = nullptr;
   const SaturationCurve* dram = nullptr;
   const std::map<std::string, AtomicCurve>* atomics = nullptr;  // gpu.atomics (empty in older profiles)
@@ -47,6 +49,7 @@ Rates rates_of(const GpuCalibration& g) {
   if (!(r.sms >= 1)) throw InputError("the profile's gpu.device has no multiprocessor count");
   r.fp32 = g.ceiling("fp32").median;
   r.issue = r.fp32 / 64;  // warp FMA instructions per second: 32 lanes × 2 flop
+  r.int_slot = integer_issue_slots(&g);
   r.fp64 = g.ceiling("fp64").median;
   r.special = g.ceiling("cosf").median;
   if (const auto fast = g.ceilings.find("fast_cosf"); fast != g.ceilings.end()) r.sfu = fast->second.median;
@@ -226,7 +229,8 @@ WaveParts wave(const Rates& r, const GpuPhase& p, const ExecutionMetrics& m, dou
   // the issue rate is at most warps / FMA latency per SM (one dependent step per latency).
   double issue_per_sm = r.issue / r.sms;
   if (r.lat_fma > 0) issue_per_sm = std::min(issue_per_sm, warps_per_sm / r.lat_fma);
-  w.issue = f * p.warp_instructions * busiest / issue_per_sm;
+  // A compiled count's integer instructions issue at the profile's integer rate (int_slot slots each).
+  w.issue = f * (p.warp_instructions + p.integer_warp_instructions * (r.int_slot - 1)) * busiest / issue_per_sm;
   w.fp64 = p.flops_fp64 > 0 ? f * p.flops_fp64 * busiest * r.sms / r.fp64 : 0;
   if (p.special_calls > 0) {
     double per_sm = r.special / r.sms;

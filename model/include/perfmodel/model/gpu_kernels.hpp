@@ -46,6 +46,10 @@ struct GpuPhase {
   // fast_cosf ceiling (the predictor's SFU term).
   double sfu_calls = 0;
   double warp_instructions = 0;    // issued warp instructions other than the special calls
+  // Of warp_instructions, those a compiled count puts on the integer pipes (ALU and integer
+  // multiply-add): the predictor issues each at the profile's integer rate (integer_issue_slots).
+  // 0 for derived counts, whose integer operations enter warp_instructions already at that rate.
+  double integer_warp_instructions = 0;
   double dram_bytes = 0;           // read + written at DRAM after L2 reuse (L2 flushed before a run)
   double l2_bytes = 0;             // sectors L1 passes on to L2, reads + writes
   double l1_wavefronts = 0;        // global load/store lookups at L1: distinct 128-B lines per warp access

@@ -94,6 +94,10 @@ struct KernelDescription {
   WorkDescription work;
   std::optional<ChainDescription> chain;         // absent: derived from the accesses
   std::optional<double> warp_instructions;       // absent: derived; given: a compiled count, stated where given
+  // With a given warp_instructions: the share of them on the integer pipes (IMAD, IADD3, ISETP,
+  // LEA, LOP3, SHF, SEL, ...: Nsight Compute's executed-instruction mix), issued at the profile's
+  // integer rate. Absent: 0 (all at the FP32 instruction rate).
+  std::optional<double> integer_share;
   // Bytes one warp-wide load moves from L2/DRAM, where the compiled code's requests differ from
   // what the reads' sectors give (absent: derived). `request_bytes` in format 2.
   std::optional<double> request_bytes;
@@ -118,6 +122,11 @@ struct DerivationContext {
 // appended to `notes` (once each) when given.
 GpuPhase derive_gpu_phase(const KernelDescription& kernel, const DerivationContext& context,
                           std::vector<std::string>* notes = nullptr);
+
+// FP32 issue slots one integer instruction takes: the FP32 instruction rate over the profile's
+// int32_logic rate (a shift/xor/add chain as the compiler spreads it over the ALU and FMA pipes);
+// 4/3 without a profile or that ceiling (`measured` false).
+double integer_issue_slots(const GpuCalibration* gpu, bool* measured = nullptr);
 
 // The flops of one launch of the description (FP32, FP64, FP16/BF16 and mma; for flop/s).
 double description_flops(const KernelDescription& kernel);

@@ -93,7 +93,8 @@
 //                address = l1_wavefronts + Σ_d shared_d · t(d)/t(1)   (a global access: a pass per line)
 //                data    = l1_data_bytes / 54 B + Σ_d shared_d · t(d)/t(1)  (a 128-B line hitting L1 takes
 //                          2.37 passes on the H100: tests/gpu/test_descriptor_passes.cu)
-//     T_issue  = f · s · warp_instructions / min(I/SMs, w / lat_FMA),  I = FP32 ceiling / 64: one warp
+//     T_issue  = f · s · (warp_instructions + (σ − 1)·integer_warp_instructions) / min(I/SMs, w / lat_FMA),
+//                I = FP32 ceiling / 64: one warp
 //                instruction per scheduler per clock (what the FMA ceiling measures); with few warps, a
 //                warp issues once per dependent-FMA latency
 //                integer work (a workload's `int`: operations as written, model/src/kernel_derivation.cpp)
@@ -106,6 +107,11 @@
 //                so a profile without int32_logic takes 4/3 slots. The generalisation suite's integer
 //                chains (2026-11-27, GPU fa2202fb) came out 42–48 % over at the IMAD price (1.9 slots)
 //                and 0 to +7 % at 4/3.
+//                σ = I / (int32_logic / 32) is that price per instruction; a compiled count's integer
+//                instructions (its `integer_share`, Nsight Compute's executed-instruction mix) pay it
+//                too. Chosen on the blur kernel, issue-bound and 72 % integer (IMAD, IADD3, ISETP):
+//                −16 % at one slot each, 0 % at σ on the 2026-11-27 reference run (GPU 29a2cd25,
+//                re-analysed); conv2d-global (57 %) −5 → −2 %; the farm's blur tasks were the check.
 //     T_special= f · s · special_calls / min(C/SMs, 32·w / lat_cosf),  C = the cosf ceiling; the calls
 //                share the issue slots with the other instructions, so the two add
 //     T_fp64   = f · s · SMs · flops_fp64 / FP64 ceiling
