@@ -719,6 +719,63 @@ TEST(FarmRecordedRun, WriteReadRoundTripAndBadRowsNameTheirLine) {
   }
 }
 
+// A run that kept its issue loop's host time (format v2) writes and reads it back, one per timed
+// run; the analysis puts the run's own cost beside the profile's and predicts the pinned stream
+// configurations again with it. Every host-bound configuration then follows it: the synthetic
+// run below issues its tasks at three times the profile's cost and takes that long.
+TEST(FarmRecordedRun, TheIssueLoopsHostTimeRoundTripsAndReplacesTheProfilesCost) {
+  FarmRun run = read_farm_run(kRecordedFarmRun);  // a v1 recording: no issue times
+  for (const FarmMeasurement& m : run.measurements) EXPECT_TRUE(m.issue_seconds.empty());
+  const Profile profile = load_profile(kRecordedRunProfile);
+  // One host-bound case: matmul 32², L = 1056, S = 16 and 64, each measured at L·3h.
+  std::vector<FarmMeasurement> kept;
+  double h = 0;
+  for (FarmMeasurement m : run.measurements)
+    if (m.task.app == FarmApp::matmul && m.task.size == 32 && m.mode == FarmMode::streams && m.memory == HostMemory::pinned &&
+        (m.streams == 16 || m.streams == 64)) {
+      h = FarmPredictor(profile, FarmSetup::built_in(m.task, m.tasks, m.memory)).pipeline().issue_s;
+      m.seconds.assign(m.seconds.size(), m.tasks * 3 * h);
+      m.issue_seconds.assign(m.seconds.size(), m.tasks * 3 * h);
+      kept.push_back(m);
+    }
+  ASSERT_EQ(kept.size(), 2u);
+  ASSERT_GT(h, 0);
+  run.measurements = kept;
+  const std::string dir = ::testing::TempDir() + "/farm_issue_v2";
+  write_farm_run(dir, run);
+  const FarmRun back = read_farm_run(dir);
+  ASSERT_EQ(back.measurements.size(), 2u);
+  ASSERT_EQ(back.measurements[0].issue_seconds.size(), kept[0].issue_seconds.size());
+  for (std::size_t i = 0; i < kept[0].issue_seconds.size(); ++i)
+    EXPECT_NEAR(back.measurements[0].issue_seconds[i], kept[0].issue_seconds[i], 1e-6 * kept[0].issue_seconds[i]);
+  const FarmAnalysis a = analyse_farm(back, profile);
+  ASSERT_EQ(a.host_issue.size(), 1u);
+  EXPECT_NEAR(a.host_issue[0].run_s, 3 * h, 1e-12);
+  EXPECT_NEAR(a.host_issue[0].profile_s, h, 1e-12);
+  EXPECT_GT(a.streams_from_profile.median, 0.5);      // predicted at h, measured at 3h
+  EXPECT_LT(a.streams_with_run_issue.median, 0.05);   // at the run's own cost
+  EXPECT_NEAR(a.points[0].host_issue_per_task_s, 3 * h, 1e-12);
+  write_farm_report(::testing::TempDir() + "/farm_issue_v2_report", back, a, "p.yaml");
+  // A count of issue times that is not one per timed run is bad input naming the column.
+  std::string text;
+  {
+    std::ifstream in(dir + "/farm_measurements.csv");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    text = ss.str();
+  }
+  const auto last = text.rfind(';');
+  ASSERT_NE(last, std::string::npos);
+  text.erase(text.find_last_of(';'), text.find('\n', last) - last);  // drop the last issue time
+  std::ofstream(dir + "/farm_measurements.csv") << text;
+  try {
+    read_farm_run(dir);
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("issue_seconds"), std::string::npos) << e.what();
+  }
+}
+
 // ------------------------------------------------------------------ case sets
 TEST(FarmPlan, HoldoutCasesAreValidAndDisjointFromTheStandardOnes) {
   const std::vector<FarmCase> standard = farm_cases(FarmCaseSet::standard), holdout = farm_cases(FarmCaseSet::holdout);

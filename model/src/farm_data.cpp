@@ -12,9 +12,13 @@
 namespace perfmodel {
 namespace {
 
-constexpr const char* kMagic = "# perfmodel farm measurements v1";
+// v2 adds the host's time to issue the stream of tasks (issue_seconds, one per timed run); v1
+// recordings (without it) still read.
+constexpr const char* kMagicV1 = "# perfmodel farm measurements v1";
+constexpr const char* kMagic = "# perfmodel farm measurements v2";
 constexpr const char* kResourcesMagic = "# perfmodel farm resources v1";
-constexpr const char* kHeader = "app,size,iterations,tasks,mode,streams,memory,check_error,check_bound,seconds";
+constexpr const char* kHeaderV1 = "app,size,iterations,tasks,mode,streams,memory,check_error,check_bound,seconds";
+constexpr const char* kHeader = "app,size,iterations,tasks,mode,streams,memory,check_error,check_bound,seconds,issue_seconds";
 using recorded::kResourcesHeader;
 using recorded::parse_count;
 using recorded::kDevicePrefix;
@@ -60,6 +64,8 @@ void write_farm_run(const std::string& dir, const FarmRun& run) {
     m << to_string(f.task.app) << ',' << f.task.size << ',' << f.task.iterations << ',' << f.tasks << ',' << to_string(f.mode) << ','
       << f.streams << ',' << to_string(f.memory) << ',' << csv::format_g(f.check_error) << ',' << csv::format_g(f.check_bound) << ',';
     for (std::size_t i = 0; i < f.seconds.size(); ++i) m << (i ? ";" : "") << csv::format_g(f.seconds[i]);
+    m << ',';
+    for (std::size_t i = 0; i < f.issue_seconds.size(); ++i) m << (i ? ";" : "") << csv::format_g(f.issue_seconds[i]);
     m << "\n";
   }
   std::ostringstream r;
@@ -79,8 +85,11 @@ FarmRun read_farm_run(const std::string& dir) {
   FarmRun run;
   const std::string mpath = (std::filesystem::path(dir) / kFarmMeasurementsFile).string();
   const std::string rpath = (std::filesystem::path(dir) / kFarmResourcesFile).string();
+  const std::string text = read_input_file(mpath);
+  const bool v1 = text.rfind(kMagicV1, 0) == 0;
+  const std::size_t columns = v1 ? 10 : 11;
   csv::read_sample_file(
-      read_input_file(mpath), mpath, kMagic, kHeader, run.provenance,
+      text, mpath, v1 ? kMagicV1 : kMagic, v1 ? kHeaderV1 : kHeader, run.provenance,
       [&](const std::string& key, const std::string& value, const csv::ErrorAt& error) {
         if (key == "farm_wall_s") {
           run.wall_s = csv::parse_number(value, key, error);
@@ -91,7 +100,8 @@ FarmRun read_farm_run(const std::string& dir) {
         }
       },
       [&](const std::vector<std::string>& cells, const csv::ErrorAt& error) {
-        if (cells.size() != 10) throw error("row", "expected 10 columns, found " + std::to_string(cells.size()));
+        if (cells.size() != columns)
+          throw error("row", "expected " + std::to_string(columns) + " columns, found " + std::to_string(cells.size()));
         FarmMeasurement f;
         const auto app = parse_farm_app(cells[0]);
         if (!app) throw error("app", "'" + cells[0] + "' is not cosine, matmul or blur");
@@ -120,6 +130,16 @@ FarmRun read_farm_run(const std::string& dir) {
           f.seconds.push_back(s);
         }
         if (f.seconds.empty()) throw error("seconds", "no repetitions");
+        if (!v1 && !cells[10].empty()) {
+          for (const std::string& t : csv::split(cells[10], ';')) {
+            const double s = csv::parse_number(t, "issue_seconds", error);
+            if (!(s > 0)) throw error("issue_seconds", "times must be > 0");
+            f.issue_seconds.push_back(s);
+          }
+          if (f.issue_seconds.size() != f.seconds.size())
+            throw error("issue_seconds", "one per timed run: " + std::to_string(f.seconds.size()) + " expected, found " +
+                                             std::to_string(f.issue_seconds.size()));
+        }
         run.measurements.push_back(std::move(f));
       });
   if (std::filesystem::exists(rpath)) {

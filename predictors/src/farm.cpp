@@ -334,6 +334,10 @@ FarmPredictor::FarmPredictor(const Profile& profile, const FarmSetup& setup) : s
                          " blocks per SM x " + sci(sms_) + " SMs / " + sci(widest->blocks()) +
                          " blocks per task, capped at CUDA's 128 resident grids)");
 
+  if (setup.issue_s) {
+    p.issue_s = *setup.issue_s;
+    assumptions_.push_back("host issue per task: " + format_seconds(p.issue_s) + " as given, in place of the profile's");
+  }
   pageable_ = p;
   pageable_.h2d_s = copy_s(Direction::h2d, HostMemory::pageable, bytes_in_);
   pageable_.d2h_s = copy_s(Direction::d2h, HostMemory::pageable, bytes_out_);

@@ -80,6 +80,7 @@ FarmAnalysis analyse_farm(const FarmRun& run, const Profile& profile) {
       p.prediction = predictor.predict(m.mode == FarmMode::serial ? 0 : m.streams);
     }
     p.error = p.prediction.completion_s / p.measured_s - 1;
+    if (!m.issue_seconds.empty()) p.host_issue_per_task_s = summarize(m.issue_seconds).median / m.tasks;
     by_app[to_string(m.task.app)].push_back(std::abs(p.error));
     by_config[m.config_label()].push_back(std::abs(p.error));
     all.push_back(std::abs(p.error));
@@ -88,6 +89,43 @@ FarmAnalysis analyse_farm(const FarmRun& run, const Profile& profile) {
   for (const auto& [k, v] : by_app) a.per_app[k] = error_stats(v);
   for (const auto& [k, v] : by_config) a.per_config[k] = error_stats(v);
   a.overall = error_stats(all);
+
+  // The host's issue cost: per case, the median of its pinned stream configurations' issue loops,
+  // and those configurations predicted again with it in place of the profile's.
+  {
+    std::map<std::string, std::vector<const FarmPointAnalysis*>> streams_points;
+    std::vector<std::string> cases_in_order;
+    for (const FarmPointAnalysis& p : a.points) {
+      const FarmMeasurement& m = p.measurement;
+      if (m.mode != FarmMode::streams || m.memory != HostMemory::pinned || !(p.host_issue_per_task_s > 0)) continue;
+      const std::string label = case_label(m.task, m.tasks);
+      if (!streams_points.count(label)) cases_in_order.push_back(label);
+      streams_points[label].push_back(&p);
+    }
+    std::vector<double> from_profile, with_run;
+    for (const std::string& label : cases_in_order) {
+      const auto& points = streams_points[label];
+      std::vector<double> per_task;
+      for (const FarmPointAnalysis* p : points) per_task.push_back(p->host_issue_per_task_s);
+      const SampleSummary h = summarize(per_task);
+      const FarmMeasurement& m0 = points.front()->measurement;
+      FarmHostIssue hi;
+      hi.label = label;
+      hi.profile_s = predictor_for(m0).pipeline().issue_s;
+      hi.run_s = h.median;
+      hi.run_min_s = *std::min_element(per_task.begin(), per_task.end());
+      hi.run_max_s = *std::max_element(per_task.begin(), per_task.end());
+      a.host_issue.push_back(hi);
+      FarmSetup setup = FarmSetup::built_in(m0.task, m0.tasks, m0.memory, connections, resources);
+      setup.issue_s = h.median;
+      const FarmPredictor own(profile, setup);
+      for (const FarmPointAnalysis* p : points) {
+        from_profile.push_back(std::abs(p->error));
+        with_run.push_back(std::abs(own.predict(p->measurement.streams).completion_s / p->measured_s - 1));
+      }
+    }
+    if (!from_profile.empty()) a.streams_from_profile = error_stats(from_profile), a.streams_with_run_issue = error_stats(with_run);
+  }
 
   // Best S per case, over the pinned stream counts run (S = 0 included).
   std::map<std::string, std::vector<const FarmPointAnalysis*>> cases;
@@ -146,7 +184,7 @@ void write_farm_report(const std::string& dir, const FarmRun& run, const FarmAna
   std::filesystem::create_directories(dir);
   std::ostringstream csv;
   csv << "app,size,iterations,tasks,config,streams,memory,measured_s,spread,predicted_s,relative_error,bound,measured_speedup,"
-         "predicted_speedup\n";
+         "predicted_speedup,host_issue_per_task_s\n";
   // Measured speedups over the same case's pinned serial run.
   std::map<std::string, double> serial_measured;
   for (const FarmPointAnalysis& p : a.points)
@@ -159,7 +197,8 @@ void write_farm_report(const std::string& dir, const FarmRun& run, const FarmAna
         << m.streams << ',' << to_string(m.memory) << ',' << num(p.measured_s, "%.6g") << ',' << num(p.spread, "%.4g") << ','
         << num(p.prediction.completion_s, "%.6g") << ',' << num(p.error, "%.4g") << ',' << p.prediction.bound << ','
         << (serial != serial_measured.end() ? num(serial->second / p.measured_s, "%.4g") : "") << ','
-        << num(p.prediction.speedup_vs_serial, "%.4g") << "\n";
+        << num(p.prediction.speedup_vs_serial, "%.4g") << ','
+        << (p.host_issue_per_task_s > 0 ? num(p.host_issue_per_task_s, "%.4g") : "") << "\n";
   }
   write_file_atomically((std::filesystem::path(dir) / "farm_predictions.csv").string(), csv.str());
 
@@ -205,11 +244,27 @@ void write_farm_report(const std::string& dir, const FarmRun& run, const FarmAna
        << b.bound_at_best << " | " << b.measured_saturation << " | " << b.predicted_saturation << " | " << b.bound_at_saturation
        << " | " << (b.measured_speedup_sm > 0 ? num(b.measured_speedup_sm) : "-") << " | "
        << (b.predicted_speedup_sm > 0 ? num(b.predicted_speedup_sm) : "-") << " |\n";
-  md << "\n## Every configuration\n\n| case | configuration | measured | spread | predicted | error | bound |\n|---|---|---|---|---|---|---|\n";
+  if (!a.host_issue.empty()) {
+    md << "\n## The host's issue cost: the profile's against this run's\n\n"
+          "The host's time in the loop that issues a stream, per task (this run: the median over the case's pinned stream "
+          "counts, and their range), against the profile's gpu.streams.issue_s. Below, the same pinned stream configurations "
+          "predicted again with the run's own cost in place of the profile's: the completion-time error net of the host's "
+          "drift between the calibration and the run. A what-if, not a prediction: that cost is read off the run itself.\n\n"
+          "| case | profile | this run | range over S |\n|---|---|---|---|\n";
+    for (const FarmHostIssue& h : a.host_issue)
+      md << "| " << h.label << " | " << format_seconds(h.profile_s) << " | " << format_seconds(h.run_s) << " | "
+         << format_seconds(h.run_min_s) << " … " << format_seconds(h.run_max_s) << " |\n";
+    md << "\n| pinned stream configurations | points | mean | median | p90 | max |\n|---|---|---|---|---|---|\n";
+    row("the profile's host issue cost", a.streams_from_profile);
+    row("this run's host issue cost", a.streams_with_run_issue);
+  }
+  md << "\n## Every configuration\n\n| case | configuration | measured | spread | predicted | error | bound | host issue per task |\n"
+        "|---|---|---|---|---|---|---|---|\n";
   for (const FarmPointAnalysis& p : a.points)
     md << "| " << case_label(p.measurement.task, p.measurement.tasks) << " | " << p.measurement.config_label() << " | "
        << format_seconds(p.measured_s) << " | " << pct_abs(p.spread) << " | " << format_seconds(p.prediction.completion_s) << " | "
-       << pct(p.error) << " | " << p.prediction.bound << " |\n";
+       << pct(p.error) << " | " << p.prediction.bound << " | "
+       << (p.host_issue_per_task_s > 0 ? format_seconds(p.host_issue_per_task_s) : "-") << " |\n";
   md << "\n## What the predictions assumed\n\n";
   if (a.assumptions.empty()) md << "Nothing beyond the profile's measured sections.\n";
   for (const std::string& s : a.assumptions) md << "- " << s << "\n";

@@ -57,6 +57,7 @@ FarmRun run_farm_validation(FarmCaseSet set, const std::string& command, std::os
       m.check_error = r.check_error;
       m.check_bound = r.check_bound;
       m.seconds = r.seconds;
+      m.issue_seconds = r.issue_seconds;
       if (progress) {
         const SampleSummary s = m.summary();
         *progress << "  [" << index << "/" << total << "] " << label << ": " << format_seconds(s.median) << " (p10 "

@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -356,12 +357,14 @@ FarmResult FarmRunner::measure(const FarmConfig& config, int reps) {
   FarmResult result;
   result.check_bound = m.check_bound();
   result.check_what = m.check_what();
-  std::vector<double> seconds;
+  std::vector<double> seconds, issue_seconds;
   PERFMODEL_CUDA_CHECK(cudaDeviceSynchronize());
   for (int rep = -1; rep < reps; ++rep) {  // rep −1: the warm-up, checked but not kept
     m.poison(host_out);
     PERFMODEL_CUDA_CHECK(cudaEventRecord(start, legacy));
+    const auto issue_start = std::chrono::steady_clock::now();
     issue();
+    const double issue_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - issue_start).count();
     PERFMODEL_CUDA_CHECK(cudaEventRecord(stop, legacy));
     PERFMODEL_CUDA_CHECK(cudaEventSynchronize(stop));
     PERFMODEL_CUDA_CHECK(cudaDeviceSynchronize());
@@ -370,9 +373,10 @@ FarmResult FarmRunner::measure(const FarmConfig& config, int reps) {
     const double error = m.check(host_out);
     result.check_error = std::max(result.check_error, error);
     if (!result.passed()) return result;  // no time kept
-    if (rep >= 0) seconds.push_back(static_cast<double>(ms) * 1e-3);
+    if (rep >= 0) seconds.push_back(static_cast<double>(ms) * 1e-3), issue_seconds.push_back(issue_s);
   }
   result.seconds = std::move(seconds);
+  result.issue_seconds = std::move(issue_seconds);
   return result;
 }
 

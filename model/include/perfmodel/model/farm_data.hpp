@@ -40,6 +40,9 @@ struct FarmMeasurement {
   HostMemory memory = HostMemory::pinned;
   double check_error = 0, check_bound = 0;
   std::vector<double> seconds;
+  // The host's time to issue the whole stream (the loop of API calls alone), one per timed run;
+  // empty in recordings made before it was kept.
+  std::vector<double> issue_seconds;
   SampleSummary summary() const { return summarize(seconds); }
   std::string config_label() const;  // "S=0", "S=8", "S=8 pageable", "data-parallel"
 };

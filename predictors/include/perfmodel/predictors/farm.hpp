@@ -179,6 +179,9 @@ struct FarmSetup {
   long long tasks = 0;
   HostMemory memory = HostMemory::pinned;
   std::optional<int> connections;  // CUDA_DEVICE_MAX_CONNECTIONS of the run predicted; unset: the profile's or 8
+  // The host's issue cost per task instead of the profile's gpu.streams.issue_s (a recorded run's
+  // own, for the validation report's what-if); unset: the profile's.
+  std::optional<double> issue_s;
   ResourceTable resources;         // compiled resources of the farm kernels, where recorded
   // A described task instead (a workload file): its kernels, run one after another in the task's
   // stream, and its copies in and out; `task` is then unused.

@@ -42,6 +42,14 @@ struct FarmPointAnalysis {
   double measured_s = 0, spread = 0;  // median of the repetitions; (p90 − p10) / median
   FarmPrediction prediction;          // completion_s is the predicted time
   double error = 0;                   // predicted / measured − 1
+  double host_issue_per_task_s = 0;   // the host's issue loop / L (median over the runs); 0: not recorded
+};
+
+// The host's issue cost per task, the profile's against a recorded run's own (a case's median over
+// its pinned stream counts), and the case's pinned stream configurations predicted again with it.
+struct FarmHostIssue {
+  std::string label;  // the case
+  double profile_s = 0, run_s = 0, run_min_s = 0, run_max_s = 0;
 };
 
 // Per case: the measured best S among the stream counts run (pinned, S ≥ 0), the predicted best,
@@ -69,6 +77,10 @@ struct FarmAnalysis {
   std::vector<FarmBestCheck> best;
   std::vector<std::string> assumptions;  // what the predictions assumed (first case's, deduplicated)
   int queues_used = 0;
+  // Where the run recorded its issue loop's host time: per case, and the pinned stream
+  // configurations' errors from the profile and with the run's own issue cost (same points).
+  std::vector<FarmHostIssue> host_issue;
+  ErrorStats streams_from_profile, streams_with_run_issue;
 };
 
 // Predicts every recorded configuration with the run's CUDA_DEVICE_MAX_CONNECTIONS and recorded

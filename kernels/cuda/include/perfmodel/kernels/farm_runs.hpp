@@ -29,6 +29,7 @@ struct FarmResult {
   double check_error = 0, check_bound = 0;  // the worst over the runs; passed() when error <= bound
   std::string check_what;
   std::vector<double> seconds;  // one per timed run (empty when a check failed)
+  std::vector<double> issue_seconds;  // the host's time in the loop that issues the stream, per timed run
   bool passed() const { return check_error <= check_bound; }
 };
 
