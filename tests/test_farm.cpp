@@ -220,6 +220,15 @@ TEST(FarmSchedule, TheQueueLimitIsWhatTheHostIssueDoesNotExplain) {
   for (auto& row : c.concurrency.rows)
     if (row[0] > 8) row[2] *= row[0] / 8;
   EXPECT_EQ(observed_queue_limit(c, 128), 8);
+  // Where the calibration kept each row's host time, the row is explained at that rate: the same
+  // slow rows issued by a host at 10 µs a task are a limit of 8; issued at the rate that explains
+  // them (its time less the last spin), they are the host's, and no limit is seen.
+  c.concurrency.columns.push_back("host_s");
+  for (auto& row : c.concurrency.rows) row.push_back(row[1] * 10e-6);
+  EXPECT_EQ(observed_queue_limit(c, 128), 8);
+  for (auto& row : c.concurrency.rows)
+    if (row[0] > 8) row[4] = row[2] - 1e-3;
+  EXPECT_EQ(observed_queue_limit(c, 128), 0);
 }
 
 TEST(FarmSchedule, OneStreamsChainPaysItsHandOffsOncePerTask) {
@@ -524,6 +533,7 @@ GpuSampleFile synthetic_stream_samples() {
     for (int s : {1, 8, 32}) {
       const double tasks = std::max(16, 4 * s), conc = std::min(s, 8);
       f.samples.push_back({"streams.concurrency", {{"streams", s}, {"spin_ns", 1e6}, {"connections", 0}}, r, tasks * 1e-3 / conc, tasks});
+      f.samples.push_back({"streams.concurrency_host", {{"streams", s}, {"spin_ns", 1e6}, {"connections", 0}}, r, tasks * 7e-6, tasks});
     }
     for (int s : {1, 2}) {
       f.samples.push_back({"streams.copies", {{"streams", s}, {"bytes", 4096}, {"bidir", 0}}, r, 64 * 8e-6 / s, 64});
@@ -553,6 +563,11 @@ TEST(StreamCalibration, FitsTheSeriesAndSurvivesTheProfileRoundTrip) {
   EXPECT_EQ(back.gpu->streams->measured_on, c.measured_on);
   EXPECT_DOUBLE_EQ(back.gpu->streams->queues, c.queues);
   EXPECT_EQ(back.gpu->streams->copies.rows, c.copies.rows);
+  // Each concurrency row keeps the host's time to issue it (host_s), through the round trip.
+  ASSERT_EQ(c.concurrency.columns.back(), "host_s");
+  EXPECT_NEAR(c.concurrency.rows.back().back(), 128 * 7e-6, 1e-15);
+  EXPECT_EQ(back.gpu->streams->concurrency.columns, c.concurrency.columns);
+  EXPECT_EQ(back.gpu->streams->concurrency.rows, c.concurrency.rows);
 
   // The predictor now uses the measured values and assumes none of the defaults.
   const FarmPredictor f(back, FarmSetup::built_in({FarmApp::cosine, 1024, 1000}, 100, HostMemory::pinned));

@@ -44,7 +44,11 @@ StreamCalibration read_streams(const yaml::Value& v) {
   if (!(s.issue_s > 0)) throw v.get("issue_s").error("must be > 0");
   if (!(s.serial_task_s > 0)) throw v.get("serial_task_s").error("must be > 0");
   if (!(s.queues > 0)) throw v.get("queues").error("must be > 0");
-  s.concurrency = read_table(v.get("concurrency"), {"streams", "tasks", "seconds", "concurrency"});
+  // host_s (the host's time to issue the row's tasks) since 2026-11-27; older profiles lack it.
+  const yaml::Value table = v.get("concurrency");
+  const bool with_host = table.has("columns") && table.get("columns").sequence_size() == 5;
+  s.concurrency = with_host ? read_table(table, {"streams", "tasks", "seconds", "concurrency", "host_s"})
+                            : read_table(table, {"streams", "tasks", "seconds", "concurrency"});
   if (s.concurrency.rows.empty()) throw v.get("concurrency").error("needs at least one row");
   for (std::size_t i = 1; i < s.concurrency.rows.size(); ++i)
     if (!(s.concurrency.rows[i][0] > s.concurrency.rows[i - 1][0])) throw v.get("concurrency").error("streams must ascend");

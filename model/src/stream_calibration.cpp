@@ -70,7 +70,7 @@ StreamCalibration fit_streams(const GpuSampleFile& file, const std::string& samp
   c.command = file.provenance.command;
   for (const BenchmarkSample& s : file.samples)
     if (s.series.rfind("streams.", 0) == 0 && s.series != "streams.issue" && s.series != "streams.serial" &&
-        s.series != "streams.concurrency" && s.series != "streams.copies")
+        s.series != "streams.concurrency" && s.series != "streams.concurrency_host" && s.series != "streams.copies")
       throw InputError(samples_file + ": unknown series '" + s.series + "'");
 
   const auto single = [&](const std::string& series) {
@@ -91,7 +91,12 @@ StreamCalibration fit_streams(const GpuSampleFile& file, const std::string& samp
   }
   const std::vector<SeriesPoint> conc = series_medians(file.samples, "streams.concurrency");
   if (conc.empty()) throw InputError("streams.concurrency: no samples");
+  // The host's time to issue each row's tasks, where the calibration kept it (a column host_s).
+  std::map<double, double> host_by_streams;
+  for (const SeriesPoint& p : series_medians(file.samples, "streams.concurrency_host"))
+    host_by_streams[param_of(p, "streams", "streams.concurrency_host")] = p.median_seconds;
   c.concurrency.columns = {"streams", "tasks", "seconds", "concurrency"};
+  if (!host_by_streams.empty()) c.concurrency.columns.push_back("host_s");
   std::map<double, std::vector<double>> by_streams;
   for (const SeriesPoint& p : conc) {
     const double streams = param_of(p, "streams", "streams.concurrency");
@@ -100,6 +105,12 @@ StreamCalibration fit_streams(const GpuSampleFile& file, const std::string& samp
     if (spin != c.spin_s) throw InputError("streams.concurrency: every configuration must spin equally long");
     const double tasks = amount_of(file, "streams.concurrency", p.params);
     by_streams[streams] = {streams, tasks, p.median_seconds, tasks * spin / p.median_seconds};
+    if (!host_by_streams.empty()) {
+      const auto h = host_by_streams.find(streams);
+      if (h == host_by_streams.end() || !(h->second > 0))
+        throw InputError("streams.concurrency_host: no host time for " + std::to_string(streams) + " streams");
+      by_streams[streams].push_back(h->second);
+    }
   }
   for (const auto& [s, row] : by_streams) {
     c.concurrency.rows.push_back(row);

@@ -137,10 +137,19 @@ double observed_queue_limit(const StreamCalibration& s, double kernel_slots) {
   p.kernel_slots = kernel_slots;
   p.queues = 0;
   const std::size_t cs = s.concurrency.column("streams"), ct = s.concurrency.column("tasks"), cd = s.concurrency.column("seconds");
+  const auto& columns = s.concurrency.columns;
+  const bool with_host = std::find(columns.begin(), columns.end(), "host_s") != columns.end();
+  const std::size_t ch = with_host ? s.concurrency.column("host_s") : 0;
   double limit = 0;
   for (const auto& row : s.concurrency.rows) {
     const long long S = std::llround(row[cs]), L = std::llround(row[ct]);
     if (S < 1 || L < 1) continue;
+    // The row at the host's own rate while it issued it, where recorded: a host issuing slower
+    // than issue_s (its rate drifts by half between minutes) must not read as a queue. GPU
+    // 0385df6e, 2026-11-27, without it: the 96- and 128-stream rows took 7.7 and 7.4 ms against 4.6
+    // expected at issue_s, a limit of 64 streams; its farm then ran 132 and 264 streams
+    // unserialised, that limit's predictions 94 % and 63 % over.
+    p.issue_s = with_host && row[ch] > 0 ? row[ch] / static_cast<double>(L) : s.issue_s;
     if (row[cd] > 1.25 * schedule_farm(p, L, S).completion_s) return limit > 0 ? limit : 1;
     limit = row[cs];
   }

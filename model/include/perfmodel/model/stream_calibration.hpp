@@ -38,7 +38,7 @@ struct StreamCalibration {
                             // plateau that may be the host's issue (L·spin_s / (L·issue_s + spin_s)),
                             // not the queues; the farm predictor takes the limit from the table
                             // (observed_queue_limit in predictors/farm.hpp)
-  NumericTable concurrency;  // streams, tasks, seconds, concurrency
+  NumericTable concurrency;  // streams, tasks, seconds, concurrency[, host_s]
   NumericTable copies;       // streams, bytes, h2d_s_per_copy, bidir_s_per_pair
 
   // At the measured size nearest `bytes` (in log): per-copy time of H2D copies at S streams over
@@ -57,6 +57,8 @@ struct StreamCalibration {
 //   streams.issue          host seconds of the issue loop; amount = tasks; params streams, connections
 //   streams.serial         device seconds of the serial loop; amount = tasks
 //   streams.concurrency    device seconds; amount = tasks; params streams, spin_ns, connections
+//   streams.concurrency_host  the host's seconds to issue those tasks, same params (optional:
+//                          the concurrency table's host_s column)
 //   streams.copies         device seconds; amount = copies; params streams, bytes, bidir (0|1)
 // Throws InputError naming the series when they cannot be fitted.
 StreamCalibration fit_streams(const GpuSampleFile& file, const std::string& samples_file);

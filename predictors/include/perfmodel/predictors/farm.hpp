@@ -33,7 +33,8 @@
 //           per other stream per round at S = 2–3, 1.7 at S = 4 (all six, cosine as matmul and blur;
 //           q = 1.86–1.99 µs); the schedule had none. Found and scored on the same runs (2026-11-27)
 //   Q       hardware work queues the streams are spread over: the largest S whose
-//           gpu.streams.concurrency time the schedule explains without a queue limit
+//           gpu.streams.concurrency time the schedule explains without a queue limit, each row at
+//           the host's own issue rate while it issued that row where recorded (host_s)
 //           (observed_queue_limit; none seen: no limit, Q = ∞). Not the measured plateau
 //           gpu.streams.queues: on the H100 that plateau (84 kernels at 128 streams) is the host
 //           issuing 512 tasks at h each, L·s/(L·h + s) = 86. Without the section the CUDA runtime's
