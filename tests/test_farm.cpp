@@ -563,6 +563,8 @@ TEST(StreamCalibration, FitsTheSeriesAndSurvivesTheProfileRoundTrip) {
   EXPECT_EQ(back.gpu->streams->measured_on, c.measured_on);
   EXPECT_DOUBLE_EQ(back.gpu->streams->queues, c.queues);
   EXPECT_EQ(back.gpu->streams->copies.rows, c.copies.rows);
+  // The host's cost with the GPU busy: the rows of 8 and 32 streams issued 7 µs a task.
+  EXPECT_NEAR(c.busy_issue_s(), 7e-6, 1e-15);
   // Each concurrency row keeps the host's time to issue it (host_s), through the round trip.
   ASSERT_EQ(c.concurrency.columns.back(), "host_s");
   EXPECT_NEAR(c.concurrency.rows.back().back(), 128 * 7e-6, 1e-15);
@@ -571,7 +573,7 @@ TEST(StreamCalibration, FitsTheSeriesAndSurvivesTheProfileRoundTrip) {
 
   // The predictor now uses the measured values and assumes none of the defaults.
   const FarmPredictor f(back, FarmSetup::built_in({FarmApp::cosine, 1024, 1000}, 100, HostMemory::pinned));
-  EXPECT_DOUBLE_EQ(f.pipeline().issue_s, 6e-6);
+  EXPECT_DOUBLE_EQ(f.pipeline().issue_s, 7e-6);  // the busy GPU's, not the idle loop's 6 µs
   EXPECT_DOUBLE_EQ(f.pipeline().queues, 8);
   for (const std::string& a : f.assumptions()) EXPECT_EQ(a.find("no gpu.streams"), std::string::npos) << a;
 }

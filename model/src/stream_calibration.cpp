@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <vector>
 
 #include "perfmodel/model/errors.hpp"
 #include "perfmodel/model/gpu_fit.hpp"
@@ -36,6 +37,19 @@ double StreamCalibration::concurrency_at(double streams) const {
       return rows[i - 1][cc] + t * (rows[i][cc] - rows[i - 1][cc]);
     }
   return rows.back()[cc];
+}
+
+double StreamCalibration::busy_issue_s() const {
+  const auto& columns = concurrency.columns;
+  if (std::find(columns.begin(), columns.end(), "host_s") == columns.end()) return 0;
+  const std::size_t cs = concurrency.column("streams"), ct = concurrency.column("tasks"), ch = concurrency.column("host_s");
+  std::vector<double> per_task;
+  for (const auto& row : concurrency.rows)
+    if (row[cs] >= 8 && row[ct] > 0 && row[ch] > 0) per_task.push_back(row[ch] / row[ct]);
+  if (per_task.empty()) return 0;
+  std::sort(per_task.begin(), per_task.end());
+  const std::size_t n = per_task.size();
+  return n % 2 ? per_task[n / 2] : (per_task[n / 2 - 1] + per_task[n / 2]) / 2;
 }
 
 StreamCalibration::CopySharing StreamCalibration::copy_sharing(double bytes, double streams) const {

@@ -245,7 +245,12 @@ FarmPredictor::FarmPredictor(const Profile& profile, const FarmSetup& setup) : s
   const double tiny_parts = copy_s(Direction::h2d, HostMemory::pinned, 4) + copy_s(Direction::d2h, HostMemory::pinned, 4) + queued_kernel;
   if (gpu.streams) {
     const StreamCalibration& s = *gpu.streams;
-    p.issue_s = s.issue_s;
+    // The host issues a farm's tasks while its streams have work pending: the calibration's issue
+    // rate in that state where it kept it (the concurrency rows' host time), else the idle-GPU loop's.
+    p.issue_s = s.busy_issue_s() > 0 ? s.busy_issue_s() : s.issue_s;
+    if (s.busy_issue_s() > 0)
+      assumptions_.push_back("host issue: " + format_seconds(p.issue_s) + " per task with the GPU busy (gpu.streams.concurrency's host " +
+                             "time at 8 or more streams; " + format_seconds(s.issue_s) + " with it idle)");
     p.serial_gap_s = std::max(0.0, s.serial_task_s - tiny_parts);
     // One stream's chain: gpu.streams.concurrency at one stream ran tasks of a 4-byte copy in, a
     // spin kernel and a 4-byte copy out back to back in one stream; each took c1 = T/L − spin.

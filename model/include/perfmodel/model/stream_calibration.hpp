@@ -51,6 +51,10 @@ struct StreamCalibration {
 
   // Measured concurrency at S streams (linear between measured S, the last value beyond them).
   double concurrency_at(double streams) const;
+  // The host's issue cost per task while the GPU is busy: the median over the concurrency rows of
+  // 8 or more streams of host_s / tasks (the farm pattern, spin kernels pending), what a farm's host
+  // pays; 0 where the table has no host_s.
+  double busy_issue_s() const;
 };
 
 // Series (gpu samples, see benchmark_samples.hpp):

@@ -5,7 +5,10 @@
 // version, and the best S.
 //
 // Per task (all from the profile; model/farm.hpp describes the tasks):
-//   h       the host's cost of issuing one task's three asynchronous calls (gpu.streams.issue_s)
+//   h       the host's cost of issuing one task's three asynchronous calls: with the GPU busy, as a
+//           farm's host issues (StreamCalibration::busy_issue_s: the concurrency rows' host time per
+//           task at S ≥ 8), else gpu.streams.issue_s (an idle GPU; 7 % lower on GPU 418e2ad9,
+//           whose farm's host issued at 6.8–11 µs a task, median over its cases 7.6)
 //   t_in    its H2D copy, t_out its D2H copy: the transfer model's pinned curves at the task's
 //           bytes (short copies there are timed back to back in a stream, as the farm issues them)
 //   t_ker   its kernel alone: the GPU predictor's time for one task's launch without the launch
