@@ -681,7 +681,8 @@ TEST(FarmRecordedRun, TheFarmCasesOf2026_11_27HoldTheirErrors) {
 // The last runs of 2026-11-27, measured after the host issue cost with the GPU busy was chosen (on
 // GPU 418e2ad9's run), each predicted from the bundled profile (GPU 29a2cd25) with its own machine's
 // gpu.streams merged in, as they came out: GPU 12f0227a mean 7.2 %, p90 16.7 %, 11 of 11 (holdout
-// 9.2 %, 23.1 %, 8 of 9); GPU bf08d174 8.4 %, 22.5 %, 8 of 11 (holdout 7.7 %, 16.5 %, 8 of 9).
+// 9.2 %, 23.1 %, 8 of 9); GPU bf08d174 8.4 %, 22.5 %, 8 of 11 (holdout 7.7 %, 16.5 %, 8 of 9);
+// GPU 0d285e39 8.4 %, 18.7 %, 9 of 11 (holdout 6.1 %, 15.3 %, 7 of 9).
 TEST(FarmRecordedRun, TheRunsAfterTheBusyHostIssueHoldTheirErrors) {
   const std::string s12 = kRuns + "12f0227a-streams/nvidia-h100-80gb-hbm3.streams.yaml";
   const std::string sbf = kRuns + "bf08d174-streams/nvidia-h100-80gb-hbm3.streams.yaml";
@@ -690,6 +691,9 @@ TEST(FarmRecordedRun, TheRunsAfterTheBusyHostIssueHoldTheirErrors) {
   expect_reanalysis_holds(v + "12f0227a/farm-holdout", 0.102, 0.241, 8, bundled_with_streams(s12), s12);
   expect_reanalysis_holds(v + "bf08d174/farm", 0.095, 0.236, 8, bundled_with_streams(sbf), sbf);
   expect_reanalysis_holds(v + "bf08d174/farm-holdout", 0.087, 0.176, 8, bundled_with_streams(sbf), sbf);
+  const std::string s0d = kRuns + "0d285e39-streams/nvidia-h100-80gb-hbm3.streams.yaml";
+  expect_reanalysis_holds(v + "0d285e39/farm", 0.094, 0.197, 9, bundled_with_streams(s0d), s0d);
+  expect_reanalysis_holds(v + "0d285e39/farm-holdout", 0.071, 0.163, 7, bundled_with_streams(s0d), s0d);
 }
 
 TEST(FarmRecordedRun, TheHoldoutCasesOf2026_11_27HoldTheirErrors) {
