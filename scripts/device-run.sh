@@ -7,7 +7,7 @@
 #   export PERFMODEL_DATA_DIR=$PWD/data
 #   STEP_TIMEOUT=250 scripts/device-run.sh tests,validate,calibrate > $OUT/device-run.log 2>&1
 # Everything it produces lands in $OUT/results.tar.gz, laid out like data/ (unpack with:
-# tar -xzf <files_at>/results.tar.gz -C data). Device time is scarce, so one call does whole steps:
+# tar -xzf results.tar.gz -C data). One call does whole steps:
 #   tests      record the machine; run the GPU test suite (CTest label `gpu`)
 #   validate   perfmodel validate --quick (timed), then the full validation into
 #              validation/NAME/ (measurements, resources, predictions, report, plot); the

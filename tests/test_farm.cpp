@@ -28,17 +28,18 @@ const std::string kData = PERFMODEL_TEST_DATA_DIR;
 const std::string kBundled = kData + "/profiles/nvidia-h100-80gb-hbm3.yaml";
 // The recorded farm runs the re-analysis tests hold to their errors (docs/farm.md). Ceilings: the
 // errors at the last model change + 1 percentage point; floors: the best-S checks it passed. That
-// change (a compiled count's integer instructions at the integer rate: the blur tasks' kernels;
-// before it, in parentheses) re-analysed every run below with the profile it was predicted from.
+// change (a compiled count's integer instructions at the integer rate: the blur tasks' kernels; a
+// pageable copy in of at most 64 KiB returned once staged; before them, in parentheses)
+// re-analysed every run below with the profile it was predicted from.
 // The farm cases of 2026-11-26 on GPU-5355697b predicted from the GPU-a8fb659b calibration (they
-// chose the chain, farm_blur's count and the headroom rule): mean 10.7 % (12.7), p90 30.3 % (30.4), 9 of 11;
+// chose the chain, farm_blur's count and the headroom rule): mean 9.6 % (12.7), p90 29.8 % (30.4), 9 of 11;
 const std::string kA8Profile = kData + "/profiles/other/2026-11-26-h100-a8fb659b/nvidia-h100-80gb-hbm3.yaml";
 const std::string kA8FarmRun = kData + "/validation/2026-11-26-h100-a8fb659b/farm";
-constexpr double kA8MeanErrorCeiling = 0.117, kA8P90ErrorCeiling = 0.313;
+constexpr double kA8MeanErrorCeiling = 0.106, kA8P90ErrorCeiling = 0.308;
 constexpr int kA8BestWithinFloor = 9;
-// the same GPU's holdout cases, mean 13.2 % (15.2), p90 39.2 % (39.1), 8 of 9 (6);
+// the same GPU's holdout cases, mean 12.5 % (15.2), p90 39.2 % (39.1), 8 of 9 (6);
 const std::string kA8HoldoutRun = kData + "/validation/2026-11-26-h100-a8fb659b/farm-holdout";
-constexpr double kA8HoldoutMeanErrorCeiling = 0.142, kA8HoldoutP90ErrorCeiling = 0.402;
+constexpr double kA8HoldoutMeanErrorCeiling = 0.135, kA8HoldoutP90ErrorCeiling = 0.402;
 constexpr int kA8HoldoutBestWithinFloor = 8;
 // Runs predicted from the then bundled profile (GPU 110d06eb, 2026-11-23, with the gpu.streams
 // measured on GPU-3910abed in the in-sample run) re-analyse from its copy under profiles/other/: a
@@ -465,7 +466,8 @@ TEST(FarmPredictor, AKernelStartsWhereItsFirstBlocksFit) {
 
 TEST(FarmPredictor, TheSerialLoopsCopyOutWaitsForTheRunningKernel) {
   // w = gpu.launch.launch_sync_s − empty_kernel_s, once per task of the pinned serial loop and once
-  // for the data-parallel reference; the pageable form and the streams do not pay it.
+  // for the data-parallel reference; the streams do not pay it, and a pageable task whose copy in
+  // is at most 64 KiB (returned once staged) saves it: its round trip overlaps the task.
   const FarmSetup setup = FarmSetup::built_in({FarmApp::matmul, 64, 0}, 100, HostMemory::pinned);
   const LaunchCalibration& launch = *bundled().gpu->launch;
   const FarmPredictor p(bundled(), setup);
@@ -480,8 +482,11 @@ TEST(FarmPredictor, TheSerialLoopsCopyOutWaitsForTheRunningKernel) {
   EXPECT_NEAR(p.serial_s() - q.serial_s(), 100 * f.kernel_wait_s, 1e-12);
   EXPECT_NEAR(p.data_parallel_s() - q.data_parallel_s(), f.kernel_wait_s, 1e-12);
   EXPECT_DOUBLE_EQ(p.predict(8).completion_s, q.predict(8).completion_s);
-  const FarmSetup pageable = FarmSetup::built_in({FarmApp::matmul, 64, 0}, 100, HostMemory::pageable);
-  EXPECT_DOUBLE_EQ(FarmPredictor(bundled(), pageable).predict(4).completion_s, FarmPredictor(no_wait, pageable).predict(4).completion_s);
+  const FarmSetup pageable = FarmSetup::built_in({FarmApp::matmul, 64, 0}, 100, HostMemory::pageable);  // 32 KiB in
+  EXPECT_NEAR(FarmPredictor(no_wait, pageable).predict(4).completion_s - FarmPredictor(bundled(), pageable).predict(4).completion_s,
+              100 * f.kernel_wait_s, 1e-12);
+  const FarmSetup large = FarmSetup::built_in({FarmApp::matmul, 128, 0}, 100, HostMemory::pageable);  // 128 KiB in
+  EXPECT_DOUBLE_EQ(FarmPredictor(bundled(), large).predict(4).completion_s, FarmPredictor(no_wait, large).predict(4).completion_s);
 }
 
 TEST(FarmPredictor, TheRoundWaitIsTheQueuedLaunchCostUpToTheConnections) {
@@ -682,18 +687,20 @@ TEST(FarmRecordedRun, TheFarmCasesOf2026_11_27HoldTheirErrors) {
 // GPU 418e2ad9's run), each predicted from the bundled profile (GPU 29a2cd25) with its own machine's
 // gpu.streams merged in, as they came out: GPU 12f0227a mean 7.2 %, p90 16.7 %, 11 of 11 (holdout
 // 9.2 %, 23.1 %, 8 of 9); GPU bf08d174 8.4 %, 22.5 %, 8 of 11 (holdout 7.7 %, 16.5 %, 8 of 9);
-// GPU 0d285e39 8.4 %, 18.7 %, 9 of 11 (holdout 6.1 %, 15.3 %, 7 of 9).
+// GPU 0d285e39 8.4 %, 18.7 %, 9 of 11 (holdout 6.1 %, 15.3 %, 7 of 9). Re-analysed after a pageable
+// copy in of at most 64 KiB returned once staged (ceilings: these + 1 point): 6.6 / 15.1, 8.8 / 21.0;
+// 7.9 / 20.1, 7.2 / 14.6; 7.8 / 16.8, 5.5 / 15.0 %.
 TEST(FarmRecordedRun, TheRunsAfterTheBusyHostIssueHoldTheirErrors) {
   const std::string s12 = kRuns + "12f0227a-streams/nvidia-h100-80gb-hbm3.streams.yaml";
   const std::string sbf = kRuns + "bf08d174-streams/nvidia-h100-80gb-hbm3.streams.yaml";
   const std::string v = kData + "/validation/2026-11-27-h100-";
-  expect_reanalysis_holds(v + "12f0227a/farm", 0.082, 0.177, 11, bundled_with_streams(s12), s12);
-  expect_reanalysis_holds(v + "12f0227a/farm-holdout", 0.102, 0.241, 8, bundled_with_streams(s12), s12);
-  expect_reanalysis_holds(v + "bf08d174/farm", 0.095, 0.236, 8, bundled_with_streams(sbf), sbf);
-  expect_reanalysis_holds(v + "bf08d174/farm-holdout", 0.087, 0.176, 8, bundled_with_streams(sbf), sbf);
+  expect_reanalysis_holds(v + "12f0227a/farm", 0.076, 0.161, 11, bundled_with_streams(s12), s12);
+  expect_reanalysis_holds(v + "12f0227a/farm-holdout", 0.098, 0.220, 8, bundled_with_streams(s12), s12);
+  expect_reanalysis_holds(v + "bf08d174/farm", 0.089, 0.211, 8, bundled_with_streams(sbf), sbf);
+  expect_reanalysis_holds(v + "bf08d174/farm-holdout", 0.082, 0.156, 8, bundled_with_streams(sbf), sbf);
   const std::string s0d = kRuns + "0d285e39-streams/nvidia-h100-80gb-hbm3.streams.yaml";
-  expect_reanalysis_holds(v + "0d285e39/farm", 0.094, 0.197, 9, bundled_with_streams(s0d), s0d);
-  expect_reanalysis_holds(v + "0d285e39/farm-holdout", 0.071, 0.163, 7, bundled_with_streams(s0d), s0d);
+  expect_reanalysis_holds(v + "0d285e39/farm", 0.088, 0.178, 9, bundled_with_streams(s0d), s0d);
+  expect_reanalysis_holds(v + "0d285e39/farm-holdout", 0.065, 0.160, 7, bundled_with_streams(s0d), s0d);
 }
 
 TEST(FarmRecordedRun, TheHoldoutCasesOf2026_11_27HoldTheirErrors) {

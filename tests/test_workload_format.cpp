@@ -791,6 +791,8 @@ void expect_same_phase(const GpuPhase& f, const GpuPhase& d, const std::string& 
            {"flops_fp32", f.flops_fp32, d.flops_fp32},
            {"special_calls", f.special_calls, d.special_calls},
            {"warp_instructions", f.warp_instructions, d.warp_instructions},
+           {"integer_warp_instructions", f.integer_warp_instructions, d.integer_warp_instructions},
+           {"sfu_calls", f.sfu_calls, d.sfu_calls},
            {"dram_bytes", f.dram_bytes, d.dram_bytes},
            {"dram_write_bytes", f.dram_write_bytes, d.dram_write_bytes},
            {"l2_bytes", f.l2_bytes, d.l2_bytes},
@@ -853,6 +855,7 @@ std::string format2_kernel(const KernelDescription& k) {
     << "\n    fetch_rounds_in_chain: " << (k.fetch_rounds_in_chain ? "true" : "false")
     << "\n    loads_issued_together: " << (k.loads_issued_together ? "true" : "false") << "\n";
   if (k.warp_instructions) o << "    warp_instructions: " << *k.warp_instructions << "\n";
+  if (k.integer_share) o << "    integer_share: " << *k.integer_share << "\n";
   if (k.request_bytes) o << "    request_bytes: " << *k.request_bytes << "\n";
   o << "    accesses:\n";
   for (const AccessDescription& a : k.accesses) {

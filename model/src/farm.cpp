@@ -179,7 +179,7 @@ GpuWorkload batch_workload(const GpuWorkload& one_task, double tasks) {
     p.grid_y *= tasks;
     p.flops_fp32 *= tasks, p.flops_fp64 *= tasks, p.special_calls *= tasks, p.warp_instructions *= tasks;
     p.integer_warp_instructions *= tasks, p.sfu_calls *= tasks;
-    p.dram_bytes *= tasks, p.l2_bytes *= tasks, p.l1_wavefronts *= tasks, p.l1_data_bytes *= tasks;
+    p.dram_bytes *= tasks, p.dram_write_bytes *= tasks, p.l2_bytes *= tasks, p.l1_wavefronts *= tasks, p.l1_data_bytes *= tasks;
     for (auto& entry : p.shared_accesses) entry.second *= tasks;
   }
   w.flops *= tasks, w.algorithmic_bytes *= tasks, w.h2d_bytes *= tasks, w.d2h_bytes *= tasks;

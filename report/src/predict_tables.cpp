@@ -100,7 +100,9 @@ Table descriptor_table(const GpuWorkload& w) {
                       {"loads_in_flight", Cell(p.loads_in_flight)},
                       {"request_bytes", Cell(p.request_bytes, Unit::bytes)},
                       {"warp_instructions", Cell(p.warp_instructions)},
+                      {"integer_warp_instructions", Cell(p.integer_warp_instructions)},
                       {"special_calls", Cell(p.special_calls)},
+                      {"sfu_calls", Cell(p.sfu_calls)},
                       {"chain_l2_loads", Cell(p.chain_l2_loads)}});
   }
   return t;

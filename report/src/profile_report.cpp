@@ -167,12 +167,15 @@ void add_gpu(Report& r, const GpuCalibration& gpu) {
                         {{{"measured_on", Cell(s.measured_on)},
                           {"cuda_device_max_connections", s.connections > 0 ? count(s.connections) : Cell(nullptr)},
                           {"issue_s", Cell(s.issue_s, Unit::seconds)},
+                          {"busy_issue_s", s.busy_issue_s() > 0 ? Cell(s.busy_issue_s(), Unit::seconds) : Cell(nullptr)},
                           {"serial_task_s", Cell(s.serial_task_s, Unit::seconds)},
                           {"work_queues", Cell(s.queues)}}}});
     Table conc{"gpu_streams_concurrency", {}};
+    const bool with_host = s.concurrency.columns.size() > 4;
     for (const auto& row : s.concurrency.rows)
       conc.rows.push_back({{"streams", count(row[0])}, {"tasks", count(row[1])}, {"seconds", Cell(row[2], Unit::seconds)},
-                           {"kernels_at_once", Cell(row[3])}});
+                           {"kernels_at_once", Cell(row[3])},
+                           {"host_s", with_host ? Cell(row[4], Unit::seconds) : Cell(nullptr)}});
     r.tables.push_back(std::move(conc));
   }
 }

@@ -80,7 +80,10 @@ FarmAnalysis analyse_farm(const FarmRun& run, const Profile& profile) {
       p.prediction = predictor.predict(m.mode == FarmMode::serial ? 0 : m.streams);
     }
     p.error = p.prediction.completion_s / p.measured_s - 1;
-    if (!m.issue_seconds.empty()) p.host_issue_per_task_s = summarize(m.issue_seconds).median / m.tasks;
+    // The issuing loop is the API calls alone only for stream configurations in pinned memory
+    // (the serial loop and pageable copies wait in it; the data-parallel version is one launch).
+    if (!m.issue_seconds.empty() && m.mode == FarmMode::streams && m.memory == HostMemory::pinned)
+      p.host_issue_per_task_s = summarize(m.issue_seconds).median / m.tasks;
     by_app[to_string(m.task.app)].push_back(std::abs(p.error));
     by_config[m.config_label()].push_back(std::abs(p.error));
     all.push_back(std::abs(p.error));
@@ -247,7 +250,8 @@ void write_farm_report(const std::string& dir, const FarmRun& run, const FarmAna
   if (!a.host_issue.empty()) {
     md << "\n## The host's issue cost: the profile's against this run's\n\n"
           "The host's time in the loop that issues a stream, per task (this run: the median over the case's pinned stream "
-          "counts, and their range), against the profile's gpu.streams.issue_s. Below, the same pinned stream configurations "
+          "counts, and their range), against the profile's (the cost the predictions used: with the GPU busy where the "
+          "calibration kept it, else gpu.streams.issue_s). Below, the same pinned stream configurations "
           "predicted again with the run's own cost in place of the profile's: the completion-time error net of the host's "
           "drift between the calibration and the run. A what-if, not a prediction: that cost is read off the run itself.\n\n"
           "| case | profile | this run | range over S |\n|---|---|---|---|\n";

@@ -40,7 +40,8 @@ struct FarmMeasurement {
   HostMemory memory = HostMemory::pinned;
   double check_error = 0, check_bound = 0;
   std::vector<double> seconds;
-  // The host's time to issue the whole stream (the loop of API calls alone), one per timed run;
+  // The host's time in the loop that issues the stream, one per timed run (the API calls alone
+  // for stream configurations in pinned memory; the serial loop and pageable copies wait in it);
   // empty in recordings made before it was kept.
   std::vector<double> issue_seconds;
   SampleSummary summary() const { return summarize(seconds); }

@@ -38,7 +38,9 @@
 //   Q       hardware work queues the streams are spread over: the largest S whose
 //           gpu.streams.concurrency time the schedule explains without a queue limit, each row at
 //           the host's own issue rate while it issued that row where recorded (host_s)
-//           (observed_queue_limit; none seen: no limit, Q = ∞). Not the measured plateau
+//           (observed_queue_limit; none seen: no limit, Q = ∞). A queue that made the host's own
+//           calls block would hide in host_s; on the four calibrations that kept it (2026-11-27)
+//           the rows' host time per task at 8–128 streams stayed within ±8 % of their median. Not the measured plateau
 //           gpu.streams.queues: on the H100 that plateau (84 kernels at 128 streams) is the host
 //           issuing 512 tasks at h each, L·s/(L·h + s) = 86. Without the section the CUDA runtime's
 //           documented default of CUDA_DEVICE_MAX_CONNECTIONS = 8 (or the value given): a fact of
@@ -103,7 +105,9 @@
 //     prediction at any size (run medians 3.8–6.7 µs, matmul and cosine S = 0, three calibrations);
 //     w = 5.6–6.8 µs there.
 //   pageable host memory, any S: the copies return only once staged or done, so the host issues the
-//     next task after the previous one's copy-out: the serial form with the pageable curves
+//     next task after the previous one's copy-out: the serial form with the pageable curves; a copy
+//     in of at most 64 KiB returns once staged (asynchronous with respect to the host, CUDA C++
+//     Programming Guide), so the task's synchronisation round trip w overlaps it: g − w
 //   data-parallel (Eq 5.12): T = T_H2D(L·b_in) + T_kernel(all L tasks, one launch) + T_D2H(L·b_out) + g + w
 //     (w for pinned memory: its copy-out waits for the one launch too)
 //   speedup over serial Sp(S) = T(0) / T(S), bounded by #SM for tasks of one block (Eq 5.9).
