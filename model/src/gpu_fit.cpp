@@ -115,6 +115,8 @@ double ConflictCurve::penalty(double degree) const {
   return (seconds_per_access[lo - 1] * (1 - frac) + seconds_per_access[lo] * frac) / base;
 }
 
+bool NumericTable::has(const std::string& name) const { return std::find(columns.begin(), columns.end(), name) != columns.end(); }
+
 std::size_t NumericTable::column(const std::string& name) const {
   for (std::size_t i = 0; i < columns.size(); ++i)
     if (columns[i] == name) return i;

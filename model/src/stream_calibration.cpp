@@ -40,8 +40,7 @@ double StreamCalibration::concurrency_at(double streams) const {
 }
 
 double StreamCalibration::busy_issue_s() const {
-  const auto& columns = concurrency.columns;
-  if (std::find(columns.begin(), columns.end(), "host_s") == columns.end()) return 0;
+  if (!concurrency.has("host_s")) return 0;
   const std::size_t cs = concurrency.column("streams"), ct = concurrency.column("tasks"), ch = concurrency.column("host_s");
   std::vector<double> per_task;
   for (const auto& row : concurrency.rows)

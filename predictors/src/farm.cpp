@@ -137,8 +137,7 @@ double observed_queue_limit(const StreamCalibration& s, double kernel_slots) {
   p.kernel_slots = kernel_slots;
   p.queues = 0;
   const std::size_t cs = s.concurrency.column("streams"), ct = s.concurrency.column("tasks"), cd = s.concurrency.column("seconds");
-  const auto& columns = s.concurrency.columns;
-  const bool with_host = std::find(columns.begin(), columns.end(), "host_s") != columns.end();
+  const bool with_host = s.concurrency.has("host_s");
   const std::size_t ch = with_host ? s.concurrency.column("host_s") : 0;
   double limit = 0;
   for (const auto& row : s.concurrency.rows) {

@@ -171,11 +171,12 @@ void add_gpu(Report& r, const GpuCalibration& gpu) {
                           {"serial_task_s", Cell(s.serial_task_s, Unit::seconds)},
                           {"work_queues", Cell(s.queues)}}}});
     Table conc{"gpu_streams_concurrency", {}};
-    const bool with_host = s.concurrency.columns.size() > 4;
+    const bool with_host = s.concurrency.has("host_s");
+    const std::size_t ch = with_host ? s.concurrency.column("host_s") : 0;
     for (const auto& row : s.concurrency.rows)
       conc.rows.push_back({{"streams", count(row[0])}, {"tasks", count(row[1])}, {"seconds", Cell(row[2], Unit::seconds)},
                            {"kernels_at_once", Cell(row[3])},
-                           {"host_s", with_host ? Cell(row[4], Unit::seconds) : Cell(nullptr)}});
+                           {"host_s", with_host ? Cell(row[ch], Unit::seconds) : Cell(nullptr)}});
     r.tables.push_back(std::move(conc));
   }
 }

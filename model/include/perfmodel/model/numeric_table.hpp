@@ -10,6 +10,7 @@ struct NumericTable {
   std::vector<std::string> columns;
   std::vector<std::vector<double>> rows;
   std::size_t column(const std::string& name) const;  // throws std::out_of_range
+  bool has(const std::string& name) const;
 };
 
 }  // namespace perfmodel
