@@ -7,6 +7,7 @@
 
 #include "perfmodel/model/errors.hpp"
 #include "perfmodel/model/gpu_fit.hpp"
+#include "perfmodel/model/statistics.hpp"
 
 namespace perfmodel {
 namespace {
@@ -45,10 +46,7 @@ double StreamCalibration::busy_issue_s() const {
   std::vector<double> per_task;
   for (const auto& row : concurrency.rows)
     if (row[cs] >= 8 && row[ct] > 0 && row[ch] > 0) per_task.push_back(row[ch] / row[ct]);
-  if (per_task.empty()) return 0;
-  std::sort(per_task.begin(), per_task.end());
-  const std::size_t n = per_task.size();
-  return n % 2 ? per_task[n / 2] : (per_task[n / 2 - 1] + per_task[n / 2]) / 2;
+  return per_task.empty() ? 0 : summarize(per_task).median;
 }
 
 StreamCalibration::CopySharing StreamCalibration::copy_sharing(double bytes, double streams) const {

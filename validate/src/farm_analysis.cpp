@@ -116,8 +116,8 @@ FarmAnalysis analyse_farm(const FarmRun& run, const Profile& profile) {
       hi.label = label;
       hi.profile_s = predictor_for(m0).pipeline().issue_s;
       hi.run_s = h.median;
-      hi.run_min_s = *std::min_element(per_task.begin(), per_task.end());
-      hi.run_max_s = *std::max_element(per_task.begin(), per_task.end());
+      hi.run_min_s = h.min;
+      hi.run_max_s = h.max;
       a.host_issue.push_back(hi);
       FarmSetup setup = FarmSetup::built_in(m0.task, m0.tasks, m0.memory, connections, resources);
       setup.issue_s = h.median;
